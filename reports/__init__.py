@@ -1,0 +1,1 @@
+"""Comparisons, going-out odds and HTML/Markdown reports built on run folders."""

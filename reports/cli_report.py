@@ -1,0 +1,34 @@
+"""`canasta report RUN_DIR -o report.html`: self-contained HTML report + report.md."""
+
+from __future__ import annotations
+
+import argparse
+
+EPILOG = """example:
+  canasta report runs/x -o report.html
+      writes report.html (one file, plots embedded) and report.md beside it: settings,
+      strategy comparison with CIs, score distributions, going-out curves, pile takes and
+      freezes, red threes and canastas, and data-driven surprises.
+"""
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "report", help="HTML + Markdown report of a run folder",
+        description="Build a self-contained HTML report (and report.md beside it) of a run.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run_dir", help="run folder (manifest.json + hands/ [decisions/ games/])")
+    p.add_argument("-o", "--out", default=None, help="HTML file (default RUN_DIR/report.html)")
+    p.add_argument("--title", default=None)
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args) -> int:
+    from reports.report import build_report  # noqa: PLC0415
+
+    res = build_report(args.run_dir, args.out, args.title)
+    print(f"wrote {res['html']} ({res['images']} plots) and {res['md']}")
+    if not res["has_decisions"]:
+        print("note: no decision logs; run with --log-decisions for pile-take and going-out odds")
+    return 0

@@ -1,0 +1,258 @@
+"""Statistics for strategy comparisons: confidence intervals, duplicate-deal pairing,
+variance reduction, Bradley-Terry ratings and an Elo-like scale.
+
+Everything takes plain numpy arrays (or things numpy can convert) and returns small
+NamedTuples of floats, so the results drop straight into pandas rows.
+
+Conventions
+-----------
+- ``level`` is the two-sided confidence level (0.95 = 95% interval).
+- A mean CI is Student-t based by default (``method="t"``); ``method="bootstrap"`` gives a
+  percentile bootstrap (seeded, so reproducible).
+- Duplicate deals: a deal is played twice with the teams' seats swapped.  For deal i,
+  ``d1[i]`` / ``d2[i]`` are (A's team score - B's team score) in seating 1 / seating 2; the
+  deal's paired difference is ``(d1[i] + d2[i]) / 2``.
+- ``variance_reduction(d1, d2)`` measures what the duplication bought *per hand played*:
+
+      var_independent = var(concat(d1, d2))        # one hand = one independent deal
+      var_duplicate   = var((d1 + d2) / 2)         # one duplicate deal = two hands
+      factor          = var_independent / (2 * var_duplicate)
+
+  i.e. the variance of the mean from 2n independent hands divided by the variance of the mean
+  from n duplicate deals (the same 2n hands).  factor = 1 means no gain; factor = 5 means
+  independent deals would need 5x as many hands for the same CI width.  ``var_independent``
+  is estimated from the same data by ignoring the pairing (each played hand treated as its
+  own deal) -- the single-seating difference has the same distribution as a hand of an
+  unpaired experiment.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats as _st
+
+__all__ = [
+    "CI",
+    "BTResult",
+    "mean_ci",
+    "bootstrap_mean_ci",
+    "paired_diff_ci",
+    "unpaired_diff_ci",
+    "wilson_ci",
+    "variance_reduction",
+    "bradley_terry",
+    "bradley_terry_bootstrap",
+    "to_elo",
+    "ELO_SCALE",
+]
+
+ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per unit of Bradley-Terry log-strength
+
+
+class CI(NamedTuple):
+    mean: float
+    low: float
+    high: float
+    half_width: float
+    n: int
+
+
+def _as_1d(x) -> np.ndarray:
+    a = np.asarray(x, dtype=np.float64).ravel()
+    return a[np.isfinite(a)]
+
+
+def mean_ci(x, level: float = 0.95, method: str = "t", n_boot: int = 2000, seed: int = 0) -> CI:
+    """Mean of ``x`` with a two-sided ``level`` confidence interval.
+
+    method "t": mean +- t_{(1+level)/2, n-1} * sd / sqrt(n).  method "bootstrap": percentile
+    bootstrap with ``n_boot`` resamples (seeded).  n < 2 gives an infinite interval."""
+    a = _as_1d(x)
+    n = a.size
+    if n == 0:
+        return CI(math.nan, math.nan, math.nan, math.nan, 0)
+    m = float(a.mean())
+    if n < 2:
+        return CI(m, -math.inf, math.inf, math.inf, n)
+    if method == "bootstrap":
+        return bootstrap_mean_ci(a, level, n_boot, seed)
+    if method != "t":
+        raise ValueError(f"unknown CI method {method!r} (use 't' or 'bootstrap')")
+    se = float(a.std(ddof=1)) / math.sqrt(n)
+    h = float(_st.t.ppf(0.5 + level / 2.0, n - 1)) * se
+    return CI(m, m - h, m + h, h, n)
+
+
+def bootstrap_mean_ci(x, level: float = 0.95, n_boot: int = 2000, seed: int = 0) -> CI:
+    """Percentile bootstrap CI of the mean (resamples in blocks to bound memory)."""
+    a = _as_1d(x)
+    n = a.size
+    if n < 2:
+        return mean_ci(a, level)
+    rng = np.random.default_rng(seed)
+    means = np.empty(n_boot)
+    block = max(1, 2_000_000 // n)
+    for i in range(0, n_boot, block):
+        k = min(block, n_boot - i)
+        idx = rng.integers(0, n, size=(k, n))
+        means[i : i + k] = a[idx].mean(axis=1)
+    lo, hi = np.quantile(means, [0.5 - level / 2.0, 0.5 + level / 2.0])
+    m = float(a.mean())
+    return CI(m, float(lo), float(hi), float(hi - lo) / 2.0, n)
+
+
+def paired_diff_ci(a, b, level: float = 0.95, method: str = "t") -> CI:
+    """CI of mean(a - b) for paired observations (same deal / same unit)."""
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples need equal lengths, got {a.size} and {b.size}")
+    return mean_ci(a - b, level, method)
+
+
+def unpaired_diff_ci(a, b, level: float = 0.95) -> CI:
+    """Welch CI of mean(a) - mean(b) treating the samples as independent."""
+    a, b = _as_1d(a), _as_1d(b)
+    na, nb = a.size, b.size
+    if na < 2 or nb < 2:
+        return CI(math.nan, -math.inf, math.inf, math.inf, na + nb)
+    va, vb = a.var(ddof=1) / na, b.var(ddof=1) / nb
+    se2 = va + vb
+    d = float(a.mean() - b.mean())
+    if se2 == 0:
+        return CI(d, d, d, 0.0, na + nb)
+    df = se2**2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
+    h = float(_st.t.ppf(0.5 + level / 2.0, df)) * math.sqrt(se2)
+    return CI(d, d - h, d + h, h, na + nb)
+
+
+def wilson_ci(k, n, level: float = 0.95):
+    """Wilson score interval for a proportion k/n.  Works elementwise on arrays.
+
+    Returns (p, low, high); p is nan where n == 0."""
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2.0 * n)) / denom
+        h = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
+        low = np.clip(centre - h, 0.0, 1.0)
+        high = np.clip(centre + h, 0.0, 1.0)
+    if p.ndim == 0:
+        return float(p), float(low), float(high)
+    return p, low, high
+
+
+def variance_reduction(d1, d2) -> float:
+    """Duplicate-deal variance-reduction factor (see the module docstring).
+
+    ``d1``, ``d2``: per-deal (A - B) score differences in seating 1 and seating 2."""
+    d1 = np.asarray(d1, dtype=np.float64).ravel()
+    d2 = np.asarray(d2, dtype=np.float64).ravel()
+    if d1.size < 2 or d1.size != d2.size:
+        return math.nan
+    var_ind = np.concatenate([d1, d2]).var(ddof=1)
+    var_dup = ((d1 + d2) / 2.0).var(ddof=1)
+    if var_dup == 0:
+        return math.inf if var_ind > 0 else math.nan
+    return float(var_ind / (2.0 * var_dup))
+
+
+# ----------------------------------------------------------------------------- Bradley-Terry
+
+
+class BTResult(NamedTuple):
+    """Bradley-Terry fit: P(i beats j) = 1 / (1 + exp(theta_j - theta_i)).
+
+    theta is centred (sum 0); se from the observed information (Hessian) under that
+    constraint; low/high = theta -+ z*se (or bootstrap percentiles when bootstrapped)."""
+
+    theta: np.ndarray
+    se: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    iterations: int
+
+
+def _bt_mm(wins: np.ndarray, prior: float, tol: float, max_iter: int) -> tuple[np.ndarray, int]:
+    w = wins + prior * (1 - np.eye(wins.shape[0]))
+    n = w + w.T  # games between i and j
+    total = w.sum(axis=1)  # wins of i
+    p = np.ones(w.shape[0])
+    it = 0
+    for it in range(1, max_iter + 1):  # noqa: B007 - reported
+        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(denom > 0, total / np.where(denom > 0, denom, 1.0), p)
+        new = np.maximum(new, 1e-300)
+        new /= math.exp(np.log(new).mean())
+        if np.max(np.abs(np.log(new) - np.log(p))) < tol:
+            p = new
+            break
+        p = new
+    return np.log(p), it
+
+
+def bradley_terry(
+    wins, level: float = 0.95, prior: float | None = None, tol: float = 1e-10, max_iter: int = 10_000
+) -> BTResult:
+    """Fit Bradley-Terry strengths by the MM algorithm (Hunter 2004).
+
+    ``wins[i, j]`` = number of times i beat j (ties may be entered as 0.5 to each side).
+    ``prior``: virtual wins added in every direction between every pair; None = 0 unless some
+    player has no wins or no losses (then the MLE is infinite and 0.5 is used)."""
+    wins = np.asarray(wins, dtype=np.float64)
+    k = wins.shape[0]
+    if wins.shape != (k, k) or k < 2:
+        raise ValueError("wins must be a square matrix of at least 2 players")
+    wins = wins * (1 - np.eye(k))
+    if prior is None:
+        degenerate = (wins.sum(axis=1) == 0).any() or (wins.sum(axis=0) == 0).any()
+        prior = 0.5 if degenerate else 0.0
+    theta, it = _bt_mm(wins, prior, tol, max_iter)
+    # observed information for theta (log-strengths); singular along the all-ones direction
+    w = wins + prior * (1 - np.eye(k))
+    n = w + w.T
+    p = np.exp(theta)
+    q = p[:, None] * p[None, :] / (p[:, None] + p[None, :]) ** 2 * n
+    info = -q
+    np.fill_diagonal(info, 0.0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    cov = np.linalg.pinv(info)  # Moore-Penrose = covariance under the sum-zero constraint
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    return BTResult(theta, se, theta - z * se, theta + z * se, it)
+
+
+def bradley_terry_bootstrap(
+    per_unit_wins, level: float = 0.95, n_boot: int = 200, seed: int = 0
+) -> BTResult:
+    """Bradley-Terry with bootstrap CIs over independent units (e.g. deals).
+
+    ``per_unit_wins``: array (units, k, k); unit u's wins matrix.  Resamples units with
+    replacement, refits, and reports percentile intervals and the bootstrap sd as se."""
+    arr = np.asarray(per_unit_wins, dtype=np.float64)
+    if arr.ndim != 3:
+        raise ValueError("per_unit_wins must have shape (units, k, k)")
+    base = bradley_terry(arr.sum(axis=0), level)
+    u = arr.shape[0]
+    rng = np.random.default_rng(seed)
+    thetas = np.empty((n_boot, arr.shape[1]))
+    flat = arr.reshape(u, -1)
+    for b in range(n_boot):
+        counts = np.bincount(rng.integers(0, u, size=u), minlength=u).astype(np.float64)
+        thetas[b] = bradley_terry((counts @ flat).reshape(arr.shape[1:]), level).theta
+    lo, hi = np.quantile(thetas, [0.5 - level / 2.0, 0.5 + level / 2.0], axis=0)
+    return BTResult(base.theta, thetas.std(axis=0, ddof=1), lo, hi, base.iterations)
+
+
+def to_elo(theta, base: float = 1500.0) -> np.ndarray:
+    """Bradley-Terry log-strengths -> Elo-like points: 400 points = 10:1 odds.
+
+    The scale is centred so the mean rating is ``base``."""
+    t = np.asarray(theta, dtype=np.float64)
+    return base + ELO_SCALE * (t - t.mean())

@@ -1,0 +1,101 @@
+"""`canasta rules`: list the presets, or print every parameter of one rule set."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from sim.rules import PRESETS, RulesError, RuleSet, parse_overrides
+
+EPILOG = """examples:
+  canasta rules                                       list the presets
+  canasta rules classic --players 6 --team-layout 3x2 every parameter of a rule set
+  canasta rules german --set go_out_bonus=150 --set pile_take_onto_canasta=pair
+  canasta rules samba --json                          the rule set as JSON (run manifests)
+
+--set values: ints (10000 or 10,000), bools (yes/no), pile_take_onto_canasta yes/no/pair,
+  red_three_scores=0,100,200,300,800,800,800  minimum_bands=0:50,1500:90,3000:120,7000:150
+  card_values=joker:60,two:25 (or all 15 values in kind order 2 3 4 .. A JK R3)
+"""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "rules",
+        help="list rule presets or show every parameter of a rule set",
+        description="List the rule presets, or print every parameter of a rule set "
+        "(preset + player count + overrides) with its meaning.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("preset", nargs="?", help=f"preset: {', '.join(PRESETS)} (default: list them)")
+    p.add_argument(
+        "--players", type=int, default=None, help="players at the table, 2..6 (default 4)"
+    )
+    p.add_argument(
+        "--team-layout",
+        default=None,
+        metavar="LAYOUT",
+        help="six players: 2x3 (two teams of three, default) or 3x2 (three teams of two)",
+    )
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one parameter (repeatable)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=run)
+    return p
+
+
+def rules_from_args(args: argparse.Namespace) -> RuleSet:
+    """The RuleSet chosen by preset / --players / --team-layout / --set (shared by other commands)."""
+    sets = parse_overrides(getattr(args, "overrides", None))
+    if "name" in sets:
+        raise RulesError(
+            "choose the preset as the first argument (canasta rules german), not with --set name="
+        )
+    players = sets.pop("players", None)
+    if players is None:
+        players = args.players if args.players is not None else 4
+    layout = sets.pop("team_layout", None) or args.team_layout
+    return RuleSet.preset(args.preset or "classic", players, layout, **sets)
+
+
+def format_table(rows: list[tuple[str, str, str]]) -> str:
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    lines = [f"{'parameter':<{w0}}  {'value':<{w1}}  meaning", f"{'-' * w0}  {'-' * w1}  {'-' * 7}"]
+    lines += [f"{a:<{w0}}  {b:<{w1}}  {c}" for a, b, c in rows]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    chosen = args.preset or args.players is not None or args.team_layout or args.overrides
+    if not chosen:
+        if args.json:
+            print(json.dumps(PRESETS, indent=2))
+        else:
+            width = max(len(n) for n in PRESETS)
+            print("rule presets (canasta rules NAME --players N shows every parameter):")
+            for name, text in PRESETS.items():
+                default = " (default)" if name == "classic" else ""
+                print(f"  {name:<{width}}  {text}{default}")
+        return 0
+    rules = rules_from_args(args)
+    if args.json:
+        print(json.dumps(rules.to_dict(), indent=2))
+        return 0
+    print(f"rule set {rules.label}: {rules.n_active} play each hand, {rules.n_teams} teams")
+    print(format_table(rules.describe()))
+    changed = rules.differences_from_preset()
+    if changed:
+        print(f"changed from the preset: {', '.join(changed)}")
+    reason = rules.engine_supported()
+    if reason:
+        print(f"note: {reason}; play and simulate refuse this rule set")
+    return 0

@@ -1,0 +1,228 @@
+"""A Python game-state API over the numba core: create a hand from a key or a stacked deck, list
+legal actions, apply actions (ids or text), read hands, melds, pile and scores.
+
+It drives exactly the same kernels as the fast loops, one action at a time, for tests, analysis
+and users who want to step through a hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.actions import action_text_with_top, parse_action
+from sim.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
+from sim.cards import deck_kinds, kind_name, parse_deck_text, read_deck_file
+from sim.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off, Phase
+from sim.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
+from sim.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
+from sim.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
+from sim.rules import RuleSet
+
+END_TEXT = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "stock exhausted",
+            End.RED3_LAST: "red three was the last stock card", End.TURN_LIMIT: "turn limit"}
+SCORE_PARTS = ("score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus", "hand_penalty", "canastas", "natural_canastas")
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow here; the message says why."""
+
+
+@dataclass
+class Step:
+    seat: int  # active seat
+    action: int
+    text: str
+
+
+@dataclass
+class GameState:
+    rules: RuleSet
+    state: np.ndarray
+    params: np.ndarray
+    deck: np.ndarray  # kinds, top first, as dealt
+    seat_table: tuple[int, ...]  # table seat of each active seat
+    key: tuple[int, int, int] | None = None
+    history: list[Step] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new_hand(
+        cls,
+        rules: RuleSet | None = None,
+        seed: int = 0,
+        game: int = 0,
+        hand: int = 0,
+        cum_scores: list[int] | None = None,
+        dealer: int | None = None,
+        deck: str | list[int] | None = None,
+        deck_file: str | None = None,
+    ) -> GameState:
+        """A hand dealt from the key (seed, game, hand) or from a stacked deck (text or card ids,
+        or a file), with the given cumulative scores (they set each team's minimum)."""
+        rules = rules or RuleSet.preset("classic")
+        reason = rules.engine_supported()
+        if reason:
+            raise ValueError(reason)
+        params = rules.to_params(hand).astype(np.int32)
+        comp = np.zeros(N_KINDS, np.int64)
+        n_cards = deck_composition_nb(params, comp)
+        key = None
+        if deck_file is not None:
+            kinds = deck_kinds(read_deck_file(deck_file, rules.decks))
+        elif isinstance(deck, str):
+            kinds = deck_kinds(parse_deck_text(deck, rules.decks))
+        elif deck is not None:
+            kinds = deck_kinds(parse_deck_text(" ".join(_id_token(c) for c in deck), rules.decks))
+        else:
+            kinds = np.zeros(200, np.int32)
+            fill_deck_nb(comp, kinds)
+            rng = np.zeros(2, np.uint64)
+            seed_rng_nb(rng, seed, game, hand, STREAM_DECK)
+            shuffle_nb(rng, kinds, n_cards)
+            kinds = kinds[:n_cards].copy()
+            key = (seed, game, hand)
+        n_act = rules.n_active
+        if dealer is None:
+            dealer = (game + hand) % n_act
+        if not 0 <= dealer < n_act:
+            raise ValueError(f"dealer={dealer}: must be an active seat 0..{n_act - 1}")
+        cum = np.zeros(MAX_TEAMS, np.int32)
+        for t, v in enumerate(cum_scores or []):
+            cum[t] = v
+        state = np.zeros(Off.STATE_SIZE, np.int32)
+        init_hand_nb(state, params, kinds.astype(np.int32), n_cards, dealer, cum)
+        return cls(rules, state, params, kinds.astype(np.int32), tuple(rules.active_seats(hand)), key)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def seat(self) -> int:
+        return int(self.state[Off.SEAT])
+
+    @property
+    def team(self) -> int:
+        return int(self.state[Off.TEAM_OF_SEAT + self.seat])
+
+    @property
+    def is_over(self) -> bool:
+        return int(self.state[Off.PHASE]) == Phase.OVER
+
+    @property
+    def phase(self) -> str:
+        return ("draw", "meld", "over")[int(self.state[Off.PHASE])]
+
+    @property
+    def end_reason(self) -> str:
+        return END_TEXT[int(self.state[Off.END_REASON])]
+
+    @property
+    def n_seats(self) -> int:
+        return int(self.state[Off.N_SEATS])
+
+    @property
+    def n_teams(self) -> int:
+        return int(self.state[Off.N_TEAMS])
+
+    def hand_counts(self, seat: int | None = None) -> np.ndarray:
+        s = self.seat if seat is None else seat
+        return self.state[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS].copy()
+
+    def hand(self, seat: int | None = None) -> list[str]:
+        counts = self.hand_counts(seat)
+        return [kind_name(k) for k in _display_order() for _ in range(int(counts[k]))]
+
+    def melds(self, team: int) -> dict[str, tuple[int, int, int]]:
+        """{rank: (naturals, twos, jokers)} of the team's melds."""
+        out = {}
+        for k in _display_order():
+            i = team * N_KINDS + k
+            n, t, j = (int(self.state[o + i]) for o in (Off.MELD_NAT, Off.MELD_TWO, Off.MELD_JOKER))
+            if n + t + j:
+                out[kind_name(k)] = (n, t, j)
+        return out
+
+    def pile(self) -> list[str]:
+        return [kind_name(int(k)) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
+
+    @property
+    def pile_top(self) -> int:
+        return int(self.state[Off.PILE_TOP])
+
+    @property
+    def pile_frozen(self) -> bool:
+        return int(self.state[Off.PILE_FREEZE]) > 0
+
+    @property
+    def stock_size(self) -> int:
+        return int(self.state[Off.STOCK_LEN])
+
+    def red_threes(self, team: int) -> int:
+        return int(self.state[Off.TEAM_RED3 + team])
+
+    def team_opened(self, team: int) -> bool:
+        return bool(self.state[Off.TEAM_OPENED + team])
+
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        obs = np.zeros(Off.STATE_SIZE, np.int32)
+        build_obs_nb(self.state, self.seat if seat is None else seat, obs)
+        return obs
+
+    # ------------------------------------------------------------------ acting
+    def legal_actions(self) -> list[int]:
+        buf = np.zeros(N_ACTIONS, np.int32)
+        n = legal_actions_nb(self.state, Off.HANDS + self.seat * N_KINDS, self.params, buf)
+        return [int(a) for a in buf[:n]]
+
+    def legal_texts(self) -> list[str]:
+        return [self.text(a) for a in self.legal_actions()]
+
+    def text(self, action: int) -> str:
+        return action_text_with_top(action, self.pile_top)
+
+    def why_illegal(self, action: int | str) -> str | None:
+        a = self._action_id(action)
+        why = int(why_illegal_nb(self.state, Off.HANDS + self.seat * N_KINDS, self.params, a))
+        return None if why == 0 else WHY_TEXT[why]
+
+    def apply(self, action: int | str) -> None:
+        if self.is_over:
+            raise IllegalActionError("the hand is over; no more actions")
+        a = self._action_id(action)
+        text = self.text(a)
+        seat = self.seat
+        why = int(apply_action_nb(self.state, self.params, a))
+        if why:
+            raise IllegalActionError(f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}")
+        self.history.append(Step(seat, a, text))
+
+    def _action_id(self, action: int | str) -> int:
+        if isinstance(action, str):
+            return parse_action(action, self.pile_top)
+        return int(action)
+
+    # ------------------------------------------------------------------ scoring
+    def score_breakdown(self) -> dict[str, list[int]]:
+        """Per team: score, meld points, canasta bonus, red-three points, going-out bonus,
+        hand penalty, canastas, natural canastas (meaningful once the hand is over)."""
+        out = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+        score_hand_nb(self.state, self.params, out)
+        return {name: [int(v) for v in out[i, : self.n_teams]] for i, name in enumerate(SCORE_PARTS)}
+
+    @property
+    def actions(self) -> list[int]:
+        return [s.action for s in self.history]
+
+
+def _display_order() -> list[int]:
+    # jokers and twos first, then A K Q ... 4, black threes last
+    return [13, 0, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+
+
+def _id_token(card_id: int) -> str:
+    from sim.cards import card_token
+
+    return card_token(card_id)
+
+
+_ = MAX_SEATS

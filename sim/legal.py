@@ -1,0 +1,697 @@
+"""Legality: the single source of truth for which actions are allowed (verify / can pattern).
+
+`why_illegal_nb(arr, hand_off, params, action)` returns 0 when the action is legal and otherwise a
+reason code (`Why`, text in WHY_TEXT); `legal_actions_nb` enumerates the legal actions with it and
+the applier refuses anything it rejects.  Every function reads the public part of `arr` plus the
+acting player's hand at `hand_off`, so it works on a full state (hand_off = HANDS + seat*N_KINDS)
+and on a player's observation (hand_off = HANDS) alike.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+
+
+class WhyT(NamedTuple):
+    OK: int = 0
+    PHASE: int = 1
+    NO_STOCK: int = 2
+    PILE_EMPTY: int = 3
+    TOP_BLOCKED: int = 4
+    FROZEN: int = 5
+    NO_CARDS: int = 6
+    RULE_OFF: int = 7
+    NO_MELD: int = 8
+    MELD_EXISTS: int = 9
+    WILD_LIMIT: int = 10
+    CANASTA_CLOSED: int = 11
+    KEEP_CARDS: int = 12
+    OPENING: int = 13
+    BLACK3: int = 14
+    NOT_EXHAUSTED: int = 15
+    FORCED_TAKE: int = 16
+    BAD_KIND: int = 17
+    UNKNOWN: int = 18
+    GO_OUT: int = 19
+
+
+Why = WhyT()
+WHY_TEXT = (
+    "legal",
+    "not allowed in this phase of the turn",
+    "the stock is empty",
+    "the discard pile is empty",
+    "the top discard is a wild card or black three and cannot be taken",
+    "the pile is frozen for this team: only a natural pair from the hand takes it",
+    "the hand does not hold those cards",
+    "the rule set does not allow it",
+    "the team has no meld of that rank",
+    "the team already has a meld of that rank",
+    "too many wild cards for that meld",
+    "a completed canasta takes no wild card (or not this pile) under these rules",
+    "the player must keep at least two cards unless the team may go out",
+    "the initial meld's minimum could no longer be reached this turn",
+    "black threes are melded only when going out, in the allowed number",
+    "declining the pile is allowed only when the stock is exhausted",
+    "the stock is exhausted and the top card fits a team meld: the pile must be taken",
+    "that card kind cannot be used that way",
+    "unknown action id",
+    "the team may not go out (not enough canastas, or the initial meld is missing)",
+)
+
+# ----------------------------------------------------------------------------- small readers
+
+
+@njit(cache=True)
+def team_of_nb(arr: np.ndarray) -> int:
+    return arr[Off.TEAM_OF_SEAT + arr[Off.SEAT]]
+
+
+@njit(cache=True)
+def meld_size_nb(arr: np.ndarray, team: int, kind: int) -> int:
+    i = team * N_KINDS + kind
+    return arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+
+
+@njit(cache=True)
+def meld_wilds_nb(arr: np.ndarray, team: int, kind: int) -> int:
+    i = team * N_KINDS + kind
+    return arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+
+
+@njit(cache=True)
+def canastas_nb(arr: np.ndarray, params: np.ndarray, team: int) -> int:
+    n = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        if meld_size_nb(arr, team, k) >= params[Par.CANASTA_SIZE]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def pile_frozen_for_nb(arr: np.ndarray, team: int) -> bool:
+    return arr[Off.PILE_FREEZE] > 0 or arr[Off.TEAM_OPENED + team] == 0
+
+
+@njit(cache=True)
+def wild_capacity_nb(params: np.ndarray, naturals: int, wilds: int) -> int:
+    """How many more wild cards a meld with these counts may take."""
+    cap = params[Par.MAX_WILD]
+    if params[Par.WILD_LE_NAT] != 0 and naturals < cap:
+        cap = naturals
+    cap -= wilds
+    return cap if cap > 0 else 0
+
+
+@njit(cache=True)
+def team_min_nb(arr: np.ndarray, team: int) -> int:
+    return arr[Off.TEAM_MIN + team]
+
+
+# ----------------------------------------------------------------------------- opening oracles
+
+
+@njit(cache=True)
+def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
+    """Most card points the hand can still meld this turn (new melds or additions to the team's
+    melds), ignoring the keep-two-cards rule; returns (points, cards melded).
+
+    Exact: every card has positive value, so the optimum melds all naturals of usable ranks and
+    places as many wild cards as capacity allows, jokers first; activating a natural pair costs a
+    wild card that is placed anyway, so pairs are activated best-first while wild cards last."""
+    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
+    min_nat = params[Par.MIN_NATURALS]
+    points = 0
+    cards = 0
+    cap = 0
+    pair_vals = np.zeros(LAST_NATURAL + 1, np.int64)
+    npairs = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[k]
+        i = team * N_KINDS + k
+        nat = arr[Off.MELD_NAT + i]
+        if nat + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0:
+            # an existing meld takes wild cards even when the hand adds no natural to it
+            points += c * val[k]
+            cards += c
+            cap += wild_capacity_nb(params, nat + c, arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i])
+        elif c == 0:
+            continue
+        elif c >= 3 and c >= min_nat:
+            points += c * val[k]
+            cards += c
+            cap += wild_capacity_nb(params, c, 0)
+        elif c >= min_nat and c + params[Par.MAX_WILD] >= 3 and wild_capacity_nb(params, c, 0) >= 3 - c:
+            pair_vals[npairs] = c * val[k] * 1000 + c  # value, remember the card count
+            npairs += 1
+    jokers = hand[Kind.JOKER]
+    twos = hand[Kind.TWO]
+    wilds = jokers + twos
+    # best pairs first
+    pv = np.sort(pair_vals[:npairs])[::-1]
+    placed = 0
+    for p in range(npairs):
+        c = pv[p] % 1000
+        need = 3 - c
+        if wilds - placed < need:
+            break
+        points += pv[p] // 1000
+        cards += c
+        placed += need
+        cap += wild_capacity_nb(params, c, need)
+    extra = wilds - placed
+    if extra > cap:
+        extra = cap
+    placed += extra
+    pj = placed if placed < jokers else jokers
+    points += pj * val[Kind.JOKER] + (placed - pj) * val[Kind.TWO]
+    cards += placed
+    return points, cards
+
+
+@njit(cache=True)
+def max_meld_points_nb(arr, hand, params, team, keep) -> int:
+    """Most card points meldable this turn while keeping at least `keep` (0..2) cards in hand."""
+    total = 0
+    for k in range(N_KINDS):
+        total += hand[k]
+    best, cards = _max_meld_points_free_nb(arr, hand, params, team)
+    if keep <= 0 or total - cards >= keep:
+        return best
+    if total < keep:
+        return 0
+    # keeping cards binds: try every choice of kept cards (at most two), exact and rarely needed
+    best = 0
+    h = hand.copy()
+    for a in range(N_KINDS):
+        if h[a] == 0:
+            continue
+        h[a] -= 1
+        if keep == 1:
+            p, _ = _max_meld_points_free_nb(arr, h, params, team)
+            best = max(best, p)
+        else:
+            for b in range(a, N_KINDS):
+                if h[b] == 0:
+                    continue
+                h[b] -= 1
+                p, _ = _max_meld_points_free_nb(arr, h, params, team)
+                best = max(best, p)
+                h[b] += 1
+        h[a] += 1
+    return best
+
+
+@njit(cache=True)
+def _can_meld_all_nb(arr, hand, params, team, need_canastas) -> bool:
+    """Can every card of `hand` be melded (new melds or additions) so that the team ends with at
+    least `need_canastas` canastas?  Black threes go into one black-three meld."""
+    csize = params[Par.CANASTA_SIZE]
+    min_nat = params[Par.MIN_NATURALS]
+    b3 = hand[Kind.BLACK3] + arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3]
+    if hand[Kind.BLACK3] > 0 and (b3 < params[Par.BLACK3_MELD_MIN] or b3 > params[Par.BLACK3_MELD_MAX]):
+        return False
+    if hand[Kind.RED3] > 0:
+        return False
+    wilds = hand[Kind.TWO] + hand[Kind.JOKER]
+    mandatory = 0
+    cap_total = 0
+    canastas = 0
+    deficits = np.zeros(LAST_NATURAL + 1, np.int64)
+    caps = np.zeros(LAST_NATURAL + 1, np.int64)
+    nd = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[k]
+        i = team * N_KINDS + k
+        nat = arr[Off.MELD_NAT + i]
+        w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+        if nat + w == 0 and c == 0:
+            continue
+        if nat + w == 0:
+            if c < min_nat:
+                return False
+            if c < 3:
+                need = 3 - c
+                if wild_capacity_nb(params, c, 0) < need:
+                    return False
+                mandatory += need
+                w = need
+        nat += c
+        size = nat + w
+        cap = wild_capacity_nb(params, nat, w)
+        if size >= csize:
+            canastas += 1
+            if params[Par.WILD_ONTO_CANASTA] == 0:
+                cap = 0
+        else:
+            deficits[nd] = csize - size
+            caps[nd] = cap
+            nd += 1
+            if params[Par.WILD_ONTO_CANASTA] == 0:
+                # wilds may complete it but not go beyond the canasta size
+                d = csize - size
+                if cap > d:
+                    cap = d
+        cap_total += cap
+    if mandatory > wilds:
+        return False
+    left = wilds - mandatory
+    if left > cap_total:
+        return False
+    # complete the cheapest canastas first with the free wild cards
+    order = np.argsort(deficits[:nd])
+    for j in range(nd):
+        d = deficits[order[j]]
+        if d <= caps[order[j]] and d <= left:
+            left -= d
+            canastas += 1
+    return canastas >= need_canastas
+
+
+@njit(cache=True)
+def can_go_out_concealed_nb(arr, hand, params, team) -> bool:
+    """Could the acting player still go out this turn by melding the whole hand (with at most
+    one final discard), the team ending with enough canastas (at least one this turn)?"""
+    need = params[Par.CANASTAS_TO_GO_OUT]
+    if need < 1:
+        need = 1
+    if _can_meld_all_nb(arr, hand, params, team, need):
+        return True
+    h = hand.copy()
+    for d in range(N_KINDS):
+        if h[d] == 0:
+            continue
+        h[d] -= 1
+        ok = _can_meld_all_nb(arr, h, params, team, need)
+        h[d] += 1
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def may_go_out_now_nb(arr, params, team) -> bool:
+    """Team canastas suffice and, if the initial meld is still pending, a concealed going out
+    (when allowed) covers for it."""
+    if canastas_nb(arr, params, team) < params[Par.CANASTAS_TO_GO_OUT]:
+        return False
+    if arr[Off.TEAM_OPENED + team] != 0:
+        return True
+    # going out in the turn of the initial meld without reaching the minimum: concealed only
+    if arr[Off.PENDING_VALUE] >= team_min_nb(arr, team):
+        return True
+    return concealed_waiver_nb(arr, params) and arr[Off.CANASTAS_THIS_TURN] > 0
+
+
+@njit(cache=True)
+def concealed_waiver_nb(arr, params) -> bool:
+    """A concealed going out this turn would not need the initial-meld minimum."""
+    return (
+        arr[Off.MELDED_BEFORE] == 0
+        and params[Par.CONCEALED_NEEDS_MIN] == 0
+        and arr[Off.TOOK_PILE] == 0
+    )
+
+
+@njit(cache=True)
+def finish_possible_nb(arr, hand, params, team) -> bool:
+    """With fewer than two cards left (and none aside), can the player still end the turn
+    legally?  0 cards: the team may go out now.  1 card: discard it going out, or add it to a
+    meld (completing the canasta the team still needs, if it needs one) and go out."""
+    n = 0
+    last = -1
+    for k in range(N_KINDS):
+        if hand[k] > 0:
+            n += hand[k]
+            last = k
+    if n > 1:
+        return True
+    if may_go_out_now_nb(arr, params, team):
+        return True
+    if n == 0:
+        return False
+    is_wild = last == Kind.TWO or last == Kind.JOKER
+    if not is_wild and (last < FIRST_NATURAL or last > LAST_NATURAL):
+        return False
+    csize = params[Par.CANASTA_SIZE]
+    need = params[Par.CANASTAS_TO_GO_OUT] - canastas_nb(arr, params, team)
+    if need > 1:
+        return False
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        i = team * N_KINDS + k
+        nat = arr[Off.MELD_NAT + i]
+        w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+        if nat + w == 0:
+            continue
+        if is_wild:
+            if wild_capacity_nb(params, nat, w) < 1:
+                continue
+            if nat + w >= csize and params[Par.WILD_ONTO_CANASTA] == 0:
+                continue
+        elif last != k:
+            continue
+        completes = nat + w == csize - 1
+        if need == 1 and not completes:
+            continue
+        if _opening_ok_after_nb(arr, params, team, params[Par.CARD_VALUE + last], completes):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _opening_ok_after_nb(arr, params, team, add_points, completes) -> bool:
+    if arr[Off.TEAM_OPENED + team] != 0:
+        return True
+    if arr[Off.PENDING_VALUE] + add_points >= team_min_nb(arr, team):
+        return True
+    return concealed_waiver_nb(arr, params) and (completes or arr[Off.CANASTAS_THIS_TURN] > 0)
+
+
+# ----------------------------------------------------------------------------- the check
+
+
+@njit(cache=True)
+def _after_move_ok_nb(arr, hand, params, team, gained_points, aside) -> int:
+    """Checks shared by every meld, add and take once the cards have moved (in scratch copies):
+    the opening stays reachable and the hand-size rule holds.  `arr` is already updated."""
+    n = 0
+    for k in range(N_KINDS):
+        n += hand[k]
+    if arr[Off.TEAM_OPENED + team] == 0:
+        pending = arr[Off.PENDING_VALUE]
+        need = team_min_nb(arr, team)
+        ok = False
+        if pending >= need:
+            ok = True
+        else:
+            keep = 2 - aside
+            if keep < 0:
+                keep = 0
+            if pending + max_meld_points_nb(arr, hand, params, team, keep) >= need:
+                ok = True
+            elif concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team):
+                ok = True
+        if not ok:
+            return Why.OPENING
+        if pending >= need:
+            n += aside  # the pile cards held aside join the hand now
+            aside = 0
+    if n + aside < 2 and not finish_possible_nb(arr, hand, params, team):
+        return Why.KEEP_CARDS
+    return Why.OK
+
+
+@njit(cache=True)
+def why_illegal_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, action: int) -> int:
+    """0 if `action` is legal for the player to act, else a `Why` code.
+
+    Parameters
+    ----------
+    arr : int32[:]  state (or observation) array, layout `Off`
+    hand_off : int  offset of the acting player's hand (15 kind counts) in `arr`
+    params : int32[:]  rule parameters, layout `Par`
+    action : int  flat action id (`Act`)
+    """
+    phase = arr[Off.PHASE]
+    team = team_of_nb(arr)
+    if action < 0 or action >= Act.N_ACTIONS:
+        return Why.UNKNOWN
+    if action <= Act.DECLINE:
+        if phase != Phase.DRAW:
+            return Why.PHASE
+        if action == Act.DRAW:
+            return Why.OK if arr[Off.STOCK_LEN] > 0 else Why.NO_STOCK
+        if action == Act.DECLINE:
+            if arr[Off.STOCK_LEN] > 0:
+                return Why.NOT_EXHAUSTED
+            if params[Par.EXHAUSTED_FORCED_TAKE] != 0 and why_illegal_nb(arr, hand_off, params, Act.TAKE_ONTO) == 0:
+                return Why.FORCED_TAKE
+            return Why.OK
+        if action == 6 or action == 7:
+            return Why.UNKNOWN
+        return _why_take_nb(arr, hand_off, params, action, team)
+    if action < Act.MELD:
+        return Why.UNKNOWN
+    if phase != Phase.MELD:
+        return Why.PHASE
+    if action >= Act.DISCARD:
+        return _why_discard_nb(arr, hand_off, params, action - Act.DISCARD, team)
+    return _why_meld_nb(arr, hand_off, params, action, team)
+
+
+@njit(cache=True)
+def _why_take_nb(arr, hand_off, params, action, team) -> int:
+    plen = arr[Off.PILE_LEN]
+    if plen == 0:
+        return Why.PILE_EMPTY
+    top = arr[Off.PILE_TOP]
+    if top < FIRST_NATURAL or top > LAST_NATURAL:
+        return Why.TOP_BLOCKED
+    frozen = pile_frozen_for_nb(arr, team)
+    hand = arr[hand_off : hand_off + N_KINDS].copy()
+    i = team * N_KINDS + top
+    nat = arr[Off.MELD_NAT + i]
+    w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+    has_meld = nat + w > 0
+    is_canasta = nat + w >= params[Par.CANASTA_SIZE]
+    if is_canasta:
+        oc = params[Par.TAKE_ONTO_CANASTA]
+        if oc == 0 or (oc == 2 and action != Act.TAKE_PAIR):
+            return Why.CANASTA_CLOSED
+    add_nat = 0
+    add_two = 0
+    add_joker = 0
+    if action == Act.TAKE_PAIR:
+        if hand[top] < 2:
+            return Why.NO_CARDS
+        add_nat = 2
+    else:
+        if frozen:
+            return Why.FROZEN
+        if action == Act.TAKE_ONTO:
+            if params[Par.TAKE_ONTO_MELD] == 0:
+                return Why.RULE_OFF
+            if not has_meld:
+                return Why.NO_MELD
+        else:
+            if params[Par.TAKE_NAT_WILD] == 0:
+                return Why.RULE_OFF
+            if hand[top] < 1:
+                return Why.NO_CARDS
+            wk = Kind.TWO if action == Act.TAKE_NAT_TWO else Kind.JOKER
+            if hand[wk] < 1:
+                return Why.NO_CARDS
+            if wild_capacity_nb(params, nat + 2, w) < 1:
+                return Why.WILD_LIMIT
+            if is_canasta and params[Par.WILD_ONTO_CANASTA] == 0:
+                return Why.CANASTA_CLOSED
+            add_nat = 1
+            if wk == Kind.TWO:
+                add_two = 1
+            else:
+                add_joker = 1
+    # simulate the take on scratch copies
+    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
+    hand[top] -= add_nat
+    hand[Kind.TWO] -= add_two
+    hand[Kind.JOKER] -= add_joker
+    rest = 0
+    for k in range(N_KINDS):
+        if k != Kind.RED3:
+            rest += arr[Off.PILE_COUNTS + k]
+    rest -= 1  # the top card is melded
+    scratch = arr[: Off.PUB_SIZE].copy()
+    scratch[Off.MELD_NAT + i] += add_nat + 1
+    scratch[Off.MELD_TWO + i] += add_two
+    scratch[Off.MELD_JOKER + i] += add_joker
+    scratch[Off.TOOK_PILE] = 1
+    gained = (add_nat + 1) * val[top] + add_two * val[Kind.TWO] + add_joker * val[Kind.JOKER]
+    if nat + w < params[Par.CANASTA_SIZE] <= nat + w + add_nat + 1 + add_two + add_joker:
+        scratch[Off.CANASTAS_THIS_TURN] += 1
+    if arr[Off.TEAM_OPENED + team] == 0:
+        scratch[Off.PENDING_VALUE] += gained
+        return _after_move_ok_nb(scratch, hand, params, team, gained, rest)
+    # opened team: pile cards join the hand at once
+    n = rest
+    for k in range(N_KINDS):
+        n += hand[k]
+    if n < 2:
+        for k in range(N_KINDS):
+            if k != Kind.RED3:
+                hand[k] += arr[Off.PILE_COUNTS + k]
+        hand[top] -= 1
+        if not finish_possible_nb(scratch, hand, params, team):
+            return Why.KEEP_CARDS
+    return Why.OK
+
+
+@njit(cache=True)
+def _why_meld_nb(arr, hand_off, params, action, team) -> int:
+    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
+    if action < Act.ADD_NAT:
+        kind = (action - Act.MELD) // 3
+        variant = (action - Act.MELD) % 3
+        is_add = False
+        card = -1
+    else:
+        is_add = True
+        variant = -1
+        if action < Act.ADD_TWO:
+            kind = action - Act.ADD_NAT
+            card = kind
+        elif action < Act.ADD_JOKER:
+            kind = action - Act.ADD_TWO
+            card = Kind.TWO
+        else:
+            kind = action - Act.ADD_JOKER
+            card = Kind.JOKER
+    if kind != Kind.BLACK3 and (kind < FIRST_NATURAL or kind > LAST_NATURAL):
+        return Why.BAD_KIND
+    if kind != Kind.BLACK3 and arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
+        return Why.BLACK3  # after the black threes only more black threes or the last discard
+    i = team * N_KINDS + kind
+    nat = arr[Off.MELD_NAT + i]
+    w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+    hand = arr[hand_off : hand_off + N_KINDS].copy()
+    scratch = arr[: Off.PUB_SIZE].copy()
+    csize = params[Par.CANASTA_SIZE]
+    if kind == Kind.BLACK3 and (variant > 0 or card == Kind.TWO or card == Kind.JOKER):
+        return Why.BLACK3
+    if not is_add:
+        if nat + w > 0 and params[Par.MULTI_MELDS] == 0:
+            return Why.MELD_EXISTS
+        need_nat = 3 if variant == 0 else 2
+        if need_nat < params[Par.MIN_NATURALS]:
+            return Why.RULE_OFF
+        if hand[kind] < need_nat:
+            return Why.NO_CARDS
+        hand[kind] -= need_nat
+        scratch[Off.MELD_NAT + i] += need_nat
+        gained = need_nat * val[kind]
+        if variant > 0:
+            wk = Kind.TWO if variant == 1 else Kind.JOKER
+            if hand[wk] < 1:
+                return Why.NO_CARDS
+            if wild_capacity_nb(params, need_nat, 0) < 1:
+                return Why.WILD_LIMIT
+            hand[wk] -= 1
+            if wk == Kind.TWO:
+                scratch[Off.MELD_TWO + i] += 1
+            else:
+                scratch[Off.MELD_JOKER + i] += 1
+            gained += val[wk]
+    else:
+        if nat + w == 0:
+            return Why.NO_MELD
+        if hand[card] < 1:
+            return Why.NO_CARDS
+        if card == Kind.TWO or card == Kind.JOKER:
+            if wild_capacity_nb(params, nat, w) < 1:
+                return Why.WILD_LIMIT
+            if nat + w >= csize and params[Par.WILD_ONTO_CANASTA] == 0:
+                return Why.CANASTA_CLOSED
+            if card == Kind.TWO:
+                scratch[Off.MELD_TWO + i] += 1
+            else:
+                scratch[Off.MELD_JOKER + i] += 1
+        else:
+            scratch[Off.MELD_NAT + i] += 1
+        hand[card] -= 1
+        gained = val[card]
+    new_size = scratch[Off.MELD_NAT + i] + scratch[Off.MELD_TWO + i] + scratch[Off.MELD_JOKER + i]
+    if kind != Kind.BLACK3 and nat + w < csize <= new_size:
+        scratch[Off.CANASTAS_THIS_TURN] += 1
+    if arr[Off.TEAM_OPENED + team] == 0:
+        scratch[Off.PENDING_VALUE] += gained
+    if kind == Kind.BLACK3:
+        # only as the last melds of a going out: afterwards at most one other card is left (the
+        # final discard) and the black-three meld can end within its allowed size
+        others = -hand[Kind.BLACK3]
+        for k in range(N_KINDS):
+            others += hand[k]
+        if others > 1 or new_size > params[Par.BLACK3_MELD_MAX]:
+            return Why.BLACK3
+        full = new_size + hand[Kind.BLACK3]
+        fits = params[Par.BLACK3_MELD_MIN] <= full <= params[Par.BLACK3_MELD_MAX]
+        if others == 0 and hand[Kind.BLACK3] > 0:
+            fits = fits or params[Par.BLACK3_MELD_MIN] <= full - 1 <= params[Par.BLACK3_MELD_MAX]
+        if not fits:
+            return Why.BLACK3
+        if not may_go_out_now_nb(scratch, params, team):
+            return Why.GO_OUT
+        return Why.OK
+    return _after_move_ok_nb(scratch, hand, params, team, gained, arr[Off.ASIDE_LEN])
+
+
+@njit(cache=True)
+def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
+    if kind == Kind.RED3:
+        return Why.BAD_KIND
+    if arr[hand_off + kind] < 1:
+        return Why.NO_CARDS
+    n = 0
+    for k in range(N_KINDS):
+        n += arr[hand_off + k]
+    opened = arr[Off.TEAM_OPENED + team] != 0
+    pending = arr[Off.PENDING_VALUE]
+    if n + arr[Off.ASIDE_LEN] > 1:
+        if not opened and 0 < pending < team_min_nb(arr, team):
+            return Why.OPENING
+        return Why.OK
+    # the last card: going out with a discard
+    if not may_go_out_now_nb(arr, params, team):
+        return Why.GO_OUT
+    return Why.OK
+
+
+@njit(cache=True)
+def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal action ids into out[:n] and return n (draw-phase actions; or melds and
+    additions by kind, then discards by kind).
+
+    Parameters
+    ----------
+    arr : int32[:]  state or observation
+    hand_off : int  offset of the acting player's hand
+    params : int32[:]  rule parameters
+    out : int16 or int32[:], shape (N_ACTIONS,)  output buffer
+    """
+    n = 0
+    phase = arr[Off.PHASE]
+    if phase == Phase.DRAW:
+        for a in range(0, Act.DECLINE + 1):
+            if why_illegal_nb(arr, hand_off, params, a) == 0:
+                out[n] = a
+                n += 1
+        return n
+    if phase != Phase.MELD:
+        return 0
+    team = team_of_nb(arr)
+    for k in range(N_KINDS):
+        c = arr[hand_off + k]
+        if k == Kind.BLACK3 or FIRST_NATURAL <= k <= LAST_NATURAL:
+            has = meld_size_nb(arr, team, k) > 0
+            if not has and c >= 2:
+                for v in range(3):
+                    a = Act.MELD + k * 3 + v
+                    if why_illegal_nb(arr, hand_off, params, a) == 0:
+                        out[n] = a
+                        n += 1
+            if has:
+                for base in (Act.ADD_NAT, Act.ADD_TWO, Act.ADD_JOKER):
+                    a = base + k
+                    if why_illegal_nb(arr, hand_off, params, a) == 0:
+                        out[n] = a
+                        n += 1
+    for k in range(N_KINDS):
+        if arr[hand_off + k] > 0:
+            a = Act.DISCARD + k
+            if why_illegal_nb(arr, hand_off, params, a) == 0:
+                out[n] = a
+                n += 1
+    return n

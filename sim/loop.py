@@ -1,0 +1,400 @@
+"""The self-play loops: deal, ask strategies, apply, score, log — allocation-free per decision.
+
+Kernels fill preallocated record arrays and return how much they used (vectorbt pattern).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.apply import SCORE_ROWS, apply_action_nb, card_totals_nb, init_hand_nb, score_hand_nb
+from sim.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Kind, Off, Par, Phase
+from sim.legal import canastas_nb, legal_actions_nb
+from sim.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
+from strategies.registry import decide_nb
+
+# kernel status codes returned in status[0]
+OK = 0
+ILLEGAL = 1  # a strategy chose an illegal action: status[1..] = seat, action, why, game, hand
+INVARIANT = 2  # --check found a broken invariant: status[1..] = code, game, hand, turn
+BUFFER = 3  # a record buffer is too small: the caller reruns the chunk with larger ones
+
+
+@njit(cache=True)
+def deck_composition_nb(params: np.ndarray, out: np.ndarray) -> int:
+    """Cards of each kind in the packs (int64[N_KINDS]); returns the number of cards."""
+    d = params[Par.DECKS]
+    out[:] = 4 * d
+    out[Kind.BLACK3] = 2 * d
+    out[Kind.RED3] = 2 * d
+    out[Kind.JOKER] = 2 * d
+    return 54 * d
+
+
+@njit(cache=True)
+def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(composition[k]):
+            deck[n] = k
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
+    """The acting seat's view: the public part and its own hand, nothing else."""
+    obs[: Off.PUB_SIZE] = state[: Off.PUB_SIZE]
+    h = Off.HANDS + seat * N_KINDS
+    obs[Off.HANDS : Off.HANDS + N_KINDS] = state[h : h + N_KINDS]
+
+
+@njit(cache=True)
+def log_hash_nb(seed: int, game: int, hand: int) -> float:
+    """Deterministic uniform in [0, 1) per hand key: which hands have their decisions logged."""
+    return float(key_nb(seed, game, hand, 7) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarray, totals: np.ndarray, buf: np.ndarray) -> int:
+    """Invariants after every action; 0 = fine, else a code (see CHECK_TEXT in sim.engine)."""
+    if state[Off.PHASE] != Phase.OVER:
+        if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
+            return 10
+    card_totals_nb(state, totals)
+    for k in range(N_KINDS):
+        if totals[k] != composition[k]:
+            return 1
+    pile_freeze = 0
+    for k in range(N_KINDS):
+        c = 0
+        for j in range(state[Off.PILE_LEN]):
+            if state[Off.PILE + j] == k:
+                c += 1
+        if c != state[Off.PILE_COUNTS + k]:
+            return 2
+        if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
+            pile_freeze += c
+    if params[Par.UPCARD_FREEZES] != 0 and pile_freeze != state[Off.PILE_FREEZE]:
+        return 3
+    if state[Off.PILE_LEN] > 0 and state[Off.PILE + state[Off.PILE_LEN] - 1] != state[Off.PILE_TOP]:
+        return 3
+    for s in range(state[Off.N_SEATS]):
+        n = 0
+        for k in range(N_KINDS):
+            c = state[Off.HANDS + s * N_KINDS + k]
+            if c < 0:
+                return 4
+            n += c
+        if n != state[Off.HAND_SIZE + s]:
+            return 4
+        if state[Off.HANDS + s * N_KINDS + Kind.RED3] != 0:
+            return 4
+        if n == 0 and not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT and state[Off.WENT_OUT_SEAT] == s):
+            if not (state[Off.ASIDE_LEN] > 0 and state[Off.SEAT] == s):
+                return 5
+    for t in range(state[Off.N_TEAMS]):
+        for k in range(N_KINDS):
+            i = t * N_KINDS + k
+            nat = state[Off.MELD_NAT + i]
+            w = state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
+            if nat + w == 0:
+                continue
+            if k == Kind.BLACK3:
+                if w != 0 or nat < params[Par.BLACK3_MELD_MIN] or nat > params[Par.BLACK3_MELD_MAX]:
+                    return 6
+                continue
+            if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
+                return 6
+            if nat < params[Par.MIN_NATURALS] or nat + w < 3 or w > params[Par.MAX_WILD]:
+                return 6
+            if params[Par.WILD_LE_NAT] != 0 and w > nat:
+                return 6
+            if state[Off.TEAM_OPENED + t] == 0 and not (state[Off.TEAM_OF_SEAT + state[Off.SEAT]] == t and state[Off.PENDING_VALUE] > 0):
+                if not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT):
+                    return 7
+    return 0
+
+
+@njit(cache=True)
+def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, composition: np.ndarray) -> int:
+    """Cross-check the score by a different route: the points on the table must equal the value
+    of the whole deck minus what is in hands, pile, stock and aside; the parts must add up."""
+    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
+    total = 0
+    for k in range(N_KINDS):
+        if k != Kind.RED3:
+            total += composition[k] * val[k]
+    for s in range(state[Off.N_SEATS]):
+        for k in range(N_KINDS):
+            total -= state[Off.HANDS + s * N_KINDS + k] * val[k]
+    for j in range(state[Off.PILE_LEN]):
+        if state[Off.PILE + j] != Kind.RED3:
+            total -= val[state[Off.PILE + j]]
+    for j in range(state[Off.STOCK_LEN]):
+        kk = state[Off.STOCK + state[Off.STOCK_POS] + j]
+        if kk != Kind.RED3:
+            total -= val[kk]
+    for k in range(N_KINDS):
+        total -= state[Off.ASIDE_COUNTS + k] * val[k]
+    melded = 0
+    for t in range(state[Off.N_TEAMS]):
+        melded += score[1, t]
+        if score[0, t] != score[1, t] + score[2, t] + score[3, t] + score[4, t] - score[5, t]:
+            return 8
+    if melded != total:
+        return 9
+    return 0
+
+
+@njit(cache=True)
+def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game, hand) -> None:
+    seat = state[Off.SEAT]
+    team = state[Off.TEAM_OF_SEAT + seat]
+    rec["seed"] = seed
+    rec["game"] = game
+    rec["hand"] = hand
+    rec["turn"] = state[Off.TURN]
+    rec["seat"] = seat_table[seat]
+    rec["team"] = team
+    if action <= Act.TAKE_ONTO:
+        dt = 0
+    elif action == Act.DECLINE:
+        dt = 4
+    elif action < Act.ADD_NAT:
+        dt = 1
+    elif action < Act.DISCARD:
+        dt = 2
+    else:
+        dt = 3
+    rec["decision_type"] = dt
+    rec["action"] = action
+    rec["n_legal"] = n_legal
+    rec["hand_size"] = state[Off.HAND_SIZE + seat]
+    rec["pile_size"] = state[Off.PILE_LEN]
+    rec["pile_frozen"] = 1 if state[Off.PILE_FREEZE] > 0 else 0
+    rec["team_opened"] = state[Off.TEAM_OPENED + team]
+    rec["pending_value"] = state[Off.PENDING_VALUE]
+    rec["stock_size"] = state[Off.STOCK_LEN]
+    rec["canastas_us"] = canastas_nb(state, params, team)
+    rec["cum_us"] = state[Off.CUM_SCORE + team]
+    opp_open = 0
+    can_them = 0
+    cum_them = -(1 << 30)
+    for t in range(state[Off.N_TEAMS]):
+        if t != team:
+            opp_open = max(opp_open, state[Off.TEAM_OPENED + t])
+            can_them = max(can_them, canastas_nb(state, params, t))
+            cum_them = max(cum_them, state[Off.CUM_SCORE + t])
+    rec["opp_opened"] = opp_open
+    rec["canastas_them"] = can_them
+    rec["cum_them"] = cum_them if state[Off.N_TEAMS] > 1 else 0
+    n = state[Off.N_SEATS]
+    nxt = -1
+    mn = 127
+    for j in range(1, n):
+        s = (seat + j) % n
+        if state[Off.TEAM_OF_SEAT + s] != team:
+            hs = state[Off.HAND_SIZE + s]
+            if nxt < 0:
+                nxt = hs
+            if hs < mn:
+                mn = hs
+    rec["next_opp_hand_size"] = nxt
+    rec["min_opp_hand_size"] = mn if nxt >= 0 else -1
+
+
+@njit(cache=True)
+def play_hand_nb(
+    state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
+    seed, game, hand, log, dec_out, dec_n, check, composition, totals, status,
+) -> int:
+    """Play one hand to its end from a dealt deck; returns the new number of decision rows.
+
+    Parameters
+    ----------
+    state : int32[STATE_SIZE]      scratch state, overwritten
+    deck : int8/int32[>= n_cards]  the deck as kinds, top first
+    strat_ids : int64[MAX_SEATS]   strategy id per active seat
+    knobs : float64[MAX_SEATS, MAX_KNOBS]  knob vector per active seat
+    rng : uint64[MAX_SEATS, 2]     one random stream per active seat
+    dec_out : decision_record_dt[:] filled from dec_n on when `log`
+    status : int64[8]              set on an illegal action or a broken invariant
+    """
+    init_hand_nb(state, params, deck, n_cards, dealer, cum)
+    for s in range(state[Off.N_SEATS]):
+        seed_rng_nb(rng[s], seed, game, hand, STREAM_PLAYERS + 1 + s)
+    if check:
+        code = check_state_nb(state, params, composition, totals, buf)
+        if code != 0:
+            status[0] = INVARIANT
+            status[1] = code
+            status[2] = game
+            status[3] = hand
+            status[4] = -1
+            return dec_n
+    while state[Off.PHASE] != Phase.OVER:
+        seat = state[Off.SEAT]
+        build_obs_nb(state, seat, obs)
+        action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
+        if log:
+            if dec_n >= dec_out.shape[0]:
+                status[0] = BUFFER
+                return dec_n
+            n_legal = legal_actions_nb(obs, Off.HANDS, params, buf)
+            _log_decision_nb(state, params, status[8:14], action, n_legal, dec_out[dec_n], seed, game, hand)
+            dec_n += 1
+        why = apply_action_nb(state, params, action)
+        if why != 0:
+            status[0] = ILLEGAL
+            status[1] = seat
+            status[2] = action
+            status[3] = why
+            status[4] = game
+            status[5] = hand
+            status[6] = strat_ids[seat]
+            return dec_n
+        if check:
+            code = check_state_nb(state, params, composition, totals, buf)
+            if code != 0:
+                status[0] = INVARIANT
+                status[1] = code
+                status[2] = game
+                status[3] = hand
+                status[4] = state[Off.TURN]
+                return dec_n
+    return dec_n
+
+
+@njit(cache=True)
+def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table, n_teams) -> None:
+    rec["seed"] = seed
+    rec["game"] = game
+    rec["hand"] = hand
+    rec["dealer"] = seat_table[state[Off.DEALER]]
+    rec["end_reason"] = state[Off.END_REASON]
+    ws = state[Off.WENT_OUT_SEAT]
+    rec["went_out_seat"] = seat_table[ws] if ws >= 0 else -1
+    rec["went_out_team"] = state[Off.TEAM_OF_SEAT + ws] if ws >= 0 else -1
+    rec["concealed"] = state[Off.CONCEALED]
+    rec["turns"] = state[Off.TURN] + 1
+    rec["decisions"] = state[Off.DECISIONS]
+    for t in range(MAX_TEAMS):
+        if t < n_teams:
+            rec["score"][t] = score[0, t]
+            rec["meld_points"][t] = score[1, t]
+            rec["canasta_bonus"][t] = score[2, t]
+            rec["red3_points"][t] = score[3, t]
+            rec["go_out_bonus"][t] = score[4, t]
+            rec["hand_penalty"][t] = score[5, t]
+            rec["canastas"][t] = score[6, t]
+            rec["natural_canastas"][t] = score[7, t]
+            rec["red3"][t] = state[Off.TEAM_RED3 + t]
+            rec["opened"][t] = state[Off.TEAM_OPENED + t]
+            rec["pile_takes"][t] = state[Off.PILE_TAKES + t]
+            rec["cum_before"][t] = state[Off.CUM_SCORE + t]
+    for s in range(MAX_SEATS):
+        rec["seat_of_player"][s] = seat_table[s] if s < state[Off.N_SEATS] else -1
+
+
+@njit(cache=True)
+def play_chunk_nb(
+    params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
+    log_rate, check, hand_out, game_out, dec_out, dec_reserve, status,
+) -> tuple:
+    """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
+    preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
+    left, or the hand records are full, it stops with status BUFFER and the caller reruns the
+    chunk with larger buffers (so the results never depend on buffer sizes).
+
+    Parameters
+    ----------
+    params_rot : int32[R, N_PARAMS]  rule parameters per sit-out rotation (R = 3 for five players, else 1)
+    seat_tables : int64[R, MAX_SEATS]  table seat of each active seat, per rotation
+    table_strats : int64[MAX_SEATS]  strategy id per table seat
+    table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
+    Returns (units done, hand rows, game rows, decision rows).
+    """
+    state = np.zeros(Off.STATE_SIZE, np.int32)
+    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    buf = np.zeros(N_ACTIONS, np.int32)
+    rng = np.zeros((MAX_SEATS, 2), np.uint64)
+    deck_rng = np.zeros(2, np.uint64)
+    composition = np.zeros(N_KINDS, np.int64)
+    totals = np.zeros(N_KINDS, np.int64)
+    deck = np.zeros(200, np.int32)
+    score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+    cum = np.zeros(MAX_TEAMS, np.int32)
+    strat_ids = np.zeros(MAX_SEATS, np.int64)
+    knobs = np.zeros((MAX_SEATS, table_knobs.shape[1]), np.float64)
+    n_rot = params_rot.shape[0]
+    n_hands = 0
+    n_games = 0
+    n_dec = 0
+    done = 0
+    for u in range(count):
+        game = start + u
+        cum[:] = 0
+        h = 0
+        while True:
+            rot = h % n_rot
+            params = params_rot[rot]
+            n_teams = params[Par.N_TEAMS]
+            n_act = params[Par.N_ACTIVE]
+            for s in range(MAX_SEATS):
+                status[8 + s] = seat_tables[rot, s]
+                if s < n_act:
+                    strat_ids[s] = table_strats[seat_tables[rot, s]]
+                    knobs[s] = table_knobs[seat_tables[rot, s]]
+            n_cards = deck_composition_nb(params, composition)
+            fill_deck_nb(composition, deck)
+            seed_rng_nb(deck_rng, seed, game, h, STREAM_DECK)
+            shuffle_nb(deck_rng, deck, n_cards)
+            dealer = (game + h) % n_act
+            log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
+            if (log and dec_out.shape[0] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
+                status[0] = BUFFER
+                return done, n_hands, n_games, n_dec
+            n_dec = play_hand_nb(
+                state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
+                seed, game, h, log, dec_out, n_dec, check, composition, totals, status,
+            )
+            if status[0] != OK:
+                return done, n_hands, n_games, n_dec
+            score_hand_nb(state, params, score)
+            if check:
+                code = check_score_nb(state, params, score, composition)
+                if code != 0:
+                    status[0] = INVARIANT
+                    status[1] = code
+                    status[2] = game
+                    status[3] = h
+                    status[4] = state[Off.TURN]
+                    return done, n_hands, n_games, n_dec
+            _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_tables[rot], n_teams)
+            n_hands += 1
+            if games_mode == 0:
+                break
+            best = -(1 << 30)
+            for t in range(n_teams):
+                cum[t] += score[0, t]
+                if cum[t] > best:
+                    best = cum[t]
+            h += 1
+            if best >= params[Par.GAME_TARGET] or h >= params[Par.MAX_HANDS]:
+                g = game_out[n_games]
+                g["seed"] = seed
+                g["game"] = game
+                g["hands"] = h
+                g["capped"] = 1 if best < params[Par.GAME_TARGET] else 0
+                winner = -1
+                for t in range(n_teams):
+                    g["final"][t] = cum[t]
+                    if cum[t] == best:
+                        winner = t if winner == -1 else -2
+                g["winner_team"] = winner if winner >= 0 else -1
+                n_games += 1
+                break
+        done += 1
+    return done, n_hands, n_games, n_dec

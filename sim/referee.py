@@ -1,0 +1,920 @@
+"""An independent pure-Python referee for one hand of Canasta.
+
+It re-reads a finished hand -- the rule parameters, the deck in order, the dealer, the
+cumulative scores and the flat action ids (`Act`) -- deals the cards itself, replays every
+action, decides on its own whether each one was legal and computes the score.  It is written
+from RULES.md and docs/ENGINE.md for readability, not speed, and it deliberately shares no code
+with the numba core (only the constants of `sim.enums`), so that the two can check each other.
+
+    result = referee_hand(params, deck_kinds, dealer, cum_scores, actions)
+
+raises `IllegalAction` (with the step index, the action id and a one-line reason) at the first
+action that is not legal, or when the hand is not over exactly where the action list ends.
+`RefereeState` is the readable position; `RefereeState.is_legal(action)` probes one position.
+
+Not implemented (the core does not implement them either): Samba sequences and several melds
+of one rank (`Par.SEQUENCES`, `Par.MULTI_MELDS` are ignored: one meld per rank and team).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from sim.enums import (
+    FIRST_NATURAL,
+    KIND_NAMES,
+    LAST_NATURAL,
+    N_ACTIONS,
+    N_KINDS,
+    Act,
+    End,
+    Kind,
+    Par,
+    Phase,
+)
+
+NATURALS = tuple(range(FIRST_NATURAL, LAST_NATURAL + 1))  # kinds of the ranks 4..A
+WILDS = (Kind.TWO, Kind.JOKER)
+TAKES = (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO)
+END_NAMES = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "exhausted",
+             End.RED3_LAST: "red three last", End.TURN_LIMIT: "turn limit"}
+
+
+# ----------------------------------------------------------------------------- errors, names
+
+
+def action_name(action: int) -> str:
+    """Readable text of an action id, e.g. 'meld 7 7 JK', 'add 2 to Ks', 'discard 9'."""
+    a = int(action)
+    simple = {Act.DRAW: "draw", Act.TAKE_PAIR: "take pair", Act.TAKE_NAT_TWO: "take nat+2",
+              Act.TAKE_NAT_JOKER: "take nat+JK", Act.TAKE_ONTO: "take onto meld",
+              Act.DECLINE: "decline"}
+    if a in simple:
+        return simple[a]
+    if Act.MELD <= a < Act.ADD_NAT:
+        kind, variant = divmod(a - Act.MELD, 3)
+        name = KIND_NAMES[kind]
+        return f"meld {name} {name} " + (name, "2", "JK")[variant]
+    if Act.ADD_NAT <= a < Act.ADD_TWO:
+        return f"add {KIND_NAMES[a - Act.ADD_NAT]} to {KIND_NAMES[a - Act.ADD_NAT]}s"
+    if Act.ADD_TWO <= a < Act.ADD_JOKER:
+        return f"add 2 to {KIND_NAMES[a - Act.ADD_TWO]}s"
+    if Act.ADD_JOKER <= a < Act.DISCARD:
+        return f"add JK to {KIND_NAMES[a - Act.ADD_JOKER]}s"
+    if Act.DISCARD <= a < N_ACTIONS:
+        return f"discard {KIND_NAMES[a - Act.DISCARD]}"
+    return f"action#{a}"
+
+
+class IllegalAction(Exception):
+    """An action that is not legal in its position (or a hand that ends in the wrong place)."""
+
+    def __init__(self, step: int, action: int, reason: str) -> None:
+        self.step = int(step)
+        self.action = int(action)
+        self.reason = reason
+        what = action_name(action) if action >= 0 else "end of the action list"
+        super().__init__(f"step {self.step} ({what}): {reason}")
+
+
+# ----------------------------------------------------------------------------- rule parameters
+
+
+class Rules:
+    """The parameter array as named Python ints (read once, never changed)."""
+
+    def __init__(self, params: Sequence[int]) -> None:
+        p = [int(x) for x in params]
+        self.n_active = p[Par.N_ACTIVE]
+        self.n_teams = p[Par.N_TEAMS]
+        self.hand_size = p[Par.HAND_SIZE]
+        self.draw_count = p[Par.DRAW_COUNT]
+        self.max_wild = p[Par.MAX_WILD]
+        self.wild_le_nat = bool(p[Par.WILD_LE_NAT])
+        self.min_naturals = p[Par.MIN_NATURALS]
+        self.canasta_size = p[Par.CANASTA_SIZE]
+        self.wild_onto_canasta = bool(p[Par.WILD_ONTO_CANASTA])
+        self.take_nat_wild = bool(p[Par.TAKE_NAT_WILD])
+        self.take_onto_meld = bool(p[Par.TAKE_ONTO_MELD])
+        self.take_onto_canasta = p[Par.TAKE_ONTO_CANASTA]  # 0 never, 1 yes, 2 natural pair only
+        self.canastas_to_go_out = p[Par.CANASTAS_TO_GO_OUT]
+        self.go_out_bonus = p[Par.GO_OUT_BONUS]
+        self.go_out_no_discard_bonus = p[Par.GO_OUT_NO_DISCARD_BONUS]
+        self.concealed_bonus = p[Par.CONCEALED_BONUS]
+        self.concealed_needs_min = bool(p[Par.CONCEALED_NEEDS_MIN])
+        self.red3_need_canastas = p[Par.RED3_NEED_CANASTAS]
+        self.red3_table = p[Par.RED3_TABLE : Par.RED3_TABLE + 7]
+        self.black3_min = p[Par.BLACK3_MELD_MIN]
+        self.black3_max = p[Par.BLACK3_MELD_MAX]
+        self.min_below_zero = p[Par.MIN_BELOW_ZERO]
+        self.band_from = p[Par.MIN_BAND_FROM : Par.MIN_BAND_FROM + 4]
+        self.band_value = p[Par.MIN_BAND_VALUE : Par.MIN_BAND_VALUE + 4]
+        self.natural_canasta = p[Par.NATURAL_CANASTA]
+        self.mixed_canasta = p[Par.MIXED_CANASTA]
+        self.upcard_freezes = bool(p[Par.UPCARD_FREEZES])
+        self.exhausted_forced_take = bool(p[Par.EXHAUSTED_FORCED_TAKE])
+        self.red3_last_ends = bool(p[Par.RED3_LAST_ENDS])
+        self.value = p[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
+        self.team_of_seat = p[Par.TEAM_OF_SEAT : Par.TEAM_OF_SEAT + self.n_active]
+        self.max_turns = p[Par.MAX_TURNS]
+
+    def minimum_for(self, cum: int) -> int:
+        """Initial-meld minimum: below zero its own value, else the band with the largest start
+        <= cum (the first such band on ties, so unused bands never win)."""
+        if cum < 0:
+            return self.min_below_zero
+        best_from, best = -1, self.band_value[0]
+        for start, value in zip(self.band_from, self.band_value, strict=True):
+            if start <= cum and start > best_from:
+                best_from, best = start, value
+        return best
+
+    def wild_fits(self, nat: int, wild: int, size_before: int) -> bool:
+        """May one more wild card join a meld that then has `nat` naturals and `wild` wilds
+        (`size_before` cards before the wild card is added)?"""
+        if wild > self.max_wild:
+            return False
+        if self.wild_le_nat and wild > nat:
+            return False
+        return self.wild_onto_canasta or size_before < self.canasta_size
+
+    def extra_wild_capacity(self, nat: int, wild: int, naturals_to_add: int) -> int:
+        """Most wild cards that can still join a meld (nat, wild) while `naturals_to_add` more
+        naturals join it, one card at a time in the best order (a wild as early as allowed)."""
+        added = 0
+        while True:
+            if self.wild_fits(nat, wild + 1, nat + wild):
+                wild += 1
+                added += 1
+            elif naturals_to_add > 0:
+                nat += 1
+                naturals_to_add -= 1
+            else:
+                return added
+
+    def new_meld_wild_range(self, n: int) -> tuple[int, int] | None:
+        """(fewest, most) wild cards a new meld of `n` naturals (all of them) can hold, or None
+        when `n` naturals cannot make a new meld at all."""
+        options = []
+        if n >= 3 and n >= self.min_naturals:  # meld x x x, then adds
+            options.append((0, self.extra_wild_capacity(3, 0, n - 3)))
+        if n >= 2 and self.min_naturals <= 2 and self.wild_fits(2, 1, 2):  # meld x x wild
+            options.append((1, 1 + self.extra_wild_capacity(2, 1, n - 2)))
+        if not options:
+            return None
+        return min(o[0] for o in options), max(o[1] for o in options)
+
+
+# ----------------------------------------------------------------------------- state
+
+
+@dataclass
+class Meld:
+    """A team meld: naturals, twos and jokers in it."""
+
+    nat: int = 0
+    two: int = 0
+    joker: int = 0
+
+    @property
+    def wild(self) -> int:
+        return self.two + self.joker
+
+    @property
+    def size(self) -> int:
+        return self.nat + self.two + self.joker
+
+
+@dataclass
+class RefereeResult:
+    """Score of one hand, per team, and how it ended."""
+
+    score: list[int]
+    meld_points: list[int]
+    canasta_bonus: list[int]
+    red3_points: list[int]
+    go_out_bonus: list[int]
+    hand_penalty: list[int]
+    end_reason: int
+    went_out_seat: int
+    concealed: bool
+    turns: int
+    canastas: list[int]
+    red3: list[int]
+    natural_canastas: list[int] = field(default_factory=list)
+    opened: list[bool] = field(default_factory=list)
+    pile_takes: list[int] = field(default_factory=list)
+    decisions: int = 0
+
+
+class RefereeState:
+    """The readable position of one hand.
+
+    hands[seat][kind]      cards of each kind in each active seat's hand
+    melds[team][kind]      Meld(nat, two, joker) of the team's meld of that kind
+    stock                  kinds, top card first (index 0)
+    pile                   kinds, bottom first, top card last
+    aside                  pile cards held aside while the taker's opening is pending
+    plus the flags of the turn (phase, seat, pending, took_pile, ...) and of the hand.
+    """
+
+    def __init__(
+        self,
+        params: Sequence[int],
+        deck_kinds: Sequence[int],
+        dealer: int,
+        cum_scores: Sequence[int],
+    ) -> None:
+        self.rules = r = Rules(params)
+        n = r.n_active
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer {dealer} is not an active seat 0..{n - 1}")
+        if len(cum_scores) < r.n_teams:
+            raise ValueError(f"need {r.n_teams} cumulative scores, got {len(cum_scores)}")
+        self.n_seats = n
+        self.n_teams = r.n_teams
+        self.dealer = int(dealer)
+        self.cum_scores = [int(c) for c in cum_scores[: r.n_teams]]
+        self.team_min = [r.minimum_for(c) for c in self.cum_scores]
+        self.hands: list[list[int]] = [[0] * N_KINDS for _ in range(n)]
+        self.melds: list[dict[int, Meld]] = [{} for _ in range(r.n_teams)]
+        self.red3 = [0] * r.n_teams
+        self.opened = [False] * r.n_teams
+        self.pile_takes = [0] * r.n_teams
+        self.seat_melded = [False] * n
+        self.stock: list[int] = [int(k) for k in deck_kinds]
+        self.pile: list[int] = []
+        self.pile_freeze = 0
+        # the turn
+        self.phase = Phase.DRAW
+        self.seat = -1
+        self.turns = 0
+        self.pending = 0
+        self.took_pile = False
+        self.aside: list[int] = []
+        self.melded_before = False
+        self.canastas_this_turn = 0
+        # the end
+        self.end_reason = End.RUNNING
+        self.went_out_seat = -1
+        self.concealed = False
+        self.went_out_discard = False
+        self.decisions = 0
+        self._deal()
+        self._start_turn((self.dealer + 1) % n)
+
+    # ------------------------------------------------------------------ small helpers
+
+    @property
+    def over(self) -> bool:
+        return self.end_reason != End.RUNNING
+
+    @property
+    def team(self) -> int:
+        """Team of the seat to act."""
+        return self.rules.team_of_seat[self.seat]
+
+    @property
+    def hand(self) -> list[int]:
+        """Hand of the seat to act."""
+        return self.hands[self.seat]
+
+    def hand_total(self) -> int:
+        """Cards the player to act holds, counting pile cards held aside."""
+        return sum(self.hand) + len(self.aside)
+
+    def canastas(self, team: int) -> int:
+        cs = self.rules.canasta_size
+        return sum(1 for k, m in self.melds[team].items() if k in NATURALS and m.size >= cs)
+
+    def may_go_out(self, team: int) -> bool:
+        return self.canastas(team) >= self.rules.canastas_to_go_out
+
+    def _draw_stock(self) -> int:
+        if not self.stock:
+            raise ValueError("the deck is too short for the deal")
+        return self.stock.pop(0)
+
+    def legal_actions(self) -> list[int]:
+        return [a for a in range(N_ACTIONS) if self.is_legal(a) is None]
+
+    def describe(self) -> str:
+        """A few lines for error messages and debugging."""
+        lines = [f"turn {self.turns} seat {self.seat} phase {self.phase} end {self.end_reason}"]
+        for s in range(self.n_seats):
+            cards = " ".join(f"{KIND_NAMES[k]}x{c}" for k, c in enumerate(self.hands[s]) if c)
+            lines.append(f"  seat {s} (team {self.rules.team_of_seat[s]}): {cards}")
+        for t in range(self.n_teams):
+            melds = " ".join(f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
+                             for k, m in sorted(self.melds[t].items()))
+            lines.append(f"  team {t} opened={self.opened[t]} red3={self.red3[t]} {melds}")
+        lines.append(f"  pile {[KIND_NAMES[k] for k in self.pile]} freeze={self.pile_freeze} "
+                     f"stock {len(self.stock)} pending {self.pending} aside {len(self.aside)}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ deal and turns
+
+    def _deal(self) -> None:
+        r = self.rules
+        n = self.n_seats
+        for i in range(r.hand_size * n):
+            self.hands[(self.dealer + 1 + i) % n][self._draw_stock()] += 1
+        # the upcard, and more while it is wild or a red three (these freeze the pile)
+        card = self._draw_stock()
+        self.pile.append(card)
+        while card in (Kind.TWO, Kind.JOKER, Kind.RED3):
+            if r.upcard_freezes:
+                self.pile_freeze += 1
+            card = self._draw_stock()
+            self.pile.append(card)
+        # red threes of the deal: laid and replaced, seat by seat from the dealer's left
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            hand = self.hands[seat]
+            while hand[Kind.RED3] > 0:
+                hand[Kind.RED3] -= 1
+                self.red3[r.team_of_seat[seat]] += 1
+                hand[self._draw_stock()] += 1
+
+    def _start_turn(self, seat: int) -> None:
+        r = self.rules
+        if r.max_turns > 0 and self.turns >= r.max_turns:
+            self.end_reason = End.TURN_LIMIT
+            self.phase = Phase.OVER
+            return
+        self.seat = seat
+        self.turns += 1
+        self.phase = Phase.DRAW
+        self.pending = 0
+        self.took_pile = False
+        self.aside = []
+        self.melded_before = self.seat_melded[seat]
+        self.canastas_this_turn = 0
+        if not self.stock and all(self.is_legal(a) is not None for a in TAKES):
+            self.end_reason = End.EXHAUSTED
+            self.phase = Phase.OVER
+
+    def _go_out(self, with_discard: bool) -> None:
+        self.end_reason = End.WENT_OUT
+        self.went_out_seat = self.seat
+        self.went_out_discard = with_discard
+        self.concealed = (not self.melded_before) and self.canastas_this_turn >= 1
+        self.phase = Phase.OVER
+
+    # ------------------------------------------------------------------ legality
+
+    def is_legal(self, action: int) -> str | None:
+        """None when `action` is legal for the player to act, else a one-line reason."""
+        a = int(action)
+        if self.over:
+            return f"the hand is over ({END_NAMES[self.end_reason]})"
+        if not 0 <= a < N_ACTIONS:
+            return f"unknown action id {a}"
+        if self.phase == Phase.DRAW:
+            if a == Act.DRAW:
+                return None if self.stock else "the stock is empty: take the pile or decline"
+            if a == Act.DECLINE:
+                if self.stock:
+                    return "decline only when the stock is empty"
+                if self.rules.exhausted_forced_take and self.is_legal(Act.TAKE_ONTO) is None:
+                    return "the top card fits a team meld: the take is forced on an empty stock"
+                return None
+            if a in TAKES:
+                return self._take_reason(a) or self._after_move_reason(a)
+            return "draw phase: draw from the stock or take the pile first"
+        # meld phase
+        if a in (Act.DRAW, Act.DECLINE) or a in TAKES:
+            return "this player already drew this turn"
+        if Act.MELD <= a < Act.ADD_NAT:
+            return self._meld_reason(a) or self._after_move_reason(a)
+        if Act.ADD_NAT <= a < Act.DISCARD:
+            return self._add_reason(a) or self._after_move_reason(a)
+        if Act.DISCARD <= a < N_ACTIONS:
+            return self._discard_reason(a)
+        return f"unused action id {a}"
+
+    def _take_reason(self, a: int) -> str | None:
+        r = self.rules
+        hand = self.hand
+        team = self.team
+        if not self.pile:
+            return "the pile is empty"
+        top = self.pile[-1]
+        if top not in NATURALS:
+            return f"the top card {KIND_NAMES[top]} is not a natural 4..A"
+        frozen = self.pile_freeze > 0 or not self.opened[team]
+        meld = self.melds[team].get(top)
+        canasta = meld is not None and meld.size >= r.canasta_size
+        if canasta and r.take_onto_canasta == 0:
+            return f"the team's {KIND_NAMES[top]}s are a canasta: that rank cannot be taken"
+        if a == Act.TAKE_PAIR:
+            if hand[top] < 2:
+                return f"no natural pair of {KIND_NAMES[top]} in hand"
+            if meld is None and 3 < r.min_naturals:
+                return f"a new meld needs {r.min_naturals} naturals"
+            return None
+        why_frozen = "frozen pile (a wild card in it)" if self.pile_freeze > 0 else \
+            "pile frozen until the team's initial meld"
+        if canasta and r.take_onto_canasta == 2:
+            return f"onto the canasta of {KIND_NAMES[top]}s only with a natural pair"
+        if a in (Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER):
+            if frozen:
+                return f"{why_frozen}: only a natural pair takes it"
+            if not r.take_nat_wild:
+                return "taking with a natural and a wild card is not allowed"
+            wild = Kind.TWO if a == Act.TAKE_NAT_TWO else Kind.JOKER
+            if hand[top] < 1 or hand[wild] < 1:
+                return f"needs a natural {KIND_NAMES[top]} and a {KIND_NAMES[wild]} in hand"
+            if meld is None:
+                if r.min_naturals > 2:
+                    return f"a new meld needs {r.min_naturals} naturals"
+                if not r.wild_fits(2, 1, 2):
+                    return "wild card limit of the meld"
+            elif not r.wild_fits(meld.nat + 2, meld.wild + 1, meld.size + 2):
+                return "wild card limit of the meld"
+            return None
+        # TAKE_ONTO
+        if frozen:
+            return f"{why_frozen}: only a natural pair takes it"
+        if not r.take_onto_meld:
+            return "taking the top card onto a meld is not allowed"
+        if meld is None:
+            return f"the team has no meld of {KIND_NAMES[top]}s"
+        return None
+
+    def _meld_reason(self, a: int) -> str | None:
+        r = self.rules
+        kind, variant = divmod(a - Act.MELD, 3)
+        hand = self.hand
+        team = self.team
+        if kind != Kind.BLACK3 and kind not in NATURALS:
+            return f"{KIND_NAMES[kind]} cannot be melded"
+        if kind in self.melds[team]:
+            return f"the team already has a meld of {KIND_NAMES[kind]}s"
+        if kind != Kind.BLACK3 and Kind.BLACK3 in self.melds[team]:
+            return "black threes were melded: only going out remains"
+        naturals = 3 if variant == 0 else 2
+        if hand[kind] < naturals:
+            return f"not {naturals} {KIND_NAMES[kind]} in hand"
+        if naturals < r.min_naturals:
+            return f"a new meld needs {r.min_naturals} naturals"
+        if variant:
+            if kind == Kind.BLACK3:
+                return "black threes are melded without wild cards"
+            wild = Kind.TWO if variant == 1 else Kind.JOKER
+            if hand[wild] < 1:
+                return f"no {KIND_NAMES[wild]} in hand"
+            if not r.wild_fits(2, 1, 2):
+                return "wild card limit of the meld"
+        if kind == Kind.BLACK3:
+            return self._black3_reason(meld_size_after=3, cards_used=3)
+        return None
+
+    def _add_reason(self, a: int) -> str | None:
+        r = self.rules
+        base = Act.ADD_NAT if a < Act.ADD_TWO else Act.ADD_TWO if a < Act.ADD_JOKER else Act.ADD_JOKER
+        kind = a - base
+        card = kind if base == Act.ADD_NAT else Kind.TWO if base == Act.ADD_TWO else Kind.JOKER
+        team = self.team
+        if kind != Kind.BLACK3 and kind not in NATURALS:
+            return f"there are no melds of {KIND_NAMES[kind]}"
+        meld = self.melds[team].get(kind)
+        if meld is None:
+            return f"the team has no meld of {KIND_NAMES[kind]}s"
+        if self.hand[card] < 1:
+            return f"no {KIND_NAMES[card]} in hand"
+        if kind == Kind.BLACK3:
+            if base != Act.ADD_NAT:
+                return "black threes are melded without wild cards"
+            return self._black3_reason(meld_size_after=meld.size + 1, cards_used=1)
+        if Kind.BLACK3 in self.melds[team]:
+            return "black threes were melded: only going out remains"
+        if base != Act.ADD_NAT:
+            if meld.wild + 1 > r.max_wild:
+                return f"a meld holds at most {r.max_wild} wild cards"
+            if r.wild_le_nat and meld.wild + 1 > meld.nat:
+                return "wild cards may not outnumber the naturals"
+            if not r.wild_onto_canasta and meld.size >= r.canasta_size:
+                return "no wild card onto a completed canasta"
+        return None
+
+    def _black3_reason(self, meld_size_after: int, cards_used: int) -> str | None:
+        r = self.rules
+        left = self.hand_total() - cards_used
+        if left > 1:
+            return "black threes only as the last meld when going out (hand must be 0 or 1 card)"
+        if not self.may_go_out(self.team):
+            return "black threes only when going out, and the team may not go out"
+        if meld_size_after > r.black3_max:
+            return f"a black-three meld has at most {r.black3_max} cards"
+        more = self.hand[Kind.BLACK3] - cards_used if left == 1 else 0
+        if meld_size_after + more < r.black3_min:
+            return f"a black-three meld needs at least {r.black3_min} cards"
+        return None
+
+    def _discard_reason(self, a: int) -> str | None:
+        kind = a - Act.DISCARD
+        if self.hand[kind] < 1:
+            return f"no {KIND_NAMES[kind]} in hand"
+        if self.hand_total() == 1:
+            return self._going_out_reason()
+        team = self.team
+        if not self.opened[team] and self.pending > 0:
+            return (f"initial meld pending ({self.pending} < {self.team_min[team]}): "
+                    "no discard unless going out concealed")
+        return None
+
+    def _going_out_reason(self) -> str | None:
+        """Why the player to act may not go out now (None: may), from the current position."""
+        r = self.rules
+        team = self.team
+        if not self.may_go_out(team):
+            return (f"going out needs {r.canastas_to_go_out} canasta(s), the team has "
+                    f"{self.canastas(team)}")
+        if not self.opened[team]:
+            if self.melded_before or self.canastas_this_turn < 1:
+                return (f"initial meld not made ({self.pending} < {self.team_min[team]}) and "
+                        "not a concealed going out")
+            if r.concealed_needs_min or self.took_pile:
+                return (f"initial meld not made ({self.pending} < {self.team_min[team]}): "
+                        "this concealed going out still needs the minimum")
+        return None
+
+    def _after_move_reason(self, a: int) -> str | None:
+        """Checks on the position after a meld/add/take: hand size and the opening."""
+        sim = copy.deepcopy(self)
+        sim._move(a)
+        team = sim.team
+        total = sim.hand_total()
+        if total == 0:
+            return sim._going_out_reason()
+        if total < 2 and not sim.may_go_out(team):
+            return (f"must keep at least two cards: the team has {sim.canastas(team)} "
+                    f"canasta(s), needs {self.rules.canastas_to_go_out} to go out")
+        if not sim.opened[team]:
+            more = sim.max_more_points()
+            if sim.pending + more >= sim.team_min[team]:
+                return None
+            if sim.concealed_out_possible():
+                return None
+            return (f"initial meld: {sim.pending} laid + at most {more} more from the hand "
+                    f"< {sim.team_min[team]}, and no concealed going out is possible")
+        return None
+
+    # ------------------------------------------------------------------ opening searches
+
+    def max_more_points(self) -> int:
+        """The most card points the player to act could still meld from the hand this turn
+        (not the cards held aside; black threes not counted).
+
+        The hand-size rule is respected: unless the team may already go out, the player keeps
+        two cards (cards held aside join the hand once the minimum is reached, so they count
+        as kept cards).  Exhaustive: for every rank every usable number of naturals (with the
+        wild cards that meld could then hold) is tried, a dynamic programme over
+        (naturals used, fewest wilds needed, most wilds placeable) -> best natural points."""
+        r = self.rules
+        hand = self.hand
+        melds = self.melds[self.team]
+        keep = 0 if self.may_go_out(self.team) else max(0, 2 - len(self.aside))
+        budget = sum(hand) - keep  # cards that may still leave the hand by melding
+        if budget <= 0:
+            return 0
+        states: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+        for k in NATURALS:
+            n = hand[k]
+            options: list[tuple[int, int, int]] = []  # (naturals used, fewest, most wilds)
+            if k in melds:
+                m = melds[k]
+                options = [(u, 0, r.extra_wild_capacity(m.nat, m.wild, u)) for u in range(n + 1)]
+            else:
+                options = [(0, 0, 0)]
+                for u in range(2, n + 1):
+                    rng = r.new_meld_wild_range(u)
+                    if rng is not None:
+                        options.append((u, rng[0], rng[1]))
+            if len(options) == 1 and options[0][2] == 0:
+                continue
+            nxt: dict[tuple[int, int, int], int] = {}
+            for (used, lo, hi), pts in states.items():
+                for u, olo, ohi in options:
+                    if used + u > budget:
+                        continue
+                    key = (used + u, lo + olo, hi + ohi)
+                    value = pts + u * r.value[k]
+                    if nxt.get(key, -1) < value:
+                        nxt[key] = value
+            states = nxt
+        wild_values = sorted([r.value[Kind.JOKER]] * hand[Kind.JOKER]
+                             + [r.value[Kind.TWO]] * hand[Kind.TWO], reverse=True)
+        best = 0
+        for (used, lo, hi), pts in states.items():
+            w = min(hi, len(wild_values), budget - used)
+            if w < lo:
+                continue
+            best = max(best, pts + sum(wild_values[:w]))
+        return best
+
+    def concealed_out_possible(self) -> bool:
+        """Can the player to act still go out concealed this turn: every card in hand (and
+        aside) melded except at most one discard, the team then with enough canastas and at
+        least one of them completed this turn (and the minimum, where it is needed)?"""
+        r = self.rules
+        team = self.team
+        if self.melded_before:
+            return False
+        if self.aside:  # the pile was taken and the minimum is not made: no going out yet
+            return False
+        need_min = not self.opened[team] and (r.concealed_needs_min or self.took_pile)
+        cards = list(self.hand)
+        for k in self.aside:
+            cards[k] += 1
+        melds = self.melds[team]
+        have = self.canastas(team)
+        for discard in [None] + [k for k in range(N_KINDS) if cards[k] > 0]:
+            rest = list(cards)
+            if discard is not None:
+                rest[discard] -= 1
+            if rest[Kind.RED3]:
+                continue
+            b3 = melds.get(Kind.BLACK3)
+            if rest[Kind.BLACK3] or b3 is not None:
+                total = rest[Kind.BLACK3] + (b3.size if b3 else 0)
+                if b3 is None and rest[Kind.BLACK3] < 3:
+                    continue
+                if not r.black3_min <= total <= r.black3_max:
+                    continue
+            if need_min:  # only hand cards count toward the minimum, never pile cards
+                points = sum(min(rest[k], self.hand[k]) * r.value[k] for k in range(N_KINDS))
+                if self.pending + points < self.team_min[team]:
+                    continue
+            ranges: list[tuple[int, int, int]] = []  # (fewest, most wilds, cards without wilds)
+            ok = True
+            for k in NATURALS:
+                n = rest[k]
+                m = melds.get(k)
+                if m is not None:
+                    if m.size >= r.canasta_size:
+                        ranges.append((0, r.extra_wild_capacity(m.nat, m.wild, n), -1))
+                    else:
+                        ranges.append((0, r.extra_wild_capacity(m.nat, m.wild, n), m.size + n))
+                elif n:
+                    rng = r.new_meld_wild_range(n)
+                    if rng is None:
+                        ok = False
+                        break
+                    ranges.append((rng[0], rng[1], n))
+            if not ok:
+                continue
+            wilds = rest[Kind.TWO] + rest[Kind.JOKER]
+            new = _most_new_canastas(tuple(ranges), wilds, r.canasta_size)
+            if new < 0:
+                continue
+            if have + new >= r.canastas_to_go_out and self.canastas_this_turn + new >= 1:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: int, step: int | None = None) -> None:
+        """Check and play one action, then run the automatic events that follow it."""
+        a = int(action)
+        reason = self.is_legal(a)
+        if reason is not None:
+            raise IllegalAction(self.decisions if step is None else step, a, reason)
+        self.decisions += 1
+        self._move(a)
+        if self.over:
+            return
+        if a == Act.DECLINE:
+            self.end_reason = End.EXHAUSTED
+            self.phase = Phase.OVER
+        elif Act.DISCARD <= a < N_ACTIONS:
+            if self.hand_total() == 0:
+                self._go_out(with_discard=True)
+            else:
+                self._start_turn((self.seat + 1) % self.n_seats)
+        elif a != Act.DRAW and self.hand_total() == 0:
+            self._go_out(with_discard=False)
+
+    def _lay(self, points: int) -> None:
+        """Bookkeeping after cards worth `points` were melded by the player to act."""
+        team = self.team
+        self.seat_melded[self.seat] = True
+        if not self.opened[team]:
+            self.pending += points
+            if self.pending >= self.team_min[team]:
+                self.opened[team] = True
+        if self.opened[team] and self.aside:
+            for k in self.aside:
+                self.hand[k] += 1
+            self.aside = []
+
+    def _add_cards(self, kind: int, nat: int = 0, two: int = 0, joker: int = 0) -> int:
+        """Put cards on the team's meld of `kind` (creating it); returns their points."""
+        r = self.rules
+        melds = self.melds[self.team]
+        m = melds.setdefault(kind, Meld())
+        before = m.size
+        m.nat += nat
+        m.two += two
+        m.joker += joker
+        if kind in NATURALS and before < r.canasta_size <= m.size:
+            self.canastas_this_turn += 1
+        return nat * r.value[kind] + two * r.value[Kind.TWO] + joker * r.value[Kind.JOKER]
+
+    def _move(self, a: int) -> None:
+        """The plain effect of a legal action on the cards (no turn change)."""
+        r = self.rules
+        hand = self.hand
+        team = self.team
+        if a == Act.DRAW:
+            self.phase = Phase.MELD
+            for _ in range(r.draw_count):
+                if not self.stock:
+                    break
+                card = self.stock.pop(0)
+                while card == Kind.RED3:
+                    self.red3[team] += 1
+                    if not self.stock:
+                        if r.red3_last_ends:
+                            self.end_reason = End.RED3_LAST
+                            self.phase = Phase.OVER
+                        card = -1
+                        break
+                    card = self.stock.pop(0)
+                if card >= 0:
+                    hand[card] += 1
+            return
+        if a == Act.DECLINE:
+            return
+        if a in TAKES:
+            top = self.pile.pop()
+            rest = self.pile
+            self.pile = []
+            self.pile_freeze = 0
+            self.phase = Phase.MELD
+            self.took_pile = True
+            self.pile_takes[team] += 1
+            for k in rest:
+                if k == Kind.RED3:
+                    self.red3[team] += 1
+                else:
+                    self.aside.append(k)
+            if a == Act.TAKE_PAIR:
+                hand[top] -= 2
+                points = self._add_cards(top, nat=3)
+            elif a == Act.TAKE_NAT_TWO:
+                hand[top] -= 1
+                hand[Kind.TWO] -= 1
+                points = self._add_cards(top, nat=2, two=1)
+            elif a == Act.TAKE_NAT_JOKER:
+                hand[top] -= 1
+                hand[Kind.JOKER] -= 1
+                points = self._add_cards(top, nat=2, joker=1)
+            else:
+                points = self._add_cards(top, nat=1)
+            self._lay(points)
+            return
+        if Act.MELD <= a < Act.ADD_NAT:
+            kind, variant = divmod(a - Act.MELD, 3)
+            if variant == 0:
+                hand[kind] -= 3
+                points = self._add_cards(kind, nat=3)
+            elif variant == 1:
+                hand[kind] -= 2
+                hand[Kind.TWO] -= 1
+                points = self._add_cards(kind, nat=2, two=1)
+            else:
+                hand[kind] -= 2
+                hand[Kind.JOKER] -= 1
+                points = self._add_cards(kind, nat=2, joker=1)
+            self._lay(points)
+            return
+        if Act.ADD_NAT <= a < Act.ADD_TWO:
+            kind = a - Act.ADD_NAT
+            hand[kind] -= 1
+            self._lay(self._add_cards(kind, nat=1))
+            return
+        if Act.ADD_TWO <= a < Act.ADD_JOKER:
+            hand[Kind.TWO] -= 1
+            self._lay(self._add_cards(a - Act.ADD_TWO, two=1))
+            return
+        if Act.ADD_JOKER <= a < Act.DISCARD:
+            hand[Kind.JOKER] -= 1
+            self._lay(self._add_cards(a - Act.ADD_JOKER, joker=1))
+            return
+        kind = a - Act.DISCARD
+        hand[kind] -= 1
+        self.pile.append(kind)
+        if kind in WILDS:
+            self.pile_freeze += 1
+
+    # ------------------------------------------------------------------ score
+
+    def result(self) -> RefereeResult:
+        """The score of the (finished) hand, per team, as ENGINE.md 'Score of a hand'."""
+        r = self.rules
+        nt = self.n_teams
+        meld_points = [0] * nt
+        canasta_bonus = [0] * nt
+        canastas = [0] * nt
+        naturals = [0] * nt
+        red3_points = [0] * nt
+        go_out = [0] * nt
+        penalty = [0] * nt
+        opened = [False] * nt
+        for t in range(nt):
+            for k, m in self.melds[t].items():
+                meld_points[t] += (m.nat * r.value[k] + m.two * r.value[Kind.TWO]
+                                   + m.joker * r.value[Kind.JOKER])
+                if k in NATURALS and m.size >= r.canasta_size:
+                    canastas[t] += 1
+                    if m.wild == 0:
+                        naturals[t] += 1
+                        canasta_bonus[t] += r.natural_canasta
+                    else:
+                        canasta_bonus[t] += r.mixed_canasta
+            opened[t] = self.opened[t] or bool(self.melds[t])
+            if self.red3[t]:
+                value = r.red3_table[min(self.red3[t], 6)]
+                if r.red3_need_canastas == 0:
+                    plus = opened[t]
+                else:
+                    plus = canastas[t] >= r.red3_need_canastas
+                red3_points[t] = value if plus else -value
+        if self.end_reason == End.WENT_OUT:
+            t = r.team_of_seat[self.went_out_seat]
+            if self.concealed and r.concealed_bonus > 0:
+                go_out[t] = r.concealed_bonus
+            elif self.went_out_discard:
+                go_out[t] = r.go_out_bonus
+            else:
+                go_out[t] = r.go_out_no_discard_bonus
+        for s in range(self.n_seats):
+            t = r.team_of_seat[s]
+            penalty[t] += sum(c * r.value[k] for k, c in enumerate(self.hands[s]))
+            if s == self.seat:
+                penalty[t] += sum(r.value[k] for k in self.aside)
+        score = [meld_points[t] + canasta_bonus[t] + red3_points[t] + go_out[t] - penalty[t]
+                 for t in range(nt)]
+        return RefereeResult(
+            score=score,
+            meld_points=meld_points,
+            canasta_bonus=canasta_bonus,
+            red3_points=red3_points,
+            go_out_bonus=go_out,
+            hand_penalty=penalty,
+            end_reason=self.end_reason,
+            went_out_seat=self.went_out_seat,
+            concealed=bool(self.concealed and self.end_reason == End.WENT_OUT),
+            turns=self.turns,
+            canastas=canastas,
+            red3=list(self.red3),
+            natural_canastas=naturals,
+            opened=opened,
+            pile_takes=list(self.pile_takes),
+            decisions=self.decisions,
+        )
+
+
+@lru_cache(maxsize=4096)
+def _most_new_canastas(ranges: tuple[tuple[int, int, int], ...], wilds: int, size: int) -> int:
+    """Spread exactly `wilds` wild cards over melds with (fewest, most, cards without wilds)
+    each (-1 cards: already a canasta); the most melds that reach `size` cards, or -1 when the
+    wild cards cannot all be placed."""
+    if not ranges:
+        return 0 if wilds == 0 else -1
+    (lo, hi, base), tail = ranges[0], ranges[1:]
+    best = -1
+    for w in range(lo, min(hi, wilds) + 1):
+        sub = _most_new_canastas(tail, wilds - w, size)
+        if sub < 0:
+            continue
+        best = max(best, sub + (1 if base >= 0 and base + w >= size else 0))
+    return best
+
+
+# ----------------------------------------------------------------------------- the referee
+
+
+def referee_hand(
+    params: Sequence[int],
+    deck_kinds: Sequence[int],
+    dealer: int,
+    cum_scores: Sequence[int],
+    actions: Sequence[int],
+) -> RefereeResult:
+    """Deal, replay and check one hand; its score.  Raises IllegalAction at the first illegal
+    action, at an action after the hand ended, or (step = len(actions), action = -1) when the
+    hand is not over after the last action."""
+    state = RefereeState(params, deck_kinds, dealer, cum_scores)
+    for step, action in enumerate(actions):
+        state.apply(int(action), step)
+    if not state.over:
+        phase = "draw" if state.phase == Phase.DRAW else "meld/discard"
+        raise IllegalAction(len(actions), -1,
+                            f"the hand is not over: seat {state.seat} is to act ({phase} phase)")
+    return state.result()

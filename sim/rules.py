@@ -1,0 +1,816 @@
+"""Rule sets: a validated, immutable bundle of every parameter of /work/shared/RULES.md.
+
+A `RuleSet` is what the user chooses (a preset, a player count, a few overrides); `to_params()`
+turns it into the int32 array the numba core reads at the `Par` indices of sim/enums.py.
+
+    >>> r = RuleSet.preset("classic", players=6, team_layout="3x2")
+    >>> r.decks, r.hand_size, r.game_target, r.n_teams
+    (3, 13, 7500, 3)
+    >>> r.minimum_for(3200)
+    120
+
+Every impossible or inconsistent setting is refused in `__post_init__` with a `RulesError`
+whose message is one line naming the parameter, the value and what would be right.
+
+`replace()` changes fields literally (it does not re-derive hand size, packs, ... from a new
+player count); to change the player count start again from `RuleSet.preset()`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from sim.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
+
+__all__ = [
+    "BIG",
+    "PRESETS",
+    "RulesError",
+    "RuleSet",
+    "KIND_KEYS",
+    "parse_value",
+    "parse_overrides",
+]
+
+BIG = 1_000_000_000  # a minimum band starting here is unused
+INT32_MAX = 2**31 - 1
+
+# One-line description of each preset (RULES.md section 9).
+PRESETS: dict[str, str] = {
+    "classic": "Official Canasta Laws: 2 packs (3 for six players), draw 1, 1 canasta to go out "
+    "(2 for six players), concealed going out 200, game to 5,000",
+    "german": "German billing of seed 000: like classic, but a completed canasta blocks the pile "
+    "for its rank, red threes count plus with >= 1 canasta, going out 100 (200 without a "
+    "discard), hand canasta 1,000",
+    "samba": "Samba (seed 004), 4 players only: 3 packs, 15 cards, draw 2, sequences, several "
+    "melds per rank, 2 canastas to go out, game to 10,000 (not playable by the engine yet)",
+}
+
+# Keys of card_values in to_dict() (Kind order); also accepted: the tokens 2 3 4 .. A JK R3.
+KIND_KEYS: tuple[str, ...] = tuple(f.lower() for f in Kind._fields)
+_KIND_TOKENS: tuple[str, ...] = (
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "j",
+    "q",
+    "k",
+    "a",
+    "jk",
+    "r3",
+)
+
+STANDARD_CARD_VALUES: tuple[int, ...] = (20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 50, 100)
+assert len(STANDARD_CARD_VALUES) == N_KINDS
+
+RED3_CLASSIC: tuple[int, ...] = (0, 100, 200, 300, 800, 800, 800)  # 2 packs: all four 800
+RED3_SIX_PLAYERS: tuple[int, ...] = (0, 100, 200, 300, 400, 1000, 1200)  # 3 packs (official)
+RED3_SAMBA: tuple[int, ...] = (0, 100, 200, 300, 400, 500, 1000)  # all six 1,000
+
+BANDS_CLASSIC: tuple[tuple[int, int], ...] = ((0, 50), (1500, 90), (3000, 120), (BIG, 150))
+
+HAND_SIZE_BY_PLAYERS: dict[int, int] = {2: 15, 3: 13, 4: 11, 5: 11, 6: 13}
+# Team layouts: "TxS" = T teams of S players; five players "2+3" (see RuleSet.active_seats).
+_DERIVED_LAYOUT: dict[int, str] = {2: "2x1", 3: "3x1", 4: "2x2", 5: "2+3"}
+SIX_LAYOUTS: tuple[str, ...] = ("2x3", "3x2")
+FIVE_TEAM_A: tuple[int, ...] = (0, 2)
+FIVE_TEAM_B: tuple[int, ...] = (1, 3, 4)  # one of them sits out each hand, in rotation
+
+TAKE_ONTO_CANASTA_CODES: dict[str, int] = {"no": 0, "yes": 1, "pair": 2}
+
+# Widths of the array-valued Par entries; every other Par entry is one int.
+PAR_WIDTHS: dict[str, int] = {
+    "RED3_TABLE": 7,
+    "MIN_BAND_FROM": 4,
+    "MIN_BAND_VALUE": 4,
+    "CARD_VALUE": N_KINDS,
+    "TEAM_OF_SEAT": MAX_SEATS,
+}
+_UNSET = -(2**31)
+
+
+class RulesError(ValueError):
+    """An impossible, inconsistent or unknown rule setting.  The message is always one line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(str(message).split()))
+
+
+# One-line meaning of each parameter (describe(), `canasta rules`).
+MEANING: dict[str, str] = {
+    "name": "preset the rule set starts from",
+    "players": "players at the table",
+    "team_layout": "teams: TxS = T teams of S players (seats alternate, partners opposite); 2+3 = five players",
+    "decks": "52-card packs, each with 2 jokers",
+    "hand_size": "cards dealt to each active player",
+    "draw_count": "cards drawn from the stock per turn",
+    "max_wild_per_meld": "wild cards (jokers, twos) in one meld at most",
+    "wild_le_naturals": "wild cards in a meld never more than naturals",
+    "min_naturals": "natural cards a meld needs at least",
+    "canasta_size": "cards in a meld that make it a canasta",
+    "wild_onto_canasta": "wild cards may be added to a completed canasta",
+    "pile_take_natural_plus_wild": "an unfrozen pile may be taken with one natural + one wild card from the hand",
+    "pile_take_onto_meld": "an unfrozen pile may be taken by adding its top card to a team meld",
+    "pile_take_onto_canasta": "pile whose top card matches a completed team canasta: yes / no / pair (only with a natural pair)",
+    "sequences": "Samba sequences of 3-7 suited naturals allowed",
+    "multiple_melds_per_rank": "a team may hold several melds of one rank (Samba)",
+    "samba_bonus": "bonus of a 7-card sequence (samba)",
+    "canastas_to_go_out": "canastas a team needs before one of its players may go out",
+    "go_out_bonus": "going out with a final discard",
+    "go_out_no_discard_bonus": "going out without a final discard",
+    "concealed_bonus": "concealed going out, in total (0 = nothing extra)",
+    "concealed_needs_minimum": "a concealed going out must still reach the initial-meld minimum",
+    "red_threes_need_canastas": "red threes count plus with this many canastas (0 = once the team has made its initial meld)",
+    "red_three_scores": "score of 0..6 laid red threes",
+    "black_threes_meld_min": "black threes melded when going out: at least (0 = never)",
+    "black_threes_meld_max": "black threes melded when going out: at most",
+    "game_target": "a game ends after the hand in which a team reaches this",
+    "minimum_below_zero": "initial-meld minimum for a negative cumulative score",
+    "minimum_bands": "initial-meld minimum from each cumulative score on",
+    "natural_canasta_bonus": "canasta without wild cards",
+    "mixed_canasta_bonus": "canasta with wild cards",
+    "upcard_freezes": "a wild card or red three turned as the upcard freezes the pile",
+    "exhausted_forced_take": "stock exhausted: a player must take a discard that fits a team meld",
+    "red_three_last_ends": "a red three drawn as the last stock card ends the hand",
+    "card_values": "card points by kind (2 3 4 5 6 7 8 9 10 J Q K A JK R3)",
+    "max_turns": "safety cap on turns per hand",
+    "max_hands": "safety cap on hands per game",
+}
+
+
+def _suggest(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every parameter of RULES.md.  The defaults are the classic four-player game.
+
+    Tuple fields accept lists (JSON); `card_values` also accepts a mapping kind -> points
+    (keys as in KIND_KEYS or the tokens 2 3 4 .. A JK R3), missing kinds keep the standard value.
+    """
+
+    name: str = "classic"
+    players: int = 4
+    team_layout: str = ""  # "" = derived from players ("2x3" for six)
+    decks: int = 2
+    hand_size: int = 11
+    draw_count: int = 1
+    max_wild_per_meld: int = 3
+    wild_le_naturals: bool = True
+    min_naturals: int = 2
+    canasta_size: int = 7
+    wild_onto_canasta: bool = True
+    pile_take_natural_plus_wild: bool = True
+    pile_take_onto_meld: bool = True
+    pile_take_onto_canasta: str = "yes"
+    sequences: bool = False
+    multiple_melds_per_rank: bool = False
+    samba_bonus: int = 1500
+    canastas_to_go_out: int = 1
+    go_out_bonus: int = 100
+    go_out_no_discard_bonus: int = 100
+    concealed_bonus: int = 200
+    concealed_needs_minimum: bool = False
+    red_threes_need_canastas: int = 0
+    red_three_scores: tuple[int, ...] = RED3_CLASSIC
+    black_threes_meld_min: int = 3
+    black_threes_meld_max: int = 4
+    game_target: int = 5000
+    minimum_below_zero: int = 15
+    minimum_bands: tuple[tuple[int, int], ...] = BANDS_CLASSIC
+    natural_canasta_bonus: int = 500
+    mixed_canasta_bonus: int = 300
+    upcard_freezes: bool = True
+    exhausted_forced_take: bool = True
+    red_three_last_ends: bool = True
+    card_values: tuple[int, ...] = STANDARD_CARD_VALUES
+    max_turns: int = 2000
+    max_hands: int = 200
+
+    BIG: ClassVar[int] = BIG
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def param_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def presets(cls) -> dict[str, str]:
+        """Preset name -> one-line description."""
+        return dict(PRESETS)
+
+    @classmethod
+    def check_names(cls, names: Sequence[str] | Mapping[str, Any]) -> None:
+        """Refuse unknown parameter names, suggesting the closest valid one."""
+        valid = cls.param_names()
+        for key in names:
+            if key not in valid:
+                raise RulesError(
+                    f"unknown rule parameter '{key}'{_suggest(str(key), valid)}; "
+                    "`canasta rules classic` lists every parameter"
+                )
+
+    @classmethod
+    def preset(
+        cls, name: str, players: int = 4, team_layout: str | None = None, **overrides: Any
+    ) -> RuleSet:
+        """The preset `name` for `players` (and `team_layout` for six), then `overrides`."""
+        if name not in PRESETS:
+            raise RulesError(
+                f"unknown preset '{name}'{_suggest(str(name), list(PRESETS))}: "
+                f"choose one of {', '.join(PRESETS)}"
+            )
+        cls.check_names(overrides)
+        for fixed in ("name", "players", "team_layout"):
+            if fixed in overrides:  # only reachable through **{"name": ...}
+                raise RulesError(f"{fixed} is an argument of preset(), not an override")
+        if type(players) is not int or not 2 <= players <= 6:
+            raise RulesError(f"players={players!r}: Canasta is played by 2 to 6 players")
+        layout = team_layout or ""
+        kw: dict[str, Any] = {"name": name, "players": players, "team_layout": layout}
+        if name == "samba":
+            # Samba is the four-player game of seed 004; other counts are refused in validation.
+            kw.update(
+                decks=3,
+                hand_size=15,
+                draw_count=2,
+                max_wild_per_meld=2,
+                wild_onto_canasta=False,
+                pile_take_natural_plus_wild=False,
+                pile_take_onto_canasta="pair",
+                sequences=True,
+                multiple_melds_per_rank=True,
+                canastas_to_go_out=2,
+                go_out_bonus=200,
+                go_out_no_discard_bonus=200,
+                concealed_bonus=0,
+                concealed_needs_minimum=True,
+                red_threes_need_canastas=2,
+                red_three_scores=RED3_SAMBA,
+                black_threes_meld_min=3,
+                black_threes_meld_max=6,
+                game_target=10_000,
+                minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 150)),
+            )
+        else:
+            kw["hand_size"] = HAND_SIZE_BY_PLAYERS[players]
+            if players == 6:
+                if not layout:
+                    layout = kw["team_layout"] = "2x3"
+                kw.update(decks=3, canastas_to_go_out=2, red_three_scores=RED3_SIX_PLAYERS)
+                if layout == "3x2":
+                    # Three teams of two play to 7,500.  RULES.md gives the 150 band only for the
+                    # two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
+                    # could never apply, so the 3x2 game keeps the classic bands (top 120).
+                    kw["game_target"] = 7500
+                else:
+                    kw["game_target"] = 10_000
+                    kw["minimum_bands"] = ((0, 50), (1500, 90), (3000, 120), (7500, 150))
+            if name == "german":
+                kw.update(
+                    go_out_bonus=100,
+                    go_out_no_discard_bonus=200,
+                    concealed_bonus=1000,
+                    pile_take_onto_canasta="no",
+                    red_threes_need_canastas=1,
+                )
+        kw.update(overrides)
+        return cls(**kw)
+
+    def replace(self, **overrides: Any) -> RuleSet:
+        """A copy with the given fields changed (literally; validated again)."""
+        self.check_names(overrides)
+        return dataclasses.replace(self, **overrides)
+
+    # ------------------------------------------------------------------ validation
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type == "int":
+                object.__setattr__(self, f.name, _as_int(f.name, value))
+            elif f.type == "bool":
+                object.__setattr__(self, f.name, _as_bool(f.name, value))
+            elif f.type == "str":
+                if not isinstance(value, str):
+                    raise RulesError(
+                        f"{f.name}={value!r} must be a string, not {type(value).__name__}"
+                    )
+        object.__setattr__(
+            self, "red_three_scores", _as_int_tuple("red_three_scores", self.red_three_scores, 7)
+        )
+        object.__setattr__(self, "minimum_bands", _as_bands(self.minimum_bands))
+        object.__setattr__(self, "card_values", _as_card_values(self.card_values))
+        self._validate()
+
+    def _validate(self) -> None:
+        if self.name not in PRESETS:
+            raise RulesError(
+                f"name='{self.name}': unknown preset; choose one of {', '.join(PRESETS)}"
+            )
+        p = self.players
+        if not 2 <= p <= 6:
+            raise RulesError(f"players={p}: Canasta is played by 2 to 6 players")
+        if p == 6:
+            if self.team_layout == "":
+                object.__setattr__(self, "team_layout", "2x3")
+            if self.team_layout not in SIX_LAYOUTS:
+                raise RulesError(
+                    f"team_layout='{self.team_layout}' with 6 players: choose '2x3' "
+                    "(2 teams of 3: seats 0+2+4, 1+3+5) or '3x2' (3 teams of 2: seats 0+3, 1+4, 2+5)"
+                )
+        else:
+            derived = _DERIVED_LAYOUT[p]
+            if self.team_layout == "":
+                object.__setattr__(self, "team_layout", derived)
+            if self.team_layout != derived:
+                raise RulesError(
+                    f"team_layout='{self.team_layout}' with {p} players: the only layout is "
+                    f"'{derived}'; '2x3' and '3x2' are for six players"
+                )
+        if self.name == "samba" and p != 4:
+            raise RulesError(
+                f"players={p}: samba is the four-player partnership game of seed 004; "
+                "use classic or german for other player counts"
+            )
+        if self.decks not in (2, 3):
+            raise RulesError(
+                f"decks={self.decks}: a game uses 2 or 3 packs (3 for Samba and six players)"
+            )
+        if self.hand_size < 1:
+            raise RulesError(f"hand_size={self.hand_size}: each player needs at least 1 card")
+        cards = 54 * self.decks
+        n = self.n_active
+        need = n * self.hand_size + 2
+        if need > cards:
+            raise RulesError(
+                f"hand_size={self.hand_size} with {n} active players needs {n}*{self.hand_size} "
+                f"+ 1 upcard + 1 stock card = {need} cards but {self.decks} packs hold {cards}; "
+                f"use hand_size <= {(cards - 2) // n}" + (" or decks=3" if self.decks == 2 else "")
+            )
+        if self.draw_count < 1:
+            raise RulesError(f"draw_count={self.draw_count}: a player draws at least 1 card")
+        if self.max_wild_per_meld < 0:
+            raise RulesError(
+                f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in melds)"
+            )
+        if not 1 <= self.min_naturals <= 3:
+            raise RulesError(
+                f"min_naturals={self.min_naturals}: a meld needs 1 to 3 naturals "
+                "(a new meld has 3 cards; the official value is 2)"
+            )
+        if self.canasta_size < 3:
+            raise RulesError(
+                f"canasta_size={self.canasta_size}: a canasta has at least 3 cards (official 7)"
+            )
+        naturals = 4 * self.decks
+        wild = min(self.max_wild_per_meld, 6 * self.decks)
+        if self.wild_le_naturals:
+            wild = min(wild, naturals)
+        if self.canasta_size > naturals + wild:
+            raise RulesError(
+                f"canasta_size={self.canasta_size} can never be reached: {self.decks} packs hold "
+                f"{naturals} naturals of a rank and a meld takes at most {wild} wild cards; "
+                f"use canasta_size <= {naturals + wild}"
+            )
+        if self.pile_take_onto_canasta not in TAKE_ONTO_CANASTA_CODES:
+            raise RulesError(
+                f"pile_take_onto_canasta='{self.pile_take_onto_canasta}': choose 'yes', 'no' "
+                "or 'pair' (only with a natural pair from the hand)"
+            )
+        if self.canastas_to_go_out < 0:
+            raise RulesError(f"canastas_to_go_out={self.canastas_to_go_out}: must be >= 0")
+        if self.red_threes_need_canastas < 0:
+            raise RulesError(
+                f"red_threes_need_canastas={self.red_threes_need_canastas}: must be >= 0 "
+                "(0 = red threes count plus once the team has made its initial meld)"
+            )
+        for fname in (
+            "samba_bonus",
+            "go_out_bonus",
+            "go_out_no_discard_bonus",
+            "concealed_bonus",
+            "natural_canasta_bonus",
+            "mixed_canasta_bonus",
+            "minimum_below_zero",
+        ):
+            if getattr(self, fname) < 0:
+                raise RulesError(
+                    f"{fname}={getattr(self, fname)}: bonuses and minimums must be >= 0"
+                )
+        r3 = self.red_three_scores
+        if (
+            any(v < 0 for v in r3)
+            or any(b < a for a, b in zip(r3, r3[1:], strict=False))
+            or r3[0] != 0
+        ):
+            raise RulesError(
+                f"red_three_scores={list(r3)}: need 7 scores for 0..6 red threes, starting at 0, "
+                "non-negative and non-decreasing (classic 0,100,200,300,800,800,800)"
+            )
+        lo, hi = self.black_threes_meld_min, self.black_threes_meld_max
+        if lo == 0 and hi == 0:
+            pass  # black threes are never melded
+        elif lo < 3 or hi < lo:
+            raise RulesError(
+                f"black_threes_meld_min/max={lo}/{hi}: a black-three meld has at least 3 cards "
+                "and min <= max (classic 3/4, Samba 3/6; 0/0 = never)"
+            )
+        elif lo > 2 * self.decks:
+            raise RulesError(
+                f"black_threes_meld_min={lo}: {self.decks} packs hold only {2 * self.decks} "
+                "black threes (use 0/0 to forbid black-three melds)"
+            )
+        if self.game_target < 1:
+            raise RulesError(
+                f"game_target={self.game_target}: must be a positive score (classic 5000)"
+            )
+        self._validate_bands()
+        if any(v < 0 for v in self.card_values):
+            raise RulesError(f"card_values={list(self.card_values)}: card points must be >= 0")
+        if self.max_turns < 1:
+            raise RulesError(f"max_turns={self.max_turns}: the safety cap must be >= 1")
+        if self.max_hands < 1:
+            raise RulesError(f"max_hands={self.max_hands}: the safety cap must be >= 1")
+        teams = self.team_of_seat
+        if sorted(set(teams)) != list(range(self.n_teams)):  # pragma: no cover - layouts are fixed
+            raise RulesError(
+                f"team_layout='{self.team_layout}' is not a partition of the {p} seats"
+            )
+
+    def _validate_bands(self) -> None:
+        bands = self.minimum_bands
+        text = ",".join(f"{a}:{m}" for a, m in bands)
+        froms = [a for a, _ in bands]
+        mins = [m for _, m in bands]
+        if froms[0] != 0:
+            raise RulesError(
+                f"minimum_bands={text}: the first band must start at score 0 "
+                "(negative scores use minimum_below_zero)"
+            )
+        for a, b in zip(froms, froms[1:], strict=False):
+            if not (a < b or a == b == BIG):
+                raise RulesError(
+                    f"minimum_bands={text}: band starts must increase (unused bands start at {BIG})"
+                )
+        if any(m < 0 for m in mins) or any(b < a for a, b in zip(mins, mins[1:], strict=False)):
+            raise RulesError(
+                f"minimum_bands={text}: minimums must be >= 0 and not decrease (classic 50,90,120)"
+            )
+
+    # ------------------------------------------------------------------ seats and teams
+
+    @property
+    def n_active(self) -> int:
+        """Players in a hand (4 with five players: one sits out)."""
+        return 4 if self.players == 5 else self.players
+
+    @property
+    def n_teams(self) -> int:
+        if self.players in (2, 3):
+            return self.players
+        if self.players == 6 and self.team_layout == "3x2":
+            return 3
+        return 2
+
+    @property
+    def team_of_seat(self) -> tuple[int, ...]:
+        """Team of each table seat (seats alternate, partners opposite)."""
+        p = self.players
+        if p in (2, 3):
+            return tuple(range(p))
+        if p == 5:
+            return tuple(0 if s in FIVE_TEAM_A else 1 for s in range(5))
+        if p == 6 and self.team_layout == "3x2":
+            return tuple(s % 3 for s in range(6))
+        return tuple(s % 2 for s in range(p))
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Seats of each team."""
+        tos = self.team_of_seat
+        return tuple(
+            tuple(s for s in range(self.players) if tos[s] == t) for t in range(self.n_teams)
+        )
+
+    def sitting_out(self, hand_index: int) -> int | None:
+        """Table seat sitting out hand `hand_index` (five players), else None."""
+        _check_hand_index(hand_index)
+        if self.players != 5:
+            return None
+        return FIVE_TEAM_B[hand_index % 3]
+
+    def active_seats(self, hand_index: int = 0) -> tuple[int, ...]:
+        """Table seats playing hand `hand_index`, in the order they play (engine seats 0..n-1).
+
+        Five players: (A0, Bx, A1, By) — team A (seats 0, 2) always plays, the members of B
+        (seats 1, 3, 4) sit out in rotation: seat 1 in hand 0, seat 3 in hand 1, seat 4 in hand 2.
+        """
+        _check_hand_index(hand_index)
+        if self.players != 5:
+            return tuple(range(self.players))
+        out = FIVE_TEAM_B[hand_index % 3]
+        bx, by = (s for s in FIVE_TEAM_B if s != out)
+        return (FIVE_TEAM_A[0], bx, FIVE_TEAM_A[1], by)
+
+    def active_team_of_seat(self, hand_index: int = 0) -> tuple[int, ...]:
+        """Team of each active seat of hand `hand_index` (index = engine seat)."""
+        tos = self.team_of_seat
+        return tuple(tos[s] for s in self.active_seats(hand_index))
+
+    # ------------------------------------------------------------------ derived values
+
+    def minimum_for(self, cumulative_score: int) -> int:
+        """Initial-meld minimum for a team with this cumulative score before the hand."""
+        if cumulative_score < 0:
+            return self.minimum_below_zero
+        minimum = self.minimum_bands[0][1]
+        for start, value in self.minimum_bands:
+            if cumulative_score >= start:
+                minimum = value
+        return minimum
+
+    def engine_supported(self) -> str | None:
+        """None if the numba core can play this rule set, else a one-line reason."""
+        if self.sequences:
+            return "samba sequences are not implemented by the engine yet (issue 3)"
+        if self.multiple_melds_per_rank:
+            return (
+                "several melds of one rank (Samba) are not implemented by the engine yet (issue 3)"
+            )
+        return None
+
+    @property
+    def label(self) -> str:
+        """Short label, e.g. 'classic-4p' or 'classic-6p-3x2'."""
+        base = f"{self.name}-{self.players}p"
+        return f"{base}-{self.team_layout}" if self.players == 6 else base
+
+    # ------------------------------------------------------------------ engine parameters
+
+    def to_params(self, hand_index: int = 0) -> np.ndarray:
+        """The int32 parameter array (length Par.N_PARAMS) for hand `hand_index`."""
+        p = np.full(N_PARAMS, _UNSET, dtype=np.int64)
+        p[Par.N_PLAYERS] = self.players
+        p[Par.N_ACTIVE] = self.n_active
+        p[Par.N_TEAMS] = self.n_teams
+        p[Par.DECKS] = self.decks
+        p[Par.HAND_SIZE] = self.hand_size
+        p[Par.DRAW_COUNT] = self.draw_count
+        p[Par.MAX_WILD] = self.max_wild_per_meld
+        p[Par.WILD_LE_NAT] = self.wild_le_naturals
+        p[Par.MIN_NATURALS] = self.min_naturals
+        p[Par.CANASTA_SIZE] = self.canasta_size
+        p[Par.WILD_ONTO_CANASTA] = self.wild_onto_canasta
+        p[Par.TAKE_NAT_WILD] = self.pile_take_natural_plus_wild
+        p[Par.TAKE_ONTO_MELD] = self.pile_take_onto_meld
+        p[Par.TAKE_ONTO_CANASTA] = TAKE_ONTO_CANASTA_CODES[self.pile_take_onto_canasta]
+        p[Par.SEQUENCES] = self.sequences
+        p[Par.MULTI_MELDS] = self.multiple_melds_per_rank
+        p[Par.CANASTAS_TO_GO_OUT] = self.canastas_to_go_out
+        p[Par.GO_OUT_BONUS] = self.go_out_bonus
+        p[Par.GO_OUT_NO_DISCARD_BONUS] = self.go_out_no_discard_bonus
+        p[Par.CONCEALED_BONUS] = self.concealed_bonus
+        p[Par.CONCEALED_NEEDS_MIN] = self.concealed_needs_minimum
+        p[Par.RED3_NEED_CANASTAS] = self.red_threes_need_canastas
+        p[Par.RED3_TABLE : Par.RED3_TABLE + 7] = self.red_three_scores
+        p[Par.BLACK3_MELD_MIN] = self.black_threes_meld_min
+        p[Par.BLACK3_MELD_MAX] = self.black_threes_meld_max
+        p[Par.GAME_TARGET] = self.game_target
+        p[Par.MIN_BELOW_ZERO] = self.minimum_below_zero
+        p[Par.MIN_BAND_FROM : Par.MIN_BAND_FROM + 4] = [a for a, _ in self.minimum_bands]
+        p[Par.MIN_BAND_VALUE : Par.MIN_BAND_VALUE + 4] = [m for _, m in self.minimum_bands]
+        p[Par.NATURAL_CANASTA] = self.natural_canasta_bonus
+        p[Par.MIXED_CANASTA] = self.mixed_canasta_bonus
+        p[Par.UPCARD_FREEZES] = self.upcard_freezes
+        p[Par.EXHAUSTED_FORCED_TAKE] = self.exhausted_forced_take
+        p[Par.RED3_LAST_ENDS] = self.red_three_last_ends
+        p[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS] = self.card_values
+        teams = self.active_team_of_seat(hand_index)
+        p[Par.TEAM_OF_SEAT : Par.TEAM_OF_SEAT + MAX_SEATS] = list(teams) + [-1] * (
+            MAX_SEATS - len(teams)
+        )
+        p[Par.FIVE_SITOUT] = self.players == 5
+        p[Par.MAX_TURNS] = self.max_turns
+        p[Par.MAX_HANDS] = self.max_hands
+        used = max(getattr(Par, k) + PAR_WIDTHS.get(k, 1) for k in Par._fields if k != "N_PARAMS")
+        missing = [i for i in range(used) if p[i] == _UNSET]
+        if missing:  # pragma: no cover - guarded by tests/test_rules.py
+            raise AssertionError(f"to_params left Par indices {missing} unset")
+        p[used:] = 0  # reserved tail
+        return p.astype(np.int32)
+
+    # ------------------------------------------------------------------ description, manifests
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(parameter, value, one-line meaning) for every parameter, plus the teams."""
+        rows: list[tuple[str, str, str]] = []
+        for f in dataclasses.fields(self):
+            rows.append((f.name, _format_value(f.name, getattr(self, f.name)), MEANING[f.name]))
+            if f.name == "team_layout":
+                seats = " | ".join("+".join(str(s) for s in team) for team in self.teams)
+                extra = (
+                    "; team 1 sits out one member per hand in rotation, so 4 play"
+                    if self.players == 5
+                    else ""
+                )
+                rows.append(("teams", seats, f"table seats of each team{extra}"))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict of every parameter; `from_dict` restores an equal RuleSet."""
+        d: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "card_values":
+                value = dict(zip(KIND_KEYS, value, strict=True))
+            elif f.name == "minimum_bands":
+                value = [list(b) for b in value]
+            elif f.name == "red_three_scores":
+                value = list(value)
+            d[f.name] = value
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Inverse of to_dict(); parameters missing from `data` take the preset's values."""
+        if not isinstance(data, Mapping):
+            raise RulesError(
+                f"a rule set must be a mapping of parameters, not {type(data).__name__}"
+            )
+        d = dict(data)
+        cls.check_names(d)
+        name = d.pop("name", "classic")
+        players = d.pop("players", 4)
+        layout = d.pop("team_layout", None) or None
+        return cls.preset(name, players, layout, **d)
+
+    def differences_from_preset(self) -> dict[str, Any]:
+        """Parameters that differ from the plain preset (same name, players, layout)."""
+        base = RuleSet.preset(self.name, self.players, self.team_layout).to_dict()
+        mine = self.to_dict()
+        return {k: v for k, v in mine.items() if base[k] != v}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _check_hand_index(hand_index: int) -> None:
+    if (
+        isinstance(hand_index, bool)
+        or not isinstance(hand_index, int | np.integer)
+        or hand_index < 0
+    ):
+        raise RulesError(f"hand_index={hand_index!r}: must be an int >= 0")
+
+
+def _as_int(name: str, value: Any) -> int:
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise RulesError(f"{name}={value!r} must be an int, not {type(value).__name__}")
+    value = int(value)
+    if not -INT32_MAX <= value <= INT32_MAX:
+        raise RulesError(f"{name}={value}: out of the int32 range of the engine")
+    return value
+
+
+def _as_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise RulesError(
+            f"{name}={value!r} must be a bool (true/false), not {type(value).__name__}"
+        )
+    return bool(value)
+
+
+def _as_int_tuple(name: str, value: Any, length: int) -> tuple[int, ...]:
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence | np.ndarray):
+        raise RulesError(f"{name}={value!r} must be a list of {length} ints")
+    if len(value) != length:
+        raise RulesError(
+            f"{name}={list(value)!r} must have exactly {length} entries, not {len(value)}"
+        )
+    return tuple(_as_int(f"{name}[{i}]", v) for i, v in enumerate(value))
+
+
+def _as_bands(value: Any) -> tuple[tuple[int, int], ...]:
+    name = "minimum_bands"
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        raise RulesError(f"{name}={value!r} must be 4 (from_score, minimum) pairs")
+    if len(value) != 4:
+        raise RulesError(
+            f"{name}={value!r} must have exactly 4 (from_score, minimum) pairs, not {len(value)} "
+            f"(unused bands start at {BIG})"
+        )
+    pairs = [_as_int_tuple(f"{name}[{i}]", pair, 2) for i, pair in enumerate(value)]
+    return tuple((a, m) for a, m in pairs)
+
+
+def _kind_index(key: str) -> int:
+    k = str(key).strip().lower()
+    if k in KIND_KEYS:
+        return KIND_KEYS.index(k)
+    if k in _KIND_TOKENS:
+        return _KIND_TOKENS.index(k)
+    raise RulesError(
+        f"card_values: unknown card kind '{key}'{_suggest(k, KIND_KEYS)}; "
+        f"kinds are {', '.join(KIND_KEYS)}"
+    )
+
+
+def _as_card_values(value: Any) -> tuple[int, ...]:
+    if isinstance(value, Mapping):
+        values = list(STANDARD_CARD_VALUES)
+        for key, v in value.items():
+            values[_kind_index(key)] = _as_int(f"card_values[{key}]", v)
+        return tuple(values)
+    return _as_int_tuple("card_values", value, N_KINDS)
+
+
+def _format_value(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name == "card_values":
+        return " ".join(f"{t.upper()}={v}" for t, v in zip(_KIND_TOKENS, value, strict=True))
+    if name == "minimum_bands":
+        return " ".join(f"{a}:{m}" if a < BIG else "-" for a, m in value)
+    if name == "red_three_scores":
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+# ----------------------------------------------------------------------------- text overrides
+
+_TRUE = ("1", "true", "yes", "on", "y")
+_FALSE = ("0", "false", "no", "off", "n")
+
+
+def parse_value(name: str, text: str) -> Any:
+    """Parse the text of `--set name=value` into the field's type.
+
+    ints: 5000, 10_000 or 10,000; bools: yes/no, true/false, on/off, 1/0;
+    red_three_scores: 0,100,200,300,800,800,800;
+    minimum_bands: 0:50,1500:90,3000:120,7000:150 (fewer than 4 bands are padded with unused ones);
+    card_values: 15 comma-separated ints in kind order, or kind:points pairs (joker:60,two:25).
+    """
+    RuleSet.check_names([name])
+    ftype = {f.name: f.type for f in dataclasses.fields(RuleSet)}[name]
+    t = text.strip()
+    try:
+        if name == "red_three_scores":
+            return tuple(int(x) for x in t.split(","))
+        if name == "minimum_bands":
+            bands = []
+            for part in t.split(","):
+                a, m = part.split(":")
+                bands.append((int(a), int(m)))
+            while 0 < len(bands) < 4:
+                bands.append((BIG, bands[-1][1]))
+            return tuple(bands)
+        if name == "card_values":
+            if ":" in t or "=" in t:
+                pairs = [part.replace("=", ":").split(":") for part in t.split(",")]
+                return {k.strip(): int(v) for k, v in pairs}
+            return tuple(int(x) for x in t.split(","))
+    except ValueError:
+        raise RulesError(
+            f"{name}='{text}' cannot be read; examples: red_three_scores=0,100,200,300,800,800,800 "
+            "minimum_bands=0:50,1500:90,3000:120,7000:150 card_values=joker:60,two:25"
+        ) from None
+    if ftype == "bool":
+        if t.lower() in _TRUE:
+            return True
+        if t.lower() in _FALSE:
+            return False
+        raise RulesError(f"{name}='{text}' must be yes or no (true/false, 1/0)")
+    if ftype == "int":
+        try:
+            return int(t.replace(",", ""))
+        except ValueError:
+            raise RulesError(f"{name}='{text}' must be an integer") from None
+    return t
+
+
+def parse_overrides(items: Sequence[str] | None) -> dict[str, Any]:
+    """['name=value', ...] (from --set) -> {name: typed value}."""
+    out: dict[str, Any] = {}
+    for item in items or ():
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise RulesError(f"--set expects name=value, got '{item}'")
+        out[name] = parse_value(name, text)
+    return out

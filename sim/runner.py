@@ -1,0 +1,627 @@
+"""Parallel Monte Carlo runs: chunks of hands (or whole games) through joblib, parquet shards.
+
+    from sim.rules import RuleSet
+    from sim.runner import simulate
+    r = simulate(RuleSet.preset("classic"), "expert,greedy", hands=100_000, seed=1, out="runs/x")
+    r.hands.groupby("went_out_team")[["score_t0", "score_t1"]].mean()
+
+A run is split into chunks of consecutive game indices; chunk i is played by one call of the
+core's ``run_chunk`` in a worker (loky processes, or a dask cluster through joblib's dask
+backend), encoded there as zstd parquet and written by this process as it arrives
+(``sim.store``).  Every hand is determined by its key (seed, game, hand), so the data do not
+depend on the number of workers or on the chunk size; only the chunk files differ.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import importlib
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import store
+from sim.store import RunFolderError
+
+DEFAULT_HANDS = 20_000
+DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
+DEFAULT_CHUNK_GAMES = 500  # games per chunk (mode "games": a classic game is ~5-10 hands)
+DEFAULT_STRATEGIES = ("greedy", "random")  # team 0, other teams
+BACKENDS = ("loky", "dask")
+END_LABELS = {1: "went out", 2: "stock exhausted", 3: "red three last card", 4: "turn limit"}
+
+ChunkFn = Callable[..., Any]
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: finished chunks are kept on disk."""
+
+    def __init__(self, path: Path | None, done: int, n_chunks: int) -> None:
+        super().__init__(f"interrupted after {done}/{n_chunks} chunks")
+        self.path = path
+        self.done = done
+        self.n_chunks = n_chunks
+
+
+# ----------------------------------------------------------------------------- plan
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Chunk i plays games [i*chunk_size, min((i+1)*chunk_size, total))."""
+
+    mode: str  # "hands" or "games"
+    total: int
+    chunk_size: int
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.total // self.chunk_size) if self.total else 0
+
+    def chunk(self, index: int) -> tuple[int, int]:
+        start = index * self.chunk_size
+        return start, min(self.chunk_size, self.total - start)
+
+
+# ----------------------------------------------------------------------------- strategies
+
+
+def registered_strategies() -> tuple[str, ...] | None:
+    """Names of the engine's strategy registry, or None when it is not available."""
+    try:
+        mod = importlib.import_module("strategies.registry")
+    except ImportError:
+        return None
+    names = getattr(mod, "STRATEGY_NAMES", None)
+    return tuple(names) if names is not None else None
+
+
+def team_of_seat(rules: Any) -> tuple[int, ...]:
+    tos = rules.team_of_seat
+    if callable(tos):
+        return tuple(int(tos(s)) for s in range(rules.players))
+    return tuple(int(t) for t in tos)
+
+
+def default_team_strategies(n_teams: int, available: Sequence[str] | None = None) -> tuple[str, ...]:
+    """greedy for team 0, random for the others (what exists of them)."""
+    first, rest = DEFAULT_STRATEGIES
+    if available:
+        if first not in available:
+            first = available[0]
+        if rest not in available:
+            rest = available[0]
+    return (first,) + (rest,) * (n_teams - 1)
+
+
+def split_strategies(text: str) -> list[str]:
+    """'expert,greedy:aggr=0.5,bluff=1' -> ['expert', 'greedy:aggr=0.5,bluff=1'].
+
+    A strategy spec is 'name' or 'name:knob=value,knob=value'; a comma part holding '=' but no
+    ':' is a further knob of the previous spec.
+    """
+    out: list[str] = []
+    for part in text.split(","):
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
+def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Strategies per table seat from one per team (len n_teams) or one per seat (len players);
+    a single name is used for every seat."""
+    if strategies is None:
+        strategies = default_team_strategies(rules.n_teams, registered_strategies())
+    if isinstance(strategies, str):
+        strategies = split_strategies(strategies)
+    names = [str(s).strip() for s in strategies]
+    if any(not s for s in names):
+        raise ValueError(f"--strategies '{','.join(names)}': empty strategy name")
+    players, n_teams = int(rules.players), int(rules.n_teams)
+    if len(names) == players:
+        return tuple(names)
+    if len(names) == 1:  # one strategy for every seat (self-play)
+        return tuple(names) * players
+    if len(names) == n_teams:
+        return tuple(names[t] for t in team_of_seat(rules))
+    raise ValueError(
+        f"--strategies '{','.join(names)}': give one strategy per team ({n_teams}) "
+        f"or one per seat ({players}), not {len(names)}"
+    )
+
+
+def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) -> None:
+    """One-line ValueError for an unknown strategy (or bad knob) when the registry exists."""
+    if available is None:
+        return
+    parse_spec = getattr(importlib.import_module("strategies.registry"), "parse_spec", None)
+    for spec in names:
+        name = spec.split(":", 1)[0]
+        if name in available and parse_spec is not None and ":" in spec:
+            parse_spec(spec)  # knob errors: the registry's one-line StrategyError (a ValueError)
+        if name not in available:
+            close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ValueError(f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}")
+
+
+def check_engine_supports(rules: Any) -> None:
+    """The core's own refusal of rules it cannot play yet (e.g. Samba), before any worker starts."""
+    supported = getattr(rules, "engine_supported", None)
+    reason = supported() if callable(supported) else None
+    if reason:
+        raise ValueError(reason)
+
+
+def team_labels(rules: Any, seat_strategies: Sequence[str]) -> list[str]:
+    tos = team_of_seat(rules)
+    out = []
+    for t in range(rules.n_teams):
+        names = list(dict.fromkeys(seat_strategies[s] for s in range(rules.players) if tos[s] == t))
+        out.append("+".join(names))
+    return out
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def _as_count(name: str, value: Any, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise ValueError(f"{name}={value!r} must be a whole number")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name}={value} must be >= {minimum}")
+    return value
+
+
+def _check_rate(value: Any) -> float:
+    try:
+        rate = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"log_decisions={value!r} must be a number between 0 and 1") from None
+    if not 0.0 <= rate <= 1.0:  # also refuses nan
+        raise ValueError(f"log_decisions={value!r} must be between 0 and 1 (fraction of hands logged)")
+    return rate
+
+
+def resolve_chunk_fn(chunk_fn: ChunkFn | str | None) -> ChunkFn:
+    """The chunk function: given, 'module:function', or sim.engine.run_chunk (lazily)."""
+    if callable(chunk_fn):
+        return chunk_fn
+    spec = chunk_fn or "sim.engine:run_chunk"
+    module, _, func = spec.partition(":")
+    try:
+        return getattr(importlib.import_module(module), func or "run_chunk")
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load the chunk function {spec}: {exc}") from None
+
+
+def package_versions() -> dict[str, str]:
+    out = {"python": sys.version.split()[0]}
+    for pkg in ("canasta-lab", "numba", "numpy", "pandas", "pyarrow", "joblib", "dask", "distributed"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+# ----------------------------------------------------------------------------- worker side
+
+
+def run_chunk_task(
+    chunk_fn: ChunkFn,
+    rules: Any,
+    strategies: tuple[str, ...],
+    seed: int,
+    index: int,
+    start: int,
+    count: int,
+    mode: str,
+    log_rate: float,
+    check: bool,
+) -> tuple[int, dict[str, bytes], dict[str, int]]:
+    """Play one chunk and encode its tables (runs in a worker)."""
+    res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check)
+    frames = None
+    if hasattr(res, "to_frames"):
+        try:
+            frames = res.to_frames(rules, strategies)
+        except ModuleNotFoundError as exc:  # the core's flattening module not written yet
+            if not (exc.name or "").startswith("sim."):
+                raise
+    if frames is None:
+        frames = store.records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
+    frames = store.conform_frames(frames, int(rules.n_teams))
+    rows = {t: len(frames[t]) for t in store.TABLES}
+    return index, store.encode_frames(frames), rows
+
+
+# ----------------------------------------------------------------------------- execution
+
+
+@contextlib.contextmanager
+def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
+    if backend == "loky":
+        yield
+        return
+    import joblib
+    from dask.distributed import Client, LocalCluster
+
+    cluster = None
+    try:
+        if scheduler:
+            client = Client(scheduler, timeout="10s")
+        else:
+            n = (os.cpu_count() or 1) if jobs < 0 else jobs
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True)
+            client = Client(cluster)
+    except (OSError, TimeoutError) as exc:
+        msg = " ".join(str(exc).split())[:200]
+        raise ValueError(f"cannot reach the dask scheduler {scheduler}: {msg}") from None
+    try:
+        with joblib.parallel_config(backend="dask"):
+            yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _execute(
+    tasks: list[tuple[int, int, int]],
+    chunk_fn: ChunkFn,
+    rules: Any,
+    strategies: tuple[str, ...],
+    seed: int,
+    mode: str,
+    log_rate: float,
+    check: bool,
+    jobs: int,
+    backend: str,
+) -> Iterator[tuple[int, dict[str, bytes], dict[str, int]]]:
+    """Results of the chunks in completion order (dispatch is bounded by pre_dispatch)."""
+    from joblib import Parallel, delayed
+
+    kw: dict[str, Any] = dict(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
+    if backend == "loky":
+        kw["backend"] = "loky"
+    gen = Parallel(**kw)(
+        delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check)
+        for i, start, count in tasks
+    )
+    try:
+        yield from gen
+    finally:
+        close = getattr(gen, "close", None)
+        if close is not None:
+            close()
+
+
+def _progress_bar(enabled: bool, plan: Plan, initial: int):
+    from tqdm.auto import tqdm
+
+    unit = "hand" if plan.mode == "hands" else "game"
+    return tqdm(
+        total=plan.total,
+        initial=initial,
+        unit=unit,
+        unit_scale=True,
+        disable=not enabled,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        file=sys.stderr,
+    )
+
+
+# ----------------------------------------------------------------------------- results
+
+
+class RunResult:
+    """A finished (or reopened) run.  Tables load lazily: ``.hands``, ``.decisions``, ``.games``."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None,
+        manifest: dict[str, Any],
+        frames: dict[str, pd.DataFrame] | None = None,
+        elapsed: float | None = None,
+        chunks_run: int = 0,
+        already_complete: bool = False,
+        units_run: int = 0,
+    ) -> None:
+        self.units_run = units_run
+        self.path = Path(path) if path is not None else None
+        self.manifest = manifest
+        self._frames = frames
+        self.elapsed = elapsed
+        self.chunks_run = chunks_run
+        self.already_complete = already_complete
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> RunResult:
+        """Reopen a run folder: ``RunResult.open("runs/x").hands``."""
+        return cls(path, store.read_manifest(path))
+
+    def __repr__(self) -> str:
+        where = str(self.path) if self.path else "in memory"
+        m = self.manifest
+        return f"<RunResult {m['mode']}={m['total']} seed={m['seed']} {','.join(m['strategies'])} {where}>"
+
+    def read(self, table: str = "hands", columns: Sequence[str] | None = None, filters: Any = None) -> pd.DataFrame:
+        if self._frames is not None:
+            df = self._frames[table]
+            if filters is not None:
+                import pyarrow as pa
+
+                expr = store._filter_expression(filters)
+                df = pa.Table.from_pandas(df, preserve_index=False).filter(expr).to_pandas()
+            return df[list(columns)] if columns is not None else df
+        return store.read_run(self.path, table, columns=columns, filters=filters)
+
+    @cached_property
+    def hands(self) -> pd.DataFrame:
+        return self.read("hands")
+
+    @cached_property
+    def decisions(self) -> pd.DataFrame:
+        return self.read("decisions")
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        return self.read("games")
+
+    @property
+    def chunks_done(self) -> int:
+        if self._frames is not None:
+            return self.manifest["n_chunks"]
+        return len(store.done_chunks(self.path, self.manifest["n_chunks"]))
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_done == self.manifest["n_chunks"]
+
+    # -------------------------------------------------------------- summary
+
+    def summary(self) -> dict[str, Any]:
+        """Hands, mean score per team with 95% CI, how hands ended (exact integer sums)."""
+        n_teams = int(self.manifest["n_teams"])
+        if self._frames is not None:
+            src: list[Any] = [self._frames["hands"]]
+        else:
+            src = store.shard_files(self.path, "hands")
+        s = store.summarize_hands(src, n_teams)
+        n = s["hands"]
+        teams = []
+        for t in range(n_teams):
+            mean, ci = store.mean_ci(s["score_sum"][t], s["score_sumsq"][t], n)
+            teams.append({"team": t, "strategy": self.manifest["team_strategies"][t], "mean": mean, "ci95": ci})
+        out: dict[str, Any] = {"hands": n, "teams": teams}
+        if n_teams >= 2:
+            out["diff01"] = store.mean_ci(s["diff01_sum"], s["diff01_sumsq"], n)
+        out["ends"] = {END_LABELS[k]: (s["end_counts"][k] / n if n else float("nan")) for k in END_LABELS}
+        if self.manifest["mode"] == "games":
+            g = self.read("games", columns=["winner_team"])["winner_team"].to_numpy(np.int64)
+            out["games"] = len(g)
+            out["wins"] = [float(np.mean(g == t)) if len(g) else float("nan") for t in range(n_teams)]
+        return out
+
+    def summary_lines(self) -> list[str]:
+        s = self.summary()
+        m = self.manifest
+        rules = m["rules"]
+        rate = ""
+        if self.elapsed and self.chunks_run and s["hands"]:
+            unit = "hands" if m["mode"] == "hands" else "games"
+            rate = f" in {self.elapsed:,.1f} s ({self.units_run / self.elapsed:,.0f} {unit}/s)"
+        what = f"{s['hands']:,} hands"
+        if m["mode"] == "games":
+            what += f" in {s.get('games', 0):,} games"
+        lines = [f"{what} ({rules.get('name')}, {rules.get('players')} players, seed {m['seed']}){rate}"]
+        for team in s["teams"]:
+            extra = ""
+            if "wins" in s:
+                extra = f", wins {100 * s['wins'][team['team']]:.1f}%"
+            lines.append(
+                f"  team {team['team']} ({team['strategy']}): mean score {team['mean']:,.1f} "
+                f"± {team['ci95']:,.1f} per hand (95% CI){extra}"
+            )
+        ends = s["ends"]
+        other = sum(v for k, v in ends.items() if k not in ("went out", "stock exhausted"))
+        lines.append(
+            f"  hands ended: went out {100 * ends['went out']:.1f}%, stock exhausted "
+            f"{100 * ends['stock exhausted']:.1f}%, other {100 * other:.2f}%"
+        )
+        return lines
+
+
+# ----------------------------------------------------------------------------- simulate
+
+
+def build_manifest(
+    rules: Any,
+    seat_strategies: tuple[str, ...],
+    plan: Plan,
+    seed: int,
+    log_rate: float,
+    check: bool,
+    command: str | None,
+) -> dict[str, Any]:
+    return {
+        "format": store.FORMAT,
+        "version": store.FORMAT_VERSION,
+        "rules": rules.to_dict(),
+        "players": int(rules.players),
+        "n_teams": int(rules.n_teams),
+        "team_of_seat": list(team_of_seat(rules)),
+        "strategies": list(seat_strategies),
+        "team_strategies": team_labels(rules, seat_strategies),
+        "seed": seed,
+        "mode": plan.mode,
+        "total": plan.total,
+        "hands": plan.total if plan.mode == "hands" else None,
+        "games": plan.total if plan.mode == "games" else None,
+        "chunk_size": plan.chunk_size,
+        "n_chunks": plan.n_chunks,
+        "log_decisions": log_rate,
+        "check": bool(check),
+        "tables": list(store.TABLES),
+        "versions": package_versions(),
+        "command": command,
+        "created": store.now_iso(),
+    }
+
+
+def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int]]:
+    """Create or reuse the run folder; returns (manifest in force, done chunk indices)."""
+    if root.exists() and not root.is_dir():
+        raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
+    if not store.folder_has_files(root):
+        store.write_manifest(root, manifest)
+        for sub in (*store.TABLES, store.DONE_DIR):
+            (root / sub).mkdir(exist_ok=True)
+        return manifest, []
+    existing = store.read_manifest(root)
+    diff = store.compare_experiment(existing, manifest)
+    if diff:
+        raise RunFolderError(
+            f"{root} holds a different run: {diff}; choose a new --out, or use --resume "
+            "without changing settings to finish that run"
+        )
+    n = existing["n_chunks"]
+    done = store.done_chunks(root, n)
+    if len(done) < n and not resume:
+        raise RunFolderError(
+            f"{root} holds an unfinished run of this experiment ({len(done)}/{n} chunks done); "
+            "add --resume to finish it, or choose a new --out"
+        )
+    if resume:
+        store.clean_unfinished(root, done)
+        for sub in (*store.TABLES, store.DONE_DIR):
+            (root / sub).mkdir(exist_ok=True)
+    return existing, done
+
+
+def simulate(
+    rules: Any,
+    strategies: str | Sequence[str] | None,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    out: str | os.PathLike | None = None,
+    jobs: int = -1,
+    chunk_size: int | None = None,
+    log_decisions: float = 0.0,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    resume: bool = False,
+    check: bool = False,
+    progress: bool | None = None,
+    chunk_fn: ChunkFn | str | None = None,
+    *,
+    command: str | None = None,
+) -> RunResult:
+    """Play `hands` independent hands or `games` whole games; write a run folder or keep frames.
+
+    - `strategies`: one per team or one per table seat (comma string or sequence).
+    - `out=None`: run in memory (small runs) and return the frames in the RunResult.
+    - An existing `out` of the same experiment that is complete is returned as is (nothing is
+      replayed); an unfinished one needs `resume=True`; another experiment is refused.
+    - `chunk_fn`: the core's run_chunk (default ``sim.engine.run_chunk``, imported lazily).
+    - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
+    """
+    if hands is not None and games is not None:
+        raise ValueError("give either hands or games, not both")
+    if games is not None:
+        mode, total = "games", _as_count("games", games)
+    else:
+        mode, total = "hands", _as_count("hands", DEFAULT_HANDS if hands is None else hands)
+    seed = _as_count("seed", seed)
+    if seed >= 2**63:
+        raise ValueError(f"seed={seed} must be < 2**63")
+    jobs = _as_count("jobs", jobs, minimum=-(os.cpu_count() or 1) * 64)
+    if jobs == 0:
+        raise ValueError("jobs=0: use a positive number of workers, or -1 for all cores")
+    if chunk_size is None:
+        chunk_size = DEFAULT_CHUNK_HANDS if mode == "hands" else DEFAULT_CHUNK_GAMES
+    chunk_size = _as_count("chunk_size", chunk_size, minimum=1)
+    log_rate = _check_rate(log_decisions)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend '{backend}': choose loky or dask")
+    if scheduler and backend != "dask":
+        raise ValueError("a dask scheduler needs backend 'dask'")
+
+    seat_strategies = expand_strategies(rules, strategies)
+    if chunk_fn is None:
+        check_strategy_names(seat_strategies, registered_strategies())
+        check_engine_supports(rules)
+    fn = resolve_chunk_fn(chunk_fn)
+
+    plan = Plan(mode, total, chunk_size)
+    manifest = build_manifest(rules, seat_strategies, plan, seed, log_rate, check, command)
+    root = Path(out) if out is not None else None
+    done: list[int] = []
+    if root is not None:
+        manifest, done = _prepare_folder(root, manifest, resume)
+        if len(done) == plan.n_chunks:
+            return RunResult(root, manifest, already_complete=True)
+    done_set = set(done)
+    tasks = [(i, *plan.chunk(i)) for i in range(plan.n_chunks) if i not in done_set]
+    initial = sum(plan.chunk(i)[1] for i in done)
+    if progress is None:
+        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+    payloads: dict[int, dict[str, bytes]] = {}
+    finished = len(done)
+    t0 = time.perf_counter()
+    hands_played = 0
+    try:
+        with _backend(backend, scheduler, jobs), _progress_bar(progress, plan, initial) as bar:
+            for index, payload, rows in _execute(
+                tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
+            ):
+                if root is not None:
+                    store.write_chunk(root, index, payload, rows)
+                else:
+                    payloads[index] = payload
+                finished += 1
+                hands_played += rows["hands"]
+                bar.update(plan.chunk(index)[1])
+                elapsed = time.perf_counter() - t0
+                if mode == "games" and elapsed > 0:
+                    bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
+    except KeyboardInterrupt:
+        if root is not None:
+            store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))
+        raise RunInterrupted(root, finished, plan.n_chunks) from None
+    elapsed = time.perf_counter() - t0
+    units = sum(count for _, _, count in tasks)
+
+    if root is not None:
+        return RunResult(root, manifest, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
+    frames = {}
+    for table in store.TABLES:
+        parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
+        frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
+    return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
+
+
+def hands_per_second(result: RunResult) -> float:
+    n = result.summary()["hands"]
+    return n / result.elapsed if result.elapsed else math.nan

@@ -1,0 +1,502 @@
+"""Run folders: manifest, parquet shards per chunk, resume bookkeeping, reading back.
+
+Layout of a run folder (docs/DATA.md)::
+
+    runs/x/manifest.json              written first: what was asked (rules, strategies, seed, ...)
+    runs/x/hands/part-000123.parquet  one shard per chunk and table (zstd, compact int types)
+    runs/x/decisions/part-000123.parquet
+    runs/x/games/part-000123.parquet
+    runs/x/done/000123                written last: the chunk is complete (JSON row counts)
+
+Every file is written under a temporary name in its final folder and renamed with os.replace,
+so a file with a final name is always complete.  A chunk counts as done iff its marker and its
+three shards exist; everything else (``*.tmp`` files, shards of unfinished chunks) is removed on
+resume and never read.  Reading (``read_run``) only looks at shards of done chunks.
+
+Notebook use::
+
+    from sim.store import read_run
+    hands = read_run("runs/x", columns=["game", "score_t0", "score_t1", "end_reason"])
+    hands[["score_t0", "score_t1"]].describe()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from sim.enums import decision_record_dt, game_record_dt, hand_record_dt
+
+FORMAT = "canasta-run"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+TABLES = ("hands", "decisions", "games")
+DONE_DIR = "done"
+COMPRESSION = "zstd"
+TMP_SUFFIX = ".tmp"
+
+# settings that make two runs the same experiment (compared on --resume / reuse of a folder)
+EXPERIMENT_KEYS = ("rules", "strategies", "seed", "mode", "total", "chunk_size", "log_decisions")
+
+_PART_RE = re.compile(r"^part-(\d+)\.parquet$")
+_MARK_RE = re.compile(r"^(\d+)$")
+
+
+class RunFolderError(ValueError):
+    """A run folder that cannot be used as asked.  The message is one line."""
+
+
+# ----------------------------------------------------------------------------- names
+
+
+def shard_name(index: int) -> str:
+    return f"part-{index:06d}.parquet"
+
+
+def shard_path(root: str | os.PathLike, table: str, index: int) -> Path:
+    return Path(root) / table / shard_name(index)
+
+
+def marker_path(root: str | os.PathLike, index: int) -> Path:
+    return Path(root) / DONE_DIR / f"{index:06d}"
+
+
+# ----------------------------------------------------------------------------- column types
+
+
+def _dtype_map() -> dict[str, dict[str, np.dtype]]:
+    """Compact numpy dtype of every integer column of each table, from the record dtypes."""
+    out: dict[str, dict[str, np.dtype]] = {}
+    for table, rec in (("hands", hand_record_dt), ("decisions", decision_record_dt), ("games", game_record_dt)):
+        m: dict[str, np.dtype] = {}
+        for name in rec.names:
+            dt = rec.fields[name][0]
+            if dt.subdtype is not None:
+                base, shape = dt.subdtype
+                for t in range(shape[0]):
+                    m[f"{name}_t{t}"] = base
+            else:
+                m[name] = dt
+        out[table] = m
+    out["hands"]["players"] = np.dtype(np.int8)
+    out["games"]["capped"] = np.dtype(np.int8)
+    out["decisions"].update(
+        score_us=np.dtype(np.int32), score_them=np.dtype(np.int32), went_out_us=np.dtype(np.int8)
+    )
+    return out
+
+
+COLUMN_DTYPES = _dtype_map()
+KEY_COLUMNS = {"hands": ("seed", "game", "hand"), "decisions": ("seed", "game", "hand"), "games": ("seed", "game")}
+
+HAND_TEAM_FIELDS = (
+    "score",
+    "meld_points",
+    "canasta_bonus",
+    "red3_points",
+    "go_out_bonus",
+    "hand_penalty",
+    "canastas",
+    "natural_canastas",
+    "red3",
+    "opened",
+    "pile_takes",
+    "cum_before",
+)
+HAND_SCALAR_FIELDS = ("dealer", "end_reason", "went_out_seat", "went_out_team", "concealed", "turns", "decisions")
+
+
+def records_to_frames(
+    hands: np.ndarray,
+    decisions: np.ndarray,
+    games: np.ndarray,
+    rules: Any,
+    strategies: Sequence[str],
+) -> dict[str, pd.DataFrame]:
+    """Reference flattening of the record arrays into the table columns of docs/DATA.md.
+
+    (The engine's ``ChunkResult.to_frames`` may delegate here.)  The decision columns
+    score_us / score_them / went_out_us are added by ``conform_frames``.
+    """
+    n_teams = int(rules.n_teams)
+    players = int(rules.players)
+    n = len(hands)
+    h: dict[str, Any] = {
+        "seed": hands["seed"],
+        "game": hands["game"],
+        "hand": hands["hand"],
+        "rules": pd.Series([str(rules.name)] * n, dtype="string"),
+        "players": np.full(n, players, dtype=np.int8),
+    }
+    for s in range(players):
+        h[f"strategy_s{s}"] = pd.Series([str(strategies[s])] * n, dtype="string")
+    for f in HAND_SCALAR_FIELDS:
+        h[f] = hands[f]
+    for t in range(n_teams):
+        for f in HAND_TEAM_FIELDS:
+            h[f"{f}_t{t}"] = hands[f][:, t]
+    g: dict[str, Any] = {
+        "seed": games["seed"],
+        "game": games["game"],
+        "hands": games["hands"],
+        "winner_team": games["winner_team"],
+    }
+    for t in range(n_teams):
+        g[f"final_t{t}"] = games["final"][:, t]
+    g["capped"] = games["capped"]
+    d = {name: decisions[name] for name in decision_record_dt.names}
+    return {
+        "hands": pd.DataFrame(h, copy=True),
+        "decisions": pd.DataFrame(d, copy=True),
+        "games": pd.DataFrame(g, copy=True),
+    }
+
+
+def _is_sorted(cols: list[np.ndarray]) -> bool:
+    n = len(cols[0]) if cols else 0
+    if n < 2:
+        return True
+    # lexicographic non-decreasing check
+    eq_prefix = np.ones(n - 1, dtype=bool)
+    for c in cols:
+        a, b = c[:-1], c[1:]
+        if np.any(eq_prefix & (b < a)):
+            return False
+        eq_prefix &= b == a
+    return True
+
+
+def _sort_by_key(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    cols = [df[k].to_numpy() for k in keys]
+    if _is_sorted(cols):
+        return df.reset_index(drop=True)
+    order = np.lexsort(cols[::-1])  # stable: keeps the engine's order within a key
+    return df.iloc[order].reset_index(drop=True)
+
+
+def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.DataFrame:
+    """Add score_us, score_them, went_out_us to the decisions of a chunk (from its hands)."""
+    n = len(dec)
+    if all(c in dec.columns for c in ("score_us", "score_them", "went_out_us")):
+        return dec
+    scores = np.stack([hands[f"score_t{t}"].to_numpy(np.int64) for t in range(n_teams)], axis=1)
+    if n:
+        hk = (hands["seed"].to_numpy(np.int64), hands["game"].to_numpy(np.int64), hands["hand"].to_numpy(np.int64))
+        dk = (dec["seed"].to_numpy(np.int64), dec["game"].to_numpy(np.int64), dec["hand"].to_numpy(np.int64))
+        idx = pd.MultiIndex.from_arrays(hk).get_indexer(pd.MultiIndex.from_arrays(dk))
+        if np.any(idx < 0):
+            bad = int(np.argmin(idx))
+            raise RuntimeError(
+                f"decision row {bad} (game {dk[1][bad]}, hand {dk[2][bad]}) has no hand record in its chunk"
+            )
+        team = dec["team"].to_numpy(np.int64)
+        s = scores[idx]  # (n, n_teams)
+        us = s[np.arange(n), team]
+        other = s.astype(np.float64)
+        other[np.arange(n), team] = -np.inf
+        them = other.max(axis=1) if n_teams > 1 else np.zeros(n)
+        went = hands["went_out_team"].to_numpy(np.int64)[idx] == team
+    else:
+        us = np.zeros(0)
+        them = np.zeros(0)
+        went = np.zeros(0, dtype=bool)
+    dec = dec.copy()
+    dec["score_us"] = np.asarray(us).astype(np.int32)
+    dec["score_them"] = np.asarray(them).astype(np.int32)
+    dec["went_out_us"] = np.asarray(went).astype(np.int8)
+    return dec
+
+
+def conform_frames(frames: Mapping[str, pd.DataFrame], n_teams: int) -> dict[str, pd.DataFrame]:
+    """Compact integer types, the joined decision columns and key order for one chunk."""
+    out: dict[str, pd.DataFrame] = {}
+    hands = frames["hands"]
+    for table in TABLES:
+        df = frames[table]
+        if table == "decisions":
+            df = _join_outcome(df, hands, n_teams)
+        casts = {c: dt for c, dt in COLUMN_DTYPES[table].items() if c in df.columns and df[c].dtype != dt}
+        if casts:
+            df = df.astype(casts)
+        for c in df.columns:
+            if c == "rules" or c.startswith("strategy_s"):
+                if df[c].dtype != "string":
+                    df[c] = df[c].astype("string")
+        out[table] = _sort_by_key(df, KEY_COLUMNS[table])
+    return out
+
+
+def _to_arrow(df: pd.DataFrame) -> pa.Table:
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    # plain utf8 strings whatever the pandas string flavour
+    fields = [pa.field(f.name, pa.string()) if pa.types.is_large_string(f.type) else f for f in table.schema]
+    schema = pa.schema(fields, metadata=table.schema.metadata)
+    return table.cast(schema) if schema != table.schema else table
+
+
+def encode_frames(frames: Mapping[str, pd.DataFrame]) -> dict[str, bytes]:
+    """Each table of a chunk as the bytes of a zstd parquet file (done in the worker)."""
+    out: dict[str, bytes] = {}
+    for table in TABLES:
+        sink = pa.BufferOutputStream()
+        pq.write_table(_to_arrow(frames[table]), sink, compression=COMPRESSION)
+        out[table] = sink.getvalue().to_pybytes()
+    return out
+
+
+def decode_table(data: bytes) -> pd.DataFrame:
+    return pq.read_table(pa.BufferReader(data)).to_pandas()
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + TMP_SUFFIX)
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def write_chunk(root: str | os.PathLike, index: int, payload: Mapping[str, bytes], rows: Mapping[str, int]) -> None:
+    """Write the three shards of chunk `index` (tmp + rename each), then its done marker."""
+    root = Path(root)
+    for table in TABLES:
+        _atomic_write(shard_path(root, table, index), payload[table])
+    _atomic_write(marker_path(root, index), json.dumps({"rows": dict(rows)}).encode())
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray | tuple | set):
+        return list(obj)
+    raise TypeError(f"not JSON-serialisable: {type(obj).__name__}")
+
+
+def normalize(obj: Any) -> Any:
+    """JSON round trip: what a manifest holds after writing and reading."""
+    return json.loads(json.dumps(obj, default=_json_default))
+
+
+def write_manifest(root: str | os.PathLike, manifest: Mapping[str, Any]) -> None:
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(manifest, indent=2, default=_json_default) + "\n"
+    _atomic_write(root / MANIFEST, text.encode())
+
+
+def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
+    """The manifest of a run folder; RunFolderError if it is missing or not a canasta run."""
+    root = Path(path)
+    if root.is_file() and root.name == MANIFEST:
+        root = root.parent
+    mpath = root / MANIFEST
+    if not root.exists():
+        raise FileNotFoundError(f"{root}: no such run folder")
+    if not mpath.is_file():
+        raise RunFolderError(f"{root} is not a canasta run folder (no {MANIFEST})")
+    try:
+        manifest = json.loads(mpath.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: {exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise RunFolderError(f"{root} is not a canasta run folder ({MANIFEST} has no format '{FORMAT}')")
+    if manifest.get("version") != FORMAT_VERSION:
+        raise RunFolderError(
+            f"{root}: run format version {manifest.get('version')!r}, this canasta-lab reads {FORMAT_VERSION}"
+        )
+    missing = [k for k in EXPERIMENT_KEYS + ("n_chunks",) if k not in manifest]
+    if missing:
+        raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: no {missing[0]})")
+    return manifest
+
+
+# ----------------------------------------------------------------------------- chunk states
+
+
+def _indices(folder: Path, regex: re.Pattern[str]) -> set[int]:
+    if not folder.is_dir():
+        return set()
+    out = set()
+    for name in os.listdir(folder):
+        m = regex.match(name)
+        if m:
+            out.add(int(m.group(1)))
+    return out
+
+
+def done_chunks(root: str | os.PathLike, n_chunks: int | None = None) -> list[int]:
+    """Indices of complete chunks: marker and all shards exist (sorted)."""
+    root = Path(root)
+    done = _indices(root / DONE_DIR, _MARK_RE)
+    for table in TABLES:
+        done &= _indices(root / table, _PART_RE)
+    if n_chunks is not None:
+        done = {i for i in done if 0 <= i < n_chunks}
+    return sorted(done)
+
+
+def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
+    """Delete temporary files and every file of a chunk not in `keep`; returns files removed."""
+    root = Path(root)
+    keep = set(keep)
+    removed = 0
+    for sub in (root, *(root / t for t in TABLES), root / DONE_DIR):
+        if not sub.is_dir():
+            continue
+        for name in os.listdir(sub):
+            p = sub / name
+            if not p.is_file():
+                continue
+            if TMP_SUFFIX in name:
+                p.unlink()
+                removed += 1
+                continue
+            if sub == root:
+                continue
+            m = (_MARK_RE if sub.name == DONE_DIR else _PART_RE).match(name)
+            if m and int(m.group(1)) not in keep:
+                p.unlink()
+                removed += 1
+    return removed
+
+
+def folder_has_files(root: Path) -> bool:
+    return root.is_dir() and any(True for _ in os.scandir(root))
+
+
+def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str | None:
+    """One-line description of the first setting that differs, or None."""
+    labels = {
+        "strategies": "strategies",
+        "seed": "seed",
+        "mode": "mode (--hands/--games)",
+        "total": "number of hands/games",
+        "chunk_size": "chunk size",
+        "log_decisions": "decision log rate",
+    }
+    a_rules, b_rules = there.get("rules") or {}, normalize(here.get("rules") or {})
+    if a_rules != b_rules:
+        for k in sorted(set(a_rules) | set(b_rules)):
+            if a_rules.get(k) != b_rules.get(k):
+                return f"rules differ ({k}: {a_rules.get(k)!r} there, {b_rules.get(k)!r} here)"
+    for key in EXPERIMENT_KEYS:
+        if key == "rules":
+            continue
+        a, b = there.get(key), normalize(here.get(key))
+        if a != b:
+            if key == "strategies":
+                a = ",".join(a or [])
+                b = ",".join(b or [])
+            return f"{labels[key]} differs ({a} there, {b} here)"
+    return None
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def shard_files(path: str | os.PathLike, table: str = "hands") -> list[Path]:
+    """Shards of `table` of the done chunks, in chunk order."""
+    if table not in TABLES:
+        raise ValueError(f"unknown table '{table}': choose one of {', '.join(TABLES)}")
+    root = Path(path)
+    return [shard_path(root, table, i) for i in done_chunks(root)]
+
+
+def _filter_expression(filters: Any) -> Any:
+    if filters is None or isinstance(filters, ds.Expression):
+        return filters
+    return pq.filters_to_expression(filters)
+
+
+def read_run(
+    path: str | os.PathLike,
+    table: str = "hands",
+    columns: Sequence[str] | None = None,
+    filters: Any = None,
+) -> pd.DataFrame:
+    """One table of a run folder as a DataFrame (rows in key order).
+
+    `columns`: the columns to load (only those are read from disk).  `filters`: a
+    pyarrow.dataset expression (``pyarrow.dataset.field("game") < 100``) or pandas-style
+    DNF tuples (``[("end_reason", "==", 1)]``).  Only complete chunks are read.
+    """
+    read_manifest(path)
+    files = shard_files(path, table)
+    columns = list(columns) if columns is not None else None
+    if not files:
+        return _empty_frame(path, table, columns)
+    dataset = ds.dataset([str(f) for f in files], format="parquet")
+    if columns is not None:
+        unknown = [c for c in columns if c not in dataset.schema.names]
+        if unknown:
+            raise KeyError(f"unknown column '{unknown[0]}' in table {table}")
+    result = dataset.to_table(columns=columns, filter=_filter_expression(filters))
+    return result.to_pandas()
+
+
+def _empty_frame(path: str | os.PathLike, table: str, columns: list[str] | None) -> pd.DataFrame:
+    cols = list(KEY_COLUMNS[table]) if columns is None else columns
+    return pd.DataFrame({c: pd.Series([], dtype=COLUMN_DTYPES[table].get(c, "object")) for c in cols})
+
+
+def summarize_hands(frames_or_files: Iterable[Any], n_teams: int) -> dict[str, Any]:
+    """Exact integer sums over the hands table (streamed shard by shard)."""
+    cols = [f"score_t{t}" for t in range(n_teams)] + ["end_reason"]
+    n = 0
+    s = np.zeros(n_teams, dtype=np.int64)
+    ss = np.zeros(n_teams, dtype=np.int64)
+    sdiff = np.int64(0)
+    ssdiff = np.int64(0)
+    ends = np.zeros(5, dtype=np.int64)
+    for item in frames_or_files:
+        if isinstance(item, pd.DataFrame):
+            df = item[cols]
+        else:
+            df = pq.read_table(item, columns=cols).to_pandas()
+        sc = np.stack([df[f"score_t{t}"].to_numpy(np.int64) for t in range(n_teams)], axis=1)
+        n += len(df)
+        s += sc.sum(axis=0)
+        ss += (sc * sc).sum(axis=0)
+        if n_teams >= 2:
+            d = sc[:, 0] - sc[:, 1]
+            sdiff += d.sum()
+            ssdiff += (d * d).sum()
+        ends += np.bincount(np.clip(df["end_reason"].to_numpy(np.int64), 0, 4), minlength=5)
+    return {
+        "hands": n,
+        "score_sum": s.tolist(),
+        "score_sumsq": ss.tolist(),
+        "diff01_sum": int(sdiff),
+        "diff01_sumsq": int(ssdiff),
+        "end_counts": ends.tolist(),
+    }
+
+
+def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float]:
+    """Mean and half-width of the normal 95% confidence interval."""
+    if n == 0:
+        return float("nan"), float("nan")
+    mean = total / n
+    if n < 2:
+        return mean, float("nan")
+    var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
+    return mean, 1.959964 * (var / n) ** 0.5
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")

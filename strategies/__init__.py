@@ -1,0 +1,1 @@
+"""Pluggable Canasta strategies (fast numba tier and Python tier)."""

@@ -1,0 +1,77 @@
+"""The strategy registry: names, knob definitions and the compiled dispatcher.
+
+Adding a strategy = one file in strategies/ defining `decide_nb(obs, params, knobs, rng, buf)`
+(and `KNOBS`, its named parameters with defaults), plus one line in `_ENTRIES` and one branch
+in `decide_nb` below.  sim/ is never touched.
+
+The engine calls `decide_nb(strategy_id, obs, params, knobs, rng, buf)` with the acting
+player's observation only (public state + own hand, layout `sim.enums.Off`, own hand at
+`Off.HANDS`), the rule parameters, the seat's knob vector (float64), the seat's random stream
+(uint64[2], use `sim.rng` functions) and a scratch int32 buffer of N_ACTIONS entries (for
+`sim.legal.legal_actions_nb`).  It returns an action id; an illegal one stops the run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from strategies import random_play
+
+MAX_KNOBS = 16
+
+# (name, module) in id order; the id is the position
+_ENTRIES = (
+    ("random", random_play),
+)
+
+STRATEGY_NAMES: tuple[str, ...] = tuple(name for name, _ in _ENTRIES)
+
+
+@njit(cache=True)
+def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    if strategy_id == 0:
+        return random_play.decide_nb(obs, params, knobs, rng, buf)
+    return -1
+
+
+class StrategyError(ValueError):
+    """Unknown strategy name or knob: one-line message."""
+
+
+def strategy_id(name: str) -> int:
+    base = name.split(":", 1)[0]
+    if base not in STRATEGY_NAMES:
+        raise StrategyError(f"unknown strategy {base!r}; known strategies: {', '.join(STRATEGY_NAMES)}")
+    return STRATEGY_NAMES.index(base)
+
+
+def knob_defaults(name: str) -> dict[str, float]:
+    base = name.split(":", 1)[0]
+    module = dict(_ENTRIES)[base] if base in STRATEGY_NAMES else None
+    if module is None:
+        strategy_id(name)
+    return dict(getattr(module, "KNOBS", {}))
+
+
+def parse_spec(spec: str) -> tuple[int, np.ndarray]:
+    """'name' or 'name:knob=value,knob=value' -> (strategy id, knob vector float64[MAX_KNOBS])."""
+    sid = strategy_id(spec)
+    base, _, rest = spec.partition(":")
+    defaults = knob_defaults(base)
+    values = dict(defaults)
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, raw = item.partition("=")
+            key = key.strip()
+            if not eq or key not in defaults:
+                known = ", ".join(defaults) or "none"
+                raise StrategyError(f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write {base}:knob=value,...")
+            try:
+                values[key] = float(raw)
+            except ValueError:
+                raise StrategyError(f"knob {key}={raw!r} of strategy {base!r} is not a number") from None
+    vec = np.zeros(MAX_KNOBS, np.float64)
+    for i, key in enumerate(defaults):
+        vec[i] = values[key]
+    return sid, vec

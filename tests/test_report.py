@@ -1,0 +1,122 @@
+"""Report, odds and position tests on synthetic run folders (reports.synthetic)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from reports import odds
+from reports.position import parse_position, rollout
+from reports.report import SECTIONS, build_report
+from reports.runs import open_run
+from reports.synthetic import make_run
+from sim.cli import main
+from sim.enums import Kind
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    return make_run(tmp_path_factory.mktemp("run") / "r", n_hands=2000, log_rate=0.2)
+
+
+@pytest.fixture(scope="module")
+def run_nodec(tmp_path_factory):
+    return make_run(tmp_path_factory.mktemp("run") / "nd", n_hands=1500, decisions=False)
+
+
+def _check_html(path, min_images):
+    text = path.read_text()
+    for s in SECTIONS:
+        assert f"<h2>{s}</h2>".replace(",", ",") in text.replace("&#x27;", "'"), s
+    assert len(re.findall(r"data:image/png;base64,", text)) >= min_images
+    assert 'src="http' not in text and "href=\"http" not in text and "<script" not in text
+    return text
+
+
+def test_report_full(run_dir, tmp_path):
+    res = build_report(run_dir, tmp_path / "report.html")
+    text = _check_html(res["html"], 5)
+    md = (tmp_path / "report.md").read_text()
+    assert all(f"## {s}" in md for s in SECTIONS)
+    assert "take rate" in md and "--log-decisions" not in text
+
+
+def test_report_without_decisions(run_nodec, tmp_path):
+    res = build_report(run_nodec, tmp_path / "r.html")
+    text = _check_html(res["html"], 5)
+    assert "run with --log-decisions" in text.lower()
+    assert res["has_decisions"] is False
+
+
+def test_cli_report_and_bad_folders(run_dir, tmp_path, capsys):
+    assert main(["report", str(run_dir), "-o", str(tmp_path / "x.html")]) == 0
+    assert (tmp_path / "x.html").exists() and (tmp_path / "report.md").exists()
+    capsys.readouterr()
+    bad = tmp_path / "empty"
+    bad.mkdir()
+    assert main(["report", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "manifest.json" in err
+    assert main(["report", str(tmp_path / "missing")]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_odds_tables(run_dir, run_nodec, capsys):
+    run = open_run(run_dir)
+    tab = odds.going_out_table(run, ["canastas_us"], within=3)
+    assert {"n", "p_out", "p_out_low", "p_out_high", "p_within_3"} <= set(tab.columns)
+    assert (tab["p_out_low"] <= tab["p_out"]).all() and (tab["p_within_3"] <= tab["p_out"] + 1e-12).all()
+    assert tab["p_out"].is_monotonic_increasing  # synthetic: more canastas, more going out
+    sh = odds.ending_shares(run)
+    assert set(sh["strategy"]) == {"expert", "greedy"}
+    assert main(["odds", str(run_dir), "--by", "turn", "strategy", "--within", "2"]) == 0
+    assert "P(deciding team goes out)" in capsys.readouterr().out
+    assert main(["odds", str(run_dir), "--by", "nope"]) == 2
+    assert main(["odds", str(run_nodec)]) == 0
+    assert "--log-decisions" in capsys.readouterr().out
+
+
+GOOD = """
+players: 4
+me: 0
+hand: 7 7 K K JK 2 5 9 9 A
+melds us: 7 7 7 2 | K K K K K JK 2
+melds them: Q Q Q
+red3 us: 1
+pile: 12
+pile_top: 9
+hand_sizes: 10 8 11 9
+stock: 43
+scores: 1250 980
+"""
+
+
+def test_position_parses():
+    p = parse_position(GOOD)
+    assert p.canastas(0) == 1 and p.canastas(1) == 0 and p.red3 == [1, 0]
+    assert p.hand.sum() == 10 and not p.frozen and p.pile_top == Kind.NINE
+    with pytest.raises(NotImplementedError, match="needs the core"):
+        rollout(p, ("expert",) * 4, 10)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("melds them: Q Q Q", "melds them: Q 2 2"), "fewer than 2 naturals"),
+        (("melds them: Q Q Q", "melds them: Q Q Q Q 2 2 JK JK"), "wild cards"),
+        (("melds them: Q Q Q", "melds them: 3 3 3"), "threes"),
+        (("melds them: Q Q Q", "melds them: Q Q"), "at least 3"),
+        (("hand: 7 7 K K JK 2 5 9 9 A", "hand: 7 7 K K JK JK JK JK 9 A"), "packs hold"),
+        (("stock: 43", "stock: 40"), "do not add up"),
+        (("pile_top: 9", "pile_top: 3h"), "red three"),
+        (("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11"), "3 numbers for 4"),
+        (("me: 0", "me: 7"), "out of range"),
+        (("scores: 1250 980", "colour: red"), "unknown key"),
+        (("hand: 7 7 K K JK 2 5 9 9 A", "hand: 7 7 K K JK 2 5 9 9 Z"), "unknown card"),
+    ],
+)
+def test_position_refusals(change, message):
+    with pytest.raises(ValueError, match=message) as exc:
+        parse_position(GOOD.replace(*change))
+    assert "\n" not in str(exc.value)

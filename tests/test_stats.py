@@ -1,0 +1,177 @@
+"""Coverage and recovery checks of reports.stats (fixed seeds, simulated data)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reports import stats
+
+
+@pytest.mark.parametrize("dist", ["normal", "skewed"])
+def test_t_ci_coverage(dist):
+    rng = np.random.default_rng(12345)
+    reps, n = 2000, 50
+    if dist == "normal":
+        data, true = rng.normal(3.0, 2.0, size=(reps, n)), 3.0
+    else:  # gamma(shape 4) is visibly skewed; the t interval is still ~95% at n=50
+        data, true = rng.gamma(4.0, 1.5, size=(reps, n)), 6.0
+    cover = np.mean([(c.low <= true <= c.high) for c in map(stats.mean_ci, data)])
+    assert 0.93 <= cover <= 0.97, cover
+
+
+def test_bootstrap_ci_coverage():
+    rng = np.random.default_rng(7)
+    reps, n = 400, 50
+    data = rng.normal(0.0, 1.0, size=(reps, n))
+    cover = np.mean(
+        [stats.mean_ci(x, method="bootstrap", n_boot=1000, seed=i).low <= 0.0
+         <= stats.mean_ci(x, method="bootstrap", n_boot=1000, seed=i).high
+         for i, x in enumerate(data)]
+    )
+    # percentile bootstrap is slightly anti-conservative at n=50; 400 reps -> wider band
+    assert 0.90 <= cover <= 0.97, cover
+
+
+def test_wilson_coverage():
+    rng = np.random.default_rng(99)
+    reps, n = 2000, 50
+    for p_true in (0.1, 0.3, 0.5):
+        k = rng.binomial(n, p_true, size=reps)
+        _, lo, hi = stats.wilson_ci(k, np.full(reps, n))
+        cover = np.mean((lo <= p_true) & (p_true <= hi))
+        assert 0.93 <= cover <= 0.975, (p_true, cover)
+
+
+def test_wilson_scalar_and_edges():
+    p, lo, hi = stats.wilson_ci(0, 20)
+    assert p == 0.0 and lo == 0.0 and 0.0 < hi < 0.2
+    p, lo, hi = stats.wilson_ci(20, 20)
+    assert hi == 1.0 and lo > 0.8
+
+
+def test_paired_narrower_than_unpaired():
+    rng = np.random.default_rng(3)
+    deal = rng.normal(0, 100, size=500)  # shared deal luck -> positive correlation
+    a = deal + rng.normal(5, 20, size=500)
+    b = deal + rng.normal(0, 20, size=500)
+    paired = stats.paired_diff_ci(a, b)
+    unpaired = stats.unpaired_diff_ci(a, b)
+    assert paired.half_width < unpaired.half_width / 3
+    assert paired.low <= 5 <= paired.high
+    assert abs(paired.mean - unpaired.mean) < 1e-9
+
+
+def test_variance_reduction():
+    rng = np.random.default_rng(4)
+    n = 20000
+    luck = rng.normal(0, 300, size=n)  # who gets the good cards: swaps sign with the seating
+    d1 = 10 + luck + rng.normal(0, 50, size=n)
+    d2 = 10 - luck + rng.normal(0, 50, size=n)
+    f = stats.variance_reduction(d1, d2)
+    expected = (300**2 + 50**2) / (2 * (50**2 / 2))  # var_ind / (2 * var_dup)
+    assert abs(f / expected - 1) < 0.1, (f, expected)
+    # independent seatings: no gain
+    g = stats.variance_reduction(rng.normal(0, 1, n), rng.normal(0, 1, n))
+    assert abs(g - 1) < 0.05
+
+
+def test_bradley_terry_recovers_strengths():
+    rng = np.random.default_rng(11)
+    true = np.array([0.8, 0.3, 0.0, -0.4, -0.7])
+    true -= true.mean()
+    k = true.size
+    wins = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = 1 / (1 + np.exp(true[j] - true[i]))
+            w = rng.binomial(3000, p)
+            wins[i, j], wins[j, i] = w, 3000 - w
+    fit = stats.bradley_terry(wins)
+    assert np.allclose(fit.theta, true, atol=0.06), fit.theta
+    assert np.all(fit.se > 0) and np.all(fit.se < 0.06)
+    assert np.argsort(-fit.theta).tolist() == list(range(k))
+
+
+def test_bradley_terry_se_calibrated():
+    rng = np.random.default_rng(5)
+    true = np.array([0.5, 0.0, -0.5])
+    hits, reps = 0, 300
+    for _ in range(reps):
+        wins = np.zeros((3, 3))
+        for i in range(3):
+            for j in range(i + 1, 3):
+                w = rng.binomial(200, 1 / (1 + np.exp(true[j] - true[i])))
+                wins[i, j], wins[j, i] = w, 200 - w
+        f = stats.bradley_terry(wins)
+        hits += (f.low[0] <= true[0] <= f.high[0])
+    assert 0.91 <= hits / reps <= 0.98
+
+
+def test_bradley_terry_degenerate_and_bootstrap():
+    wins = np.array([[0, 10, 10], [0, 0, 6], [0, 4, 0]], dtype=float)  # player 0 never loses
+    fit = stats.bradley_terry(wins)
+    assert np.isfinite(fit.theta).all() and fit.theta[0] == fit.theta.max()
+    rng = np.random.default_rng(1)
+    units = np.zeros((300, 2, 2))
+    a_wins = rng.random(300) < 0.7
+    units[a_wins, 0, 1] = 1
+    units[~a_wins, 1, 0] = 1
+    bt = stats.bradley_terry_bootstrap(units, n_boot=200)
+    share = a_wins.mean()  # two players: the MLE is theta0 - theta1 = log(share / (1 - share))
+    assert bt.low[0] < bt.theta[0] < bt.high[0]
+    assert abs((bt.theta[0] - bt.theta[1]) - np.log(share / (1 - share))) < 1e-6
+    assert bt.low[0] < np.log(0.7 / 0.3) / 2 < bt.high[0]
+
+
+def test_elo_scale():
+    elo = stats.to_elo([np.log(10) / 2, -np.log(10) / 2])
+    assert np.allclose(elo, [1700, 1300])
+
+
+# ----------------------------------------------------------------------------- compare / sweep
+# (against reports.synthetic.fake_run_chunk: team skill expert 60, greedy 0 per seat)
+
+from reports.compare import compare, round_robin  # noqa: E402
+from reports.sweep import make_spec, parse_knobs, sweep  # noqa: E402
+from reports.synthetic import fake_rules, fake_run_chunk  # noqa: E402
+
+
+def test_compare_duplicate_recovers_skill_and_reduces_variance():
+    df = compare(["expert", "greedy"], rules=fake_rules(4), hands=1500, games=100,
+                 chunk_fn=fake_run_chunk, jobs=1, seed=3)
+    row = df.iloc[0]
+    assert row["hands"] == 3000 and row["deals"] == 1500
+    assert abs(row["mean_diff_per_hand"] - 120) < 2 * row["half_width"]  # two seats x 60
+    assert row["variance_reduction"] > 5  # deal luck cancels between the seatings
+    assert row["share_hands_won_a"] > 0.5 and row["games"] == 100
+
+
+def test_compare_until_ci_and_errors():
+    df = compare(["expert", "greedy"], rules=fake_rules(4), hands=100, until_ci=6,
+                 chunk_fn=fake_run_chunk, jobs=1)
+    assert df.iloc[0]["half_width"] < 6 and df.iloc[0]["deals"] > 100
+    capped = compare(["expert", "greedy"], rules=fake_rules(4), hands=100, until_ci=0.01,
+                     max_hands=300, chunk_fn=fake_run_chunk, jobs=1)
+    assert capped.iloc[0]["deals"] == 300
+    with pytest.raises(ValueError, match="2-team"):
+        compare(["expert", "greedy"], rules=fake_rules(3), hands=10, chunk_fn=fake_run_chunk)
+
+
+def test_round_robin_ranking():
+    pairs, rank = round_robin(["greedy", "random", "expert"], rules=fake_rules(4), hands=300,
+                              chunk_fn=fake_run_chunk, jobs=1, n_boot=50)
+    assert len(pairs) == 3
+    assert rank["strategy"].tolist() == ["expert", "greedy", "random"]
+    assert (rank["elo_low"] <= rank["elo"]).all() and (rank["elo"] <= rank["elo_high"]).all()
+
+
+def test_sweep_finds_best_knob():
+    assert make_spec("tunable:freeze_when=2", {"open_threshold": 70}) == \
+        "tunable:freeze_when=2,open_threshold=70"
+    knobs = parse_knobs(["open_threshold=50,90,130"])
+    df = sweep("tunable", knobs, "greedy", rules=fake_rules(4), hands=300,
+               chunk_fn=fake_run_chunk, jobs=1)
+    assert df.iloc[0]["open_threshold"] == 90 and df["rank"].tolist() == [1, 2, 3]
+    with pytest.raises(ValueError):
+        parse_knobs(["open_threshold"])
