@@ -390,8 +390,8 @@ def _after_move_ok_nb(arr, hand, params, team, gained_points, aside) -> int:
             ok = True
         else:
             keep = 2 - aside
-            if keep < 0:
-                keep = 0
+            if keep < 0 or canastas_nb(arr, params, team) >= params[Par.CANASTAS_TO_GO_OUT]:
+                keep = 0  # the team may go out: melding everything is allowed
             if pending + max_meld_points_nb(arr, hand, params, team, keep) >= need:
                 ok = True
             elif concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team):

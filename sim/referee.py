@@ -503,16 +503,20 @@ class RefereeState:
 
     def _black3_reason(self, meld_size_after: int, cards_used: int) -> str | None:
         r = self.rules
-        left = self.hand_total() - cards_used
-        if left > 1:
-            return "black threes only as the last meld when going out (hand must be 0 or 1 card)"
+        others = self.hand_total() - self.hand[Kind.BLACK3]  # cards that are not black threes
+        b3_left = self.hand[Kind.BLACK3] - cards_used
+        if others > 1:
+            return "black threes only as the last meld when going out (at most one other card may be left, to discard)"
         if not self.may_go_out(self.team):
             return "black threes only when going out, and the team may not go out"
         if meld_size_after > r.black3_max:
             return f"a black-three meld has at most {r.black3_max} cards"
-        more = self.hand[Kind.BLACK3] - cards_used if left == 1 else 0
-        if meld_size_after + more < r.black3_min:
-            return f"a black-three meld needs at least {r.black3_min} cards"
+        # the black threes still in hand are added, except one that may be the final discard
+        finals = [meld_size_after + b3_left]
+        if others == 0 and b3_left > 0:
+            finals.append(meld_size_after + b3_left - 1)
+        if not any(r.black3_min <= f <= r.black3_max for f in finals):
+            return f"a black-three meld must end with {r.black3_min} to {r.black3_max} cards"
         return None
 
     def _discard_reason(self, a: int) -> str | None:
@@ -551,7 +555,7 @@ class RefereeState:
         total = sim.hand_total()
         if total == 0:
             return sim._going_out_reason()
-        if total < 2 and not sim.may_go_out(team):
+        if total < 2 and not sim.may_go_out(team) and not sim._last_card_goes_out():
             return (f"must keep at least two cards: the team has {sim.canastas(team)} "
                     f"canasta(s), needs {self.rules.canastas_to_go_out} to go out")
         if not sim.opened[team]:
@@ -563,6 +567,30 @@ class RefereeState:
             return (f"initial meld: {sim.pending} laid + at most {more} more from the hand "
                     f"< {sim.team_min[team]}, and no concealed going out is possible")
         return None
+
+    def _last_card_goes_out(self) -> bool:
+        """With one card left in hand (nothing aside): can adding it to a team meld complete
+        what the team needs and go out?  (Laying the last two cards of a canasta at once is
+        one move at the table; the engine lays them one by one.)"""
+        if self.aside or sum(self.hand) != 1:
+            return False
+        card = next(k for k in range(N_KINDS) if self.hand[k])
+        for kind in self.melds[self.team]:
+            if card == kind:
+                a = Act.ADD_NAT + kind
+            elif card == Kind.TWO:
+                a = Act.ADD_TWO + kind
+            elif card == Kind.JOKER:
+                a = Act.ADD_JOKER + kind
+            else:
+                continue
+            if self._add_reason(a) is not None:
+                continue
+            after = copy.deepcopy(self)
+            after._move(a)
+            if after.hand_total() == 0 and after._going_out_reason() is None:
+                return True
+        return False
 
     # ------------------------------------------------------------------ opening searches
 

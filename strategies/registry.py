@@ -16,13 +16,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from strategies import random_play
+from strategies import greedy, random_play
 
 MAX_KNOBS = 16
 
 # (name, module) in id order; the id is the position
 _ENTRIES = (
     ("random", random_play),
+    ("greedy", greedy),
 )
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(name for name, _ in _ENTRIES)
@@ -32,6 +33,8 @@ STRATEGY_NAMES: tuple[str, ...] = tuple(name for name, _ in _ENTRIES)
 def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     if strategy_id == 0:
         return random_play.decide_nb(obs, params, knobs, rng, buf)
+    if strategy_id == 1:
+        return greedy.decide_nb(obs, params, knobs, rng, buf)
     return -1
 
 

@@ -1,0 +1,115 @@
+"""`greedy`: take everything, meld everything, go out as soon as the rules allow.
+
+Plan (a fixed priority list, no lookahead, no randomness):
+
+Draw phase -- the first legal of
+  1. `take onto` (the top card onto a team meld: costs nothing),
+  2. `take 7 7` (a natural pair),
+  3. `take 7 JK`, then `take 7 2` (a natural + a wild; jokers first, see below),
+  4. `draw`; with the stock exhausted: `decline`.
+Meld phase -- the first legal of
+  1. add a natural to a team meld (aces down to fours),
+  2. a new meld of three naturals (aces down to fours),
+  3. a new meld of a natural pair + a wild (joker before two),
+  4. add a wild to a team meld: jokers before twos (STRATEGY-NOTES section 4: "meld jokers,
+     freeze with twos" -- a joker scores 50 melded and costs 50 left in hand), into the largest
+     meld that is not yet a canasta (ties: the higher rank), then onto canastas,
+  5. black threes (only legal as the last melds of a going out),
+  6. discard the least useful card: black three first, then natural singletons before pairs
+     before triples, lower card value first, lower rank first; wild cards only if nothing else
+     is left (two before joker).
+The team opens as soon as any meld is legal (the engine's opening check makes a meld legal only
+while the minimum stays reachable) and goes out as soon as melding leaves at most one card.
+If none of its choices is legal it plays the first legal action (never happens in practice).
+
+`strategies.python_tier.PyGreedy` is a line-by-line Python port: keep the two in step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.legal import legal_actions_nb, why_illegal_nb
+
+KNOBS: dict[str, float] = {}
+
+# discard order keys, shared with the Python port
+WILD_DISCARD_BASE = 10_000
+
+
+@njit(cache=True)
+def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    H = Off.HANDS
+    if obs[Off.PHASE] == Phase.DRAW:
+        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO, Act.DRAW, Act.DECLINE):
+            if why_illegal_nb(obs, H, params, a) == 0:
+                return a
+        n = legal_actions_nb(obs, H, params, buf)
+        return buf[0] if n > 0 else -1
+    team = obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]]
+    base = team * N_KINDS
+    csize = params[Par.CANASTA_SIZE]
+    # 1. naturals onto team melds
+    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        if obs[H + k] > 0 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] > 0:
+            if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
+                return Act.ADD_NAT + k
+    # 2. new natural melds
+    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        if obs[H + k] >= 3 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] == 0:
+            a = Act.MELD + k * 3
+            if why_illegal_nb(obs, H, params, a) == 0:
+                return a
+    # 3. pair + wild
+    if obs[H + Kind.JOKER] + obs[H + Kind.TWO] > 0:
+        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+            if obs[H + k] >= 2 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] == 0:
+                if obs[H + Kind.JOKER] > 0:
+                    a = Act.MELD + k * 3 + 2
+                    if why_illegal_nb(obs, H, params, a) == 0:
+                        return a
+                if obs[H + Kind.TWO] > 0:
+                    a = Act.MELD + k * 3 + 1
+                    if why_illegal_nb(obs, H, params, a) == 0:
+                        return a
+        # 4. wild additions: jokers first; largest non-canasta meld, then canastas
+        for w in range(2):
+            wk = Kind.JOKER if w == 0 else Kind.TWO
+            if obs[H + wk] == 0:
+                continue
+            add_base = Act.ADD_JOKER if w == 0 else Act.ADD_TWO
+            for closed in range(2):
+                for size in range(csize - 1 if closed == 0 else 3 * csize, 0 if closed == 0 else csize - 1, -1):
+                    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+                        s = obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k]
+                        if s == size:
+                            if why_illegal_nb(obs, H, params, add_base + k) == 0:
+                                return add_base + k
+    # 5. black threes (going out only)
+    if obs[H + Kind.BLACK3] > 0:
+        a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + base + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
+        if why_illegal_nb(obs, H, params, a) == 0:
+            return a
+    # 6. discard the least useful card
+    best = -1
+    best_key = 1 << 30
+    for k in range(N_KINDS - 1):  # never a red three (cannot be held anyway)
+        c = obs[H + k]
+        if c == 0:
+            continue
+        if k == Kind.BLACK3:
+            key = 0
+        elif k == Kind.TWO or k == Kind.JOKER:
+            key = WILD_DISCARD_BASE + params[Par.CARD_VALUE + k]
+        else:
+            cc = c if c < 3 else 3
+            key = cc * 1000 + params[Par.CARD_VALUE + k] * 16 + k
+        if key < best_key:
+            best_key = key
+            best = k
+    if best >= 0 and why_illegal_nb(obs, H, params, Act.DISCARD + best) == 0:
+        return Act.DISCARD + best
+    n = legal_actions_nb(obs, H, params, buf)
+    return buf[0] if n > 0 else -1

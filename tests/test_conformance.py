@@ -1,0 +1,140 @@
+"""Random-play conformance for every preset x player count, and the core against the
+independent referee on thousands of hands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.engine import EngineError, run_chunk
+from sim.pyplay import play_hand_py
+from sim.referee import IllegalAction, referee_hand
+from sim.rules import RuleSet
+
+VARIANTS = [
+    (preset, players, layout)
+    for preset in ("classic", "german")
+    for players, layout in ((2, None), (3, None), (4, None), (5, None), (6, "2x3"), (6, "3x2"))
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "layout"), VARIANTS)
+def test_random_play_invariants_hold(preset, players, layout):
+    """--check mode: after every action every card is accounted for, melds are legal, no hand
+    empties without going out, the frozen state matches the pile, the player to act always has
+    a legal action, and the score matches a recomputation from the cards on the table."""
+    rules = RuleSet.preset(preset, players=players, team_layout=layout)
+    res = run_chunk(rules, ("random",) * players, seed=11, start=0, count=400, check=True)
+    assert len(res.hands) == 400
+    # every hand ends for a reason the rules know, and some end each common way
+    reasons = np.bincount(res.hands["end_reason"], minlength=5)
+    assert reasons[0] == 0
+    assert reasons[1] > 0  # went out
+    games = run_chunk(rules, ("random",) * players, seed=11, start=0, count=3, mode="games", check=True)
+    assert len(games.games) == 3
+    assert (games.games["hands"] >= 1).all()
+
+
+def test_games_reach_the_target_and_use_cumulative_minimums():
+    rules = RuleSet.preset("classic")
+    res = run_chunk(rules, ("random",) * 4, seed=5, start=0, count=20, mode="games", check=True)
+    for g in res.games:
+        hands = res.hands[res.hands["game"] == g["game"]]
+        cum = np.cumsum(hands["score"][:, :2], axis=0)
+        assert (hands["cum_before"][1:, :2] == cum[:-1]).all()
+        assert (cum[-1] == g["final"][:2]).all()
+        if not g["capped"]:
+            assert cum[-1].max() >= rules.game_target
+            assert (cum[:-1].max(axis=1) < rules.game_target).all()
+        # the dealer rotates
+        assert list(hands["dealer"]) == [(g["game"] + h) % 4 for h in range(len(hands))]
+
+
+def _referee_check(rules: RuleSet, seed: int, n_hands: int, cum=None) -> int:
+    agreed = 0
+    for game in range(n_hands):
+        gs = play_hand_py(rules, ["random"] * rules.players, seed=seed, game=game, hand=0, cum_scores=cum)
+        cum_scores = list(cum or [0] * rules.n_teams)
+        dealer = int(gs.state[16])
+        try:
+            ref = referee_hand(gs.params, list(gs.deck), dealer, cum_scores, gs.actions)
+        except IllegalAction as exc:  # pragma: no cover - the failure message is the point
+            pytest.fail(f"referee refused step {exc.step} ({gs.history[exc.step].text if exc.step < len(gs.history) else '-'}) "
+                        f"of hand seed={seed} game={game}: {exc.reason}")
+        core = gs.score_breakdown()
+        assert ref.score == core["score"], (seed, game)
+        assert ref.meld_points == core["meld_points"]
+        assert ref.canasta_bonus == core["canasta_bonus"]
+        assert ref.red3_points == core["red3_points"]
+        assert ref.go_out_bonus == core["go_out_bonus"]
+        assert ref.hand_penalty == core["hand_penalty"]
+        assert ref.end_reason == int(gs.state[5])
+        assert ref.concealed == bool(gs.state[17])
+        agreed += 1
+    return agreed
+
+
+def test_core_and_referee_agree_classic_4p():
+    assert _referee_check(RuleSet.preset("classic"), seed=1, n_hands=1500) == 1500
+
+
+@pytest.mark.parametrize(("preset", "players", "layout", "cum"), [
+    ("classic", 2, None, [1600, -20]),
+    ("classic", 3, None, [3100, 0, 200]),
+    ("german", 4, None, [0, 0]),
+    ("classic", 6, "2x3", [7600, 100]),
+    ("classic", 6, "3x2", [0, 0, 0]),
+    ("german", 5, None, [0, 0]),
+])
+def test_core_and_referee_agree_other_variants(preset, players, layout, cum):
+    rules = RuleSet.preset(preset, players=players, team_layout=layout)
+    assert _referee_check(rules, seed=2, n_hands=150, cum=cum) == 150
+
+
+def test_results_do_not_depend_on_chunking():
+    rules = RuleSet.preset("classic")
+    whole = run_chunk(rules, ("random",) * 4, seed=9, start=0, count=60, log_rate=0.5)
+    parts = [run_chunk(rules, ("random",) * 4, seed=9, start=s, count=20, log_rate=0.5) for s in (0, 20, 40)]
+    assert np.array_equal(whole.hands, np.concatenate([p.hands for p in parts]))
+    assert np.array_equal(whole.decisions, np.concatenate([p.decisions for p in parts]))
+
+
+def test_a_hand_is_reproducible_from_its_key_alone():
+    rules = RuleSet.preset("classic")
+    many = run_chunk(rules, ("random",) * 4, seed=4, start=0, count=30)
+    one = run_chunk(rules, ("random",) * 4, seed=4, start=17, count=1)
+    assert np.array_equal(many.hands[17], one.hands[0])
+    other_seed = run_chunk(rules, ("random",) * 4, seed=5, start=17, count=1)
+    assert not np.array_equal(other_seed.hands[0]["score"], one.hands[0]["score"]) or \
+        other_seed.hands[0]["turns"] != one.hands[0]["turns"]
+
+
+def test_python_play_matches_kernel_play():
+    rules = RuleSet.preset("classic")
+    res = run_chunk(rules, ("random",) * 4, seed=3, start=0, count=25)
+    for game in range(25):
+        gs = play_hand_py(rules, ["random"] * 4, seed=3, game=game, hand=0)
+        assert gs.score_breakdown()["score"] == list(res.hands[game]["score"][:2])
+        assert len(gs.history) == res.hands[game]["decisions"]
+
+
+def test_decision_log_rate_is_a_sample_of_whole_hands():
+    rules = RuleSet.preset("classic")
+    res = run_chunk(rules, ("random",) * 4, seed=1, start=0, count=400, log_rate=0.25)
+    logged = np.unique(res.decisions["game"])
+    assert 60 < len(logged) < 140
+    for g in logged[:10]:
+        assert (res.decisions["game"] == g).sum() == res.hands[g]["decisions"]
+
+
+def test_illegal_action_from_a_strategy_stops_the_run_with_the_key(monkeypatch):
+    from sim import pyplay
+
+    class Cheater:
+        def decide(self, obs, params, legal, rng):
+            return 98 + 13  # discard a joker it may not have
+
+    rules = RuleSet.preset("classic")
+    with pytest.raises(pyplay.StrategyIllegalError, match=r"Cheater.*seed=0 game=0 hand=0"):
+        play_hand_py(rules, [Cheater()] * 4)
+    _ = EngineError
