@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module_name in SUBCOMMANDS:
+    for _name, module_name in SUBCOMMANDS:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

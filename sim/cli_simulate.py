@@ -66,7 +66,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     x.add_argument("--jobs", default=None, metavar="N", help="worker processes (default -1: all cores)")
     x.add_argument(
         "--chunk-size", default=None, metavar="N",
-        help="hands per chunk (games per chunk with --games; default 5000 / 500)",
+        help="hands per chunk (games with --games); default: total/64 within 250..5000 (25..500 games)",
     )
     x.add_argument("--backend", default=None, metavar="{loky,dask}", help="joblib backend (default loky)")
     x.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="dask scheduler (implies --backend dask)")
@@ -126,7 +126,7 @@ def parse_jobs(text: str | None) -> int:
 
 
 def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
-    from sim.rules import RuleSet, RulesError, parse_overrides
+    from sim.rules import RulesError, RuleSet, parse_overrides
 
     chosen = args.rules or args.players is not None or args.team_layout or args.overrides
     if existing is not None and not chosen:
@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
 
     mode = "games" if games is not None else "hands"
     total = games if games is not None else (hands if hands is not None else runner.DEFAULT_HANDS)
-    chunk_eff = chunk or (runner.DEFAULT_CHUNK_GAMES if mode == "games" else runner.DEFAULT_CHUNK_HANDS)
+    chunk_eff = chunk or runner.default_chunk_size(mode, total)
     settings = {"strategies": seats, "mode": mode, "total": total, "seed": seed,
                 "chunk_size": chunk_eff, "log_decisions": rate}
     command = _command(settings, rules, out)
@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     n_chunks = -(-total // chunk_eff) if total else 0
     print(
-        f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunks of {chunk_eff:,}, "
+        f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
         f"{' vs '.join(runner.team_labels(rules, seats))}, seed {seed} -> {out}",
         file=sys.stderr,
     )

@@ -44,9 +44,10 @@ class ChunkResult:
     games: np.ndarray = field(default_factory=lambda: np.zeros(0, game_record_dt))
 
     def to_frames(self, rules: RuleSet, strategies: tuple[str, ...]) -> dict[str, pd.DataFrame]:
-        from sim.frames import chunk_frames
+        from sim.store import conform_frames, records_to_frames
 
-        return chunk_frames(self, rules, strategies)
+        frames = records_to_frames(self.hands, self.decisions, self.games, rules, strategies)
+        return conform_frames(frames, int(rules.n_teams))
 
 
 def _rotation_tables(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:

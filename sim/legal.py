@@ -124,43 +124,48 @@ def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
     Exact: every card has positive value, so the optimum melds all naturals of usable ranks and
     places as many wild cards as capacity allows, jokers first; activating a natural pair costs a
     wild card that is placed anyway, so pairs are activated best-first while wild cards last."""
-    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
     min_nat = params[Par.MIN_NATURALS]
     points = 0
     cards = 0
     cap = 0
-    pair_vals = np.zeros(LAST_NATURAL + 1, np.int64)
-    npairs = 0
+    pair_mask = 0  # ranks held as an activatable pair (or single, if min_nat allows)
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         c = hand[k]
         i = team * N_KINDS + k
         nat = arr[Off.MELD_NAT + i]
-        if nat + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0:
+        w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+        if nat + w > 0:
             # an existing meld takes wild cards even when the hand adds no natural to it
-            points += c * val[k]
+            points += c * params[Par.CARD_VALUE + k]
             cards += c
-            cap += wild_capacity_nb(params, nat + c, arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i])
+            cap += wild_capacity_nb(params, nat + c, w)
         elif c == 0:
             continue
         elif c >= 3 and c >= min_nat:
-            points += c * val[k]
+            points += c * params[Par.CARD_VALUE + k]
             cards += c
             cap += wild_capacity_nb(params, c, 0)
-        elif c >= min_nat and c + params[Par.MAX_WILD] >= 3 and wild_capacity_nb(params, c, 0) >= 3 - c:
-            pair_vals[npairs] = c * val[k] * 1000 + c  # value, remember the card count
-            npairs += 1
+        elif c >= min_nat and wild_capacity_nb(params, c, 0) >= 3 - c:
+            pair_mask |= 1 << k
     jokers = hand[Kind.JOKER]
-    twos = hand[Kind.TWO]
-    wilds = jokers + twos
-    # best pairs first
-    pv = np.sort(pair_vals[:npairs])[::-1]
+    wilds = jokers + hand[Kind.TWO]
     placed = 0
-    for p in range(npairs):
-        c = pv[p] % 1000
+    while pair_mask != 0:
+        # the most valuable activatable rank first
+        best_k = -1
+        best_v = -1
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            if pair_mask & (1 << k):
+                v = hand[k] * params[Par.CARD_VALUE + k]
+                if v > best_v:
+                    best_v = v
+                    best_k = k
+        pair_mask &= ~(1 << best_k)
+        c = hand[best_k]
         need = 3 - c
         if wilds - placed < need:
             break
-        points += pv[p] // 1000
+        points += best_v
         cards += c
         placed += need
         cap += wild_capacity_nb(params, c, need)
@@ -169,14 +174,15 @@ def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
         extra = cap
     placed += extra
     pj = placed if placed < jokers else jokers
-    points += pj * val[Kind.JOKER] + (placed - pj) * val[Kind.TWO]
+    points += pj * params[Par.CARD_VALUE + Kind.JOKER] + (placed - pj) * params[Par.CARD_VALUE + Kind.TWO]
     cards += placed
     return points, cards
 
 
 @njit(cache=True)
 def max_meld_points_nb(arr, hand, params, team, keep) -> int:
-    """Most card points meldable this turn while keeping at least `keep` (0..2) cards in hand."""
+    """Most card points meldable this turn while keeping at least `keep` (0..2) cards in hand.
+    `hand` (a view) is modified while searching and restored."""
     total = 0
     for k in range(N_KINDS):
         total += hand[k]
@@ -187,24 +193,54 @@ def max_meld_points_nb(arr, hand, params, team, keep) -> int:
         return 0
     # keeping cards binds: try every choice of kept cards (at most two), exact and rarely needed
     best = 0
-    h = hand.copy()
     for a in range(N_KINDS):
-        if h[a] == 0:
+        if hand[a] == 0:
             continue
-        h[a] -= 1
+        hand[a] -= 1
         if keep == 1:
-            p, _ = _max_meld_points_free_nb(arr, h, params, team)
+            p, _ = _max_meld_points_free_nb(arr, hand, params, team)
             best = max(best, p)
         else:
             for b in range(a, N_KINDS):
-                if h[b] == 0:
+                if hand[b] == 0:
                     continue
-                h[b] -= 1
-                p, _ = _max_meld_points_free_nb(arr, h, params, team)
+                hand[b] -= 1
+                p, _ = _max_meld_points_free_nb(arr, hand, params, team)
                 best = max(best, p)
-                h[b] += 1
-        h[a] += 1
+                hand[b] += 1
+        hand[a] += 1
     return best
+
+
+@njit(cache=True)
+def _meld_after_all_nb(arr, hand, params, team, k) -> tuple:
+    """Size and remaining wild capacity of the team's meld of rank k once every natural of the
+    hand is in it, and the wild cards it must get to exist: (size, capacity, mandatory, ok)."""
+    c = hand[k]
+    i = team * N_KINDS + k
+    nat = arr[Off.MELD_NAT + i]
+    w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+    mandatory = 0
+    if nat + w == 0:
+        if c == 0:
+            return 0, 0, 0, True
+        if c < params[Par.MIN_NATURALS]:
+            return 0, 0, 0, False
+        if c < 3:
+            mandatory = 3 - c
+            if wild_capacity_nb(params, c, 0) < mandatory:
+                return 0, 0, 0, False
+            w = mandatory
+    nat += c
+    size = nat + w
+    cap = wild_capacity_nb(params, nat, w)
+    if params[Par.WILD_ONTO_CANASTA] == 0:
+        room = params[Par.CANASTA_SIZE] - size  # wilds may complete it but not go beyond
+        if room < 0:
+            room = 0
+        if cap > room:
+            cap = room
+    return size, cap, mandatory, True
 
 
 @njit(cache=True)
@@ -212,7 +248,6 @@ def _can_meld_all_nb(arr, hand, params, team, need_canastas) -> bool:
     """Can every card of `hand` be melded (new melds or additions) so that the team ends with at
     least `need_canastas` canastas?  Black threes go into one black-three meld."""
     csize = params[Par.CANASTA_SIZE]
-    min_nat = params[Par.MIN_NATURALS]
     b3 = hand[Kind.BLACK3] + arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3]
     if hand[Kind.BLACK3] > 0 and (b3 < params[Par.BLACK3_MELD_MIN] or b3 > params[Par.BLACK3_MELD_MAX]):
         return False
@@ -222,73 +257,58 @@ def _can_meld_all_nb(arr, hand, params, team, need_canastas) -> bool:
     mandatory = 0
     cap_total = 0
     canastas = 0
-    deficits = np.zeros(LAST_NATURAL + 1, np.int64)
-    caps = np.zeros(LAST_NATURAL + 1, np.int64)
-    nd = 0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        c = hand[k]
-        i = team * N_KINDS + k
-        nat = arr[Off.MELD_NAT + i]
-        w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
-        if nat + w == 0 and c == 0:
-            continue
-        if nat + w == 0:
-            if c < min_nat:
-                return False
-            if c < 3:
-                need = 3 - c
-                if wild_capacity_nb(params, c, 0) < need:
-                    return False
-                mandatory += need
-                w = need
-        nat += c
-        size = nat + w
-        cap = wild_capacity_nb(params, nat, w)
+        size, cap, mand, ok = _meld_after_all_nb(arr, hand, params, team, k)
+        if not ok:
+            return False
+        mandatory += mand
+        cap_total += cap
         if size >= csize:
             canastas += 1
-            if params[Par.WILD_ONTO_CANASTA] == 0:
-                cap = 0
-        else:
-            deficits[nd] = csize - size
-            caps[nd] = cap
-            nd += 1
-            if params[Par.WILD_ONTO_CANASTA] == 0:
-                # wilds may complete it but not go beyond the canasta size
-                d = csize - size
-                if cap > d:
-                    cap = d
-        cap_total += cap
     if mandatory > wilds:
         return False
     left = wilds - mandatory
     if left > cap_total:
         return False
-    # complete the cheapest canastas first with the free wild cards
-    order = np.argsort(deficits[:nd])
-    for j in range(nd):
-        d = deficits[order[j]]
-        if d <= caps[order[j]] and d <= left:
-            left -= d
-            canastas += 1
-    return canastas >= need_canastas
+    # complete the cheapest canastas first with the free wild cards (exchange argument)
+    done_mask = 0
+    while canastas < need_canastas:
+        best_k = -1
+        best_d = 1 << 20
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            if done_mask & (1 << k):
+                continue
+            size, cap, mand, ok = _meld_after_all_nb(arr, hand, params, team, k)
+            if size == 0 or size >= csize:
+                continue
+            d = csize - size
+            if d <= cap and d < best_d:
+                best_d = d
+                best_k = k
+        if best_k < 0 or best_d > left:
+            return False
+        left -= best_d
+        canastas += 1
+        done_mask |= 1 << best_k
+    return True
 
 
 @njit(cache=True)
 def can_go_out_concealed_nb(arr, hand, params, team) -> bool:
     """Could the acting player still go out this turn by melding the whole hand (with at most
-    one final discard), the team ending with enough canastas (at least one this turn)?"""
+    one final discard), the team ending with enough canastas (at least one this turn)?
+    `hand` (a view) is modified while searching and restored."""
     need = params[Par.CANASTAS_TO_GO_OUT]
     if need < 1:
         need = 1
     if _can_meld_all_nb(arr, hand, params, team, need):
         return True
-    h = hand.copy()
     for d in range(N_KINDS):
-        if h[d] == 0:
+        if hand[d] == 0:
             continue
-        h[d] -= 1
-        ok = _can_meld_all_nb(arr, h, params, team, need)
-        h[d] += 1
+        hand[d] -= 1
+        ok = _can_meld_all_nb(arr, hand, params, team, need)
+        hand[d] += 1
         if ok:
             return True
     return False
@@ -453,7 +473,6 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return Why.TOP_BLOCKED
     frozen = pile_frozen_for_nb(arr, team)
-    hand = arr[hand_off : hand_off + N_KINDS].copy()
     i = team * N_KINDS + top
     nat = arr[Off.MELD_NAT + i]
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
@@ -467,7 +486,7 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     add_two = 0
     add_joker = 0
     if action == Act.TAKE_PAIR:
-        if hand[top] < 2:
+        if arr[hand_off + top] < 2:
             return Why.NO_CARDS
         add_nat = 2
     else:
@@ -481,10 +500,10 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
         else:
             if params[Par.TAKE_NAT_WILD] == 0:
                 return Why.RULE_OFF
-            if hand[top] < 1:
+            if arr[hand_off + top] < 1:
                 return Why.NO_CARDS
             wk = Kind.TWO if action == Act.TAKE_NAT_TWO else Kind.JOKER
-            if hand[wk] < 1:
+            if arr[hand_off + wk] < 1:
                 return Why.NO_CARDS
             if wild_capacity_nb(params, nat + 2, w) < 1:
                 return Why.WILD_LIMIT
@@ -495,137 +514,137 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
                 add_two = 1
             else:
                 add_joker = 1
-    # simulate the take on scratch copies
-    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
-    hand[top] -= add_nat
-    hand[Kind.TWO] -= add_two
-    hand[Kind.JOKER] -= add_joker
-    rest = 0
-    for k in range(N_KINDS):
-        if k != Kind.RED3:
-            rest += arr[Off.PILE_COUNTS + k]
-    rest -= 1  # the top card is melded
-    scratch = arr[: Off.PUB_SIZE].copy()
-    scratch[Off.MELD_NAT + i] += add_nat + 1
-    scratch[Off.MELD_TWO + i] += add_two
-    scratch[Off.MELD_JOKER + i] += add_joker
-    scratch[Off.TOOK_PILE] = 1
-    gained = (add_nat + 1) * val[top] + add_two * val[Kind.TWO] + add_joker * val[Kind.JOKER]
-    if nat + w < params[Par.CANASTA_SIZE] <= nat + w + add_nat + 1 + add_two + add_joker:
-        scratch[Off.CANASTAS_THIS_TURN] += 1
-    if arr[Off.TEAM_OPENED + team] == 0:
-        scratch[Off.PENDING_VALUE] += gained
-        return _after_move_ok_nb(scratch, hand, params, team, gained, rest)
-    # opened team: pile cards join the hand at once
-    n = rest
-    for k in range(N_KINDS):
-        n += hand[k]
-    if n < 2:
+    if arr[Off.TEAM_OPENED + team] != 0 and arr[Off.PILE_LEN] - arr[Off.PILE_COUNTS + Kind.RED3] - 1 + arr[Off.HAND_SIZE + arr[Off.SEAT]] - add_nat - add_two - add_joker >= 2:
+        return Why.OK  # the common case needs no look-ahead
+    # look-ahead: meld the top card in place, check, undo (no allocation)
+    hand = arr[hand_off : hand_off + N_KINDS]
+    rest = arr[Off.PILE_LEN] - arr[Off.PILE_COUNTS + Kind.RED3] - 1  # pile cards besides the top
+    gained = (add_nat + 1) * params[Par.CARD_VALUE + top] + add_two * params[Par.CARD_VALUE + Kind.TWO] + add_joker * params[Par.CARD_VALUE + Kind.JOKER]
+    completes = 1 if nat + w < params[Par.CANASTA_SIZE] <= nat + w + add_nat + 1 + add_two + add_joker else 0
+    opened = arr[Off.TEAM_OPENED + team] != 0
+    pend = 0 if opened else gained
+    # the top card is not in the hand: count it in, then meld it with the hand's cards
+    arr[hand_off + top] += 1
+    _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, 1)
+    took = arr[Off.TOOK_PILE]
+    arr[Off.TOOK_PILE] = 1
+    if not opened:
+        why = _after_move_ok_nb(arr, hand, params, team, gained, rest)
+    else:
+        # opened team: the pile cards join the hand at once (fewer than two cards in all here)
         for k in range(N_KINDS):
             if k != Kind.RED3:
-                hand[k] += arr[Off.PILE_COUNTS + k]
-        hand[top] -= 1
-        if not finish_possible_nb(scratch, hand, params, team):
-            return Why.KEEP_CARDS
-    return Why.OK
+                arr[hand_off + k] += arr[Off.PILE_COUNTS + k]
+        arr[hand_off + top] -= 1
+        why = Why.OK if finish_possible_nb(arr, hand, params, team) else Why.KEEP_CARDS
+        arr[hand_off + top] += 1
+        for k in range(N_KINDS):
+            if k != Kind.RED3:
+                arr[hand_off + k] -= arr[Off.PILE_COUNTS + k]
+    arr[Off.TOOK_PILE] = took
+    _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
+    arr[hand_off + top] -= 1
+    return why
+
+
+@njit(cache=True)
+def _decode_meld_nb(action):
+    """(kind, naturals, twos, jokers, is_add) moved from the hand by a meld/add action."""
+    if action < Act.ADD_NAT:
+        kind = (action - Act.MELD) // 3
+        variant = (action - Act.MELD) % 3
+        if variant == 0:
+            return kind, 3, 0, 0, False
+        if variant == 1:
+            return kind, 2, 1, 0, False
+        return kind, 2, 0, 1, False
+    if action < Act.ADD_TWO:
+        return action - Act.ADD_NAT, 1, 0, 0, True
+    if action < Act.ADD_JOKER:
+        return action - Act.ADD_TWO, 0, 1, 0, True
+    return action - Act.ADD_JOKER, 0, 0, 1, True
 
 
 @njit(cache=True)
 def _why_meld_nb(arr, hand_off, params, action, team) -> int:
-    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
-    if action < Act.ADD_NAT:
-        kind = (action - Act.MELD) // 3
-        variant = (action - Act.MELD) % 3
-        is_add = False
-        card = -1
-    else:
-        is_add = True
-        variant = -1
-        if action < Act.ADD_TWO:
-            kind = action - Act.ADD_NAT
-            card = kind
-        elif action < Act.ADD_JOKER:
-            kind = action - Act.ADD_TWO
-            card = Kind.TWO
-        else:
-            kind = action - Act.ADD_JOKER
-            card = Kind.JOKER
+    kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
     if kind != Kind.BLACK3 and (kind < FIRST_NATURAL or kind > LAST_NATURAL):
         return Why.BAD_KIND
     if kind != Kind.BLACK3 and arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
         return Why.BLACK3  # after the black threes only more black threes or the last discard
+    if kind == Kind.BLACK3 and n_two + n_joker > 0:
+        return Why.BLACK3
     i = team * N_KINDS + kind
     nat = arr[Off.MELD_NAT + i]
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
-    hand = arr[hand_off : hand_off + N_KINDS].copy()
-    scratch = arr[: Off.PUB_SIZE].copy()
-    csize = params[Par.CANASTA_SIZE]
-    if kind == Kind.BLACK3 and (variant > 0 or card == Kind.TWO or card == Kind.JOKER):
-        return Why.BLACK3
-    if not is_add:
-        if nat + w > 0 and params[Par.MULTI_MELDS] == 0:
-            return Why.MELD_EXISTS
-        need_nat = 3 if variant == 0 else 2
-        if need_nat < params[Par.MIN_NATURALS]:
-            return Why.RULE_OFF
-        if hand[kind] < need_nat:
-            return Why.NO_CARDS
-        hand[kind] -= need_nat
-        scratch[Off.MELD_NAT + i] += need_nat
-        gained = need_nat * val[kind]
-        if variant > 0:
-            wk = Kind.TWO if variant == 1 else Kind.JOKER
-            if hand[wk] < 1:
-                return Why.NO_CARDS
-            if wild_capacity_nb(params, need_nat, 0) < 1:
-                return Why.WILD_LIMIT
-            hand[wk] -= 1
-            if wk == Kind.TWO:
-                scratch[Off.MELD_TWO + i] += 1
-            else:
-                scratch[Off.MELD_JOKER + i] += 1
-            gained += val[wk]
-    else:
+    if is_add:
         if nat + w == 0:
             return Why.NO_MELD
-        if hand[card] < 1:
-            return Why.NO_CARDS
-        if card == Kind.TWO or card == Kind.JOKER:
-            if wild_capacity_nb(params, nat, w) < 1:
-                return Why.WILD_LIMIT
-            if nat + w >= csize and params[Par.WILD_ONTO_CANASTA] == 0:
-                return Why.CANASTA_CLOSED
-            if card == Kind.TWO:
-                scratch[Off.MELD_TWO + i] += 1
-            else:
-                scratch[Off.MELD_JOKER + i] += 1
-        else:
-            scratch[Off.MELD_NAT + i] += 1
-        hand[card] -= 1
-        gained = val[card]
-    new_size = scratch[Off.MELD_NAT + i] + scratch[Off.MELD_TWO + i] + scratch[Off.MELD_JOKER + i]
-    if kind != Kind.BLACK3 and nat + w < csize <= new_size:
-        scratch[Off.CANASTAS_THIS_TURN] += 1
-    if arr[Off.TEAM_OPENED + team] == 0:
-        scratch[Off.PENDING_VALUE] += gained
+    else:
+        if nat + w > 0 and params[Par.MULTI_MELDS] == 0:
+            return Why.MELD_EXISTS
+        if n_nat < params[Par.MIN_NATURALS]:
+            return Why.RULE_OFF
+    if arr[hand_off + kind] < n_nat or arr[hand_off + Kind.TWO] < n_two or arr[hand_off + Kind.JOKER] < n_joker:
+        return Why.NO_CARDS
+    wild = n_two + n_joker
+    if wild > 0:
+        if wild_capacity_nb(params, nat + n_nat, w) < wild:
+            return Why.WILD_LIMIT
+        if is_add and nat + w >= params[Par.CANASTA_SIZE] and params[Par.WILD_ONTO_CANASTA] == 0:
+            return Why.CANASTA_CLOSED
+    used = n_nat + wild
+    if kind != Kind.BLACK3 and arr[Off.TEAM_OPENED + team] != 0:
+        # the common case needs no look-ahead: the hand keeps two cards
+        if arr[Off.ASIDE_LEN] + arr[Off.HAND_SIZE + arr[Off.SEAT]] - used >= 2:
+            return Why.OK
+    # look-ahead: move the cards in place, check, move them back (no allocation)
+    hand = arr[hand_off : hand_off + N_KINDS]
+    gained = n_nat * params[Par.CARD_VALUE + kind] + n_two * params[Par.CARD_VALUE + Kind.TWO] + n_joker * params[Par.CARD_VALUE + Kind.JOKER]
+    new_size = nat + w + used
+    completes = 1 if kind != Kind.BLACK3 and nat + w < params[Par.CANASTA_SIZE] <= new_size else 0
+    pend = gained if arr[Off.TEAM_OPENED + team] == 0 else 0
+    _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, 1)
     if kind == Kind.BLACK3:
-        # only as the last melds of a going out: afterwards at most one other card is left (the
-        # final discard) and the black-three meld can end within its allowed size
-        others = -hand[Kind.BLACK3]
-        for k in range(N_KINDS):
-            others += hand[k]
-        if others > 1 or new_size > params[Par.BLACK3_MELD_MAX]:
-            return Why.BLACK3
-        full = new_size + hand[Kind.BLACK3]
-        fits = params[Par.BLACK3_MELD_MIN] <= full <= params[Par.BLACK3_MELD_MAX]
-        if others == 0 and hand[Kind.BLACK3] > 0:
-            fits = fits or params[Par.BLACK3_MELD_MIN] <= full - 1 <= params[Par.BLACK3_MELD_MAX]
-        if not fits:
-            return Why.BLACK3
-        if not may_go_out_now_nb(scratch, params, team):
-            return Why.GO_OUT
-        return Why.OK
-    return _after_move_ok_nb(scratch, hand, params, team, gained, arr[Off.ASIDE_LEN])
+        why = _why_black3_after_nb(arr, hand, params, team, new_size)
+    else:
+        why = _after_move_ok_nb(arr, hand, params, team, gained, arr[Off.ASIDE_LEN])
+    _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, -1)
+    return why
+
+
+@njit(cache=True)
+def _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pending, completes, sign) -> None:
+    """Move cards from the hand to the team's meld of `kind` (sign=1) or back (sign=-1)."""
+    i = team * N_KINDS + kind
+    arr[hand_off + kind] -= sign * n_nat
+    arr[hand_off + Kind.TWO] -= sign * n_two
+    arr[hand_off + Kind.JOKER] -= sign * n_joker
+    arr[Off.MELD_NAT + i] += sign * n_nat
+    arr[Off.MELD_TWO + i] += sign * n_two
+    arr[Off.MELD_JOKER + i] += sign * n_joker
+    arr[Off.PENDING_VALUE] += sign * pending
+    arr[Off.CANASTAS_THIS_TURN] += sign * completes
+
+
+@njit(cache=True)
+def _why_black3_after_nb(arr, hand, params, team, new_size) -> int:
+    """Black threes only as the last melds of a going out: afterwards at most one other card is
+    left (the final discard) and the black-three meld can end within its allowed size."""
+    others = -hand[Kind.BLACK3]
+    for k in range(N_KINDS):
+        others += hand[k]
+    if others > 1 or new_size > params[Par.BLACK3_MELD_MAX]:
+        return Why.BLACK3
+    full = new_size + hand[Kind.BLACK3]
+    fits = params[Par.BLACK3_MELD_MIN] <= full <= params[Par.BLACK3_MELD_MAX]
+    if others == 0 and hand[Kind.BLACK3] > 0:
+        fits = fits or params[Par.BLACK3_MELD_MIN] <= full - 1 <= params[Par.BLACK3_MELD_MAX]
+    if not fits:
+        return Why.BLACK3
+    if not may_go_out_now_nb(arr, params, team):
+        return Why.GO_OUT
+    return Why.OK
 
 
 @njit(cache=True)
@@ -634,9 +653,7 @@ def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
         return Why.BAD_KIND
     if arr[hand_off + kind] < 1:
         return Why.NO_CARDS
-    n = 0
-    for k in range(N_KINDS):
-        n += arr[hand_off + k]
+    n = arr[Off.HAND_SIZE + arr[Off.SEAT]]
     opened = arr[Off.TEAM_OPENED + team] != 0
     pending = arr[Off.PENDING_VALUE]
     if n + arr[Off.ASIDE_LEN] > 1:
@@ -672,26 +689,40 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     if phase != Phase.MELD:
         return 0
     team = team_of_nb(arr)
+    twos = arr[hand_off + Kind.TWO]
+    jokers = arr[hand_off + Kind.JOKER]
     for k in range(N_KINDS):
         c = arr[hand_off + k]
         if k == Kind.BLACK3 or FIRST_NATURAL <= k <= LAST_NATURAL:
-            has = meld_size_nb(arr, team, k) > 0
-            if not has and c >= 2:
-                for v in range(3):
-                    a = Act.MELD + k * 3 + v
-                    if why_illegal_nb(arr, hand_off, params, a) == 0:
-                        out[n] = a
-                        n += 1
-            if has:
-                for base in (Act.ADD_NAT, Act.ADD_TWO, Act.ADD_JOKER):
-                    a = base + k
-                    if why_illegal_nb(arr, hand_off, params, a) == 0:
-                        out[n] = a
-                        n += 1
+            # candidates the hand cannot even pay for are skipped (they would be NO_CARDS)
+            if meld_size_nb(arr, team, k) == 0:
+                if c >= 2:
+                    for v in range(3):
+                        if (v == 0 and c < 3) or (v == 1 and twos == 0) or (v == 2 and jokers == 0):
+                            continue
+                        a = Act.MELD + k * 3 + v
+                        if why_illegal_nb(arr, hand_off, params, a) == 0:
+                            out[n] = a
+                            n += 1
+            else:
+                if c > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_NAT + k) == 0:
+                    out[n] = Act.ADD_NAT + k
+                    n += 1
+                if twos > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_TWO + k) == 0:
+                    out[n] = Act.ADD_TWO + k
+                    n += 1
+                if jokers > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_JOKER + k) == 0:
+                    out[n] = Act.ADD_JOKER + k
+                    n += 1
+    # a discard's legality depends on the kind only through holding it: ask once
+    first = -1
     for k in range(N_KINDS):
-        if arr[hand_off + k] > 0:
-            a = Act.DISCARD + k
-            if why_illegal_nb(arr, hand_off, params, a) == 0:
-                out[n] = a
+        if arr[hand_off + k] > 0 and k != Kind.RED3:
+            first = k
+            break
+    if first >= 0 and why_illegal_nb(arr, hand_off, params, Act.DISCARD + first) == 0:
+        for k in range(first, N_KINDS):
+            if arr[hand_off + k] > 0 and k != Kind.RED3:
+                out[n] = Act.DISCARD + k
                 n += 1
     return n

@@ -76,7 +76,7 @@ def play_game_py(rules: RuleSet, strategies: list[Any], seed: int = 0, game: int
         gs = play_hand_py(rules, strategies, seed, game, h, cum)
         hands.append(gs)
         sc = gs.score_breakdown()["score"]
-        cum = [c + s for c, s in zip(cum, sc)]
+        cum = [c + s for c, s in zip(cum, sc, strict=False)]
         if max(cum) >= rules.game_target:
             break
     return hands

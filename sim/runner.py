@@ -39,6 +39,7 @@ DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
 DEFAULT_CHUNK_GAMES = 500  # games per chunk (mode "games": a classic game is ~5-10 hands)
 DEFAULT_STRATEGIES = ("greedy", "random")  # team 0, other teams
 BACKENDS = ("loky", "dask")
+DASK_CONNECT_TIMEOUT = "10s"
 END_LABELS = {1: "went out", 2: "stock exhausted", 3: "red three last card", 4: "turn limit"}
 
 ChunkFn = Callable[..., Any]
@@ -72,6 +73,13 @@ class Plan:
     def chunk(self, index: int) -> tuple[int, int]:
         start = index * self.chunk_size
         return start, min(self.chunk_size, self.total - start)
+
+
+def default_chunk_size(mode: str, total: int) -> int:
+    """Up to 5,000 hands (500 games) per chunk, smaller for small runs so that every core gets
+    work (about 64 chunks); depends on the run size only, never on the number of workers."""
+    cap, floor = (DEFAULT_CHUNK_HANDS, 250) if mode == "hands" else (DEFAULT_CHUNK_GAMES, 25)
+    return max(1, min(cap, max(floor, -(-total // 64))))
 
 
 # ----------------------------------------------------------------------------- strategies
@@ -239,15 +247,7 @@ def run_chunk_task(
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker)."""
     res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check)
-    frames = None
-    if hasattr(res, "to_frames"):
-        try:
-            frames = res.to_frames(rules, strategies)
-        except ModuleNotFoundError as exc:  # the core's flattening module not written yet
-            if not (exc.name or "").startswith("sim."):
-                raise
-    if frames is None:
-        frames = store.records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
+    frames = store.records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
     frames = store.conform_frames(frames, int(rules.n_teams))
     rows = {t: len(frames[t]) for t in store.TABLES}
     return index, store.encode_frames(frames), rows
@@ -267,7 +267,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
     cluster = None
     try:
         if scheduler:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
         else:
             n = (os.cpu_count() or 1) if jobs < 0 else jobs
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True)
@@ -488,15 +488,15 @@ def build_manifest(
     }
 
 
-def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int]]:
-    """Create or reuse the run folder; returns (manifest in force, done chunk indices)."""
+def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int] | None]:
+    """Create or reuse the run folder; returns (manifest in force, done chunks or None if new)."""
     if root.exists() and not root.is_dir():
         raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
     if not store.folder_has_files(root):
         store.write_manifest(root, manifest)
         for sub in (*store.TABLES, store.DONE_DIR):
             (root / sub).mkdir(exist_ok=True)
-        return manifest, []
+        return manifest, None
     existing = store.read_manifest(root)
     diff = store.compare_experiment(existing, manifest)
     if diff:
@@ -559,7 +559,7 @@ def simulate(
     if jobs == 0:
         raise ValueError("jobs=0: use a positive number of workers, or -1 for all cores")
     if chunk_size is None:
-        chunk_size = DEFAULT_CHUNK_HANDS if mode == "hands" else DEFAULT_CHUNK_GAMES
+        chunk_size = default_chunk_size(mode, total)
     chunk_size = _as_count("chunk_size", chunk_size, minimum=1)
     log_rate = _check_rate(log_decisions)
     if backend not in BACKENDS:
@@ -578,9 +578,11 @@ def simulate(
     root = Path(out) if out is not None else None
     done: list[int] = []
     if root is not None:
-        manifest, done = _prepare_folder(root, manifest, resume)
-        if len(done) == plan.n_chunks:
-            return RunResult(root, manifest, already_complete=True)
+        manifest, found = _prepare_folder(root, manifest, resume)
+        if found is not None:
+            done = found
+            if len(done) == plan.n_chunks:
+                return RunResult(root, manifest, already_complete=True)
     done_set = set(done)
     tasks = [(i, *plan.chunk(i)) for i in range(plan.n_chunks) if i not in done_set]
     initial = sum(plan.chunk(i)[1] for i in done)

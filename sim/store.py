@@ -185,6 +185,21 @@ def _sort_by_key(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     return df.iloc[order].reset_index(drop=True)
 
 
+def _match_keys(hk: tuple[np.ndarray, ...], dk: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Row of each decision key (seed, game, hand) among the hand keys; -1 if absent."""
+    hs, hg, hh = hk
+    ds_, dg, dh = dk
+    if len(hs) and np.all(hs == hs[0]) and np.all(ds_ == hs[0]) and hh.min() >= 0 and dh.min() >= 0:
+        width = int(max(hh.max(), dh.max())) + 1  # one seed per chunk: key = game * width + hand
+        hkey = hg * width + hh
+        dkey = dg * width + dh
+        order = np.argsort(hkey, kind="stable")
+        sk = hkey[order]
+        pos = np.minimum(np.searchsorted(sk, dkey), len(sk) - 1)
+        return np.where(sk[pos] == dkey, order[pos], -1)
+    return pd.MultiIndex.from_arrays(list(hk)).get_indexer(pd.MultiIndex.from_arrays(list(dk)))
+
+
 def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.DataFrame:
     """Add score_us, score_them, went_out_us to the decisions of a chunk (from its hands)."""
     n = len(dec)
@@ -194,7 +209,7 @@ def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.Da
     if n:
         hk = (hands["seed"].to_numpy(np.int64), hands["game"].to_numpy(np.int64), hands["hand"].to_numpy(np.int64))
         dk = (dec["seed"].to_numpy(np.int64), dec["game"].to_numpy(np.int64), dec["hand"].to_numpy(np.int64))
-        idx = pd.MultiIndex.from_arrays(hk).get_indexer(pd.MultiIndex.from_arrays(dk))
+        idx = _match_keys(hk, dk)
         if np.any(idx < 0):
             bad = int(np.argmin(idx))
             raise RuntimeError(
@@ -202,10 +217,16 @@ def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.Da
             )
         team = dec["team"].to_numpy(np.int64)
         s = scores[idx]  # (n, n_teams)
-        us = s[np.arange(n), team]
-        other = s.astype(np.float64)
-        other[np.arange(n), team] = -np.inf
-        them = other.max(axis=1) if n_teams > 1 else np.zeros(n)
+        rows = np.arange(n)
+        us = s[rows, team]
+        if n_teams == 2:
+            them = s[rows, 1 - team]
+        elif n_teams > 2:
+            other = s.astype(np.float64)
+            other[rows, team] = -np.inf
+            them = other.max(axis=1)
+        else:
+            them = np.zeros(n)
         went = hands["went_out_team"].to_numpy(np.int64)[idx] == team
     else:
         us = np.zeros(0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from strategies import greedy, random_play
+from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
 
 MAX_KNOBS = 16
 
@@ -24,6 +24,10 @@ MAX_KNOBS = 16
 _ENTRIES = (
     ("random", random_play),
     ("greedy", greedy),
+    ("patient", patient),
+    ("pile-control", pile_control),
+    ("expert", expert),
+    ("tunable", tunable),
 )
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(name for name, _ in _ENTRIES)
@@ -35,6 +39,9 @@ def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.n
         return random_play.decide_nb(obs, params, knobs, rng, buf)
     if strategy_id == 1:
         return greedy.decide_nb(obs, params, knobs, rng, buf)
+    if 2 <= strategy_id <= 5:
+        # patient, pile-control, expert, tunable: one compiled heuristic, different knob vectors
+        return heuristic.decide_nb(obs, params, knobs, rng, buf)
     return -1
 
 

@@ -343,3 +343,28 @@ def test_dask_local_cluster_equals_local(tmp_path, reference):
     ) as cluster:
         r = sim_run(tmp_path / "run", backend="dask", scheduler=cluster.scheduler_address, jobs=2)
         assert_same(reference, tables(r))
+        assert cluster.scheduler.task_groups or cluster.scheduler.transition_counter > 0  # ran on dask
+
+
+def test_dask_unreachable_scheduler_is_one_line(tmp_path, fake_cli, capsys, monkeypatch):
+    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
+    rc = cli.main(["simulate", "--hands", "10", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "x")])
+    assert rc == 2
+    assert "cannot reach the dask scheduler tcp://127.0.0.1:9" in one_line_error(capsys)
+
+
+def test_join_with_several_seeds():
+    import numpy as np
+
+    hk = (np.array([1, 1, 2, 2]), np.array([0, 1, 0, 1]), np.array([0, 0, 0, 0]))
+    dk = (np.array([2, 1, 2, 3]), np.array([1, 0, 0, 0]), np.array([0, 0, 0, 0]))
+    assert store._match_keys(hk, dk).tolist() == [3, 0, 2, -1]
+    same = (np.array([7, 7, 7]), np.array([5, 5, 6]), np.array([0, 1, 0]))
+    assert store._match_keys(same, (np.array([7, 7]), np.array([6, 5]), np.array([0, 1]))).tolist() == [2, 1]
+
+
+def test_zero_hands_and_progress_bar(tmp_path, capsys):
+    r = runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
+    assert r.complete and not r.already_complete and r.hands.empty
+    r = runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
+    assert "300/300" in capsys.readouterr().err

@@ -1,0 +1,165 @@
+"""Throughput of `canasta simulate`: hands/s per core by strategy and decision log rate, and the
+speed-up from 1 to 2 workers.  Prints a table and writes benchmarks/results/simulate.json.
+
+    python benchmarks/bench_simulate.py                      # real core (sim.engine.run_chunk)
+    python benchmarks/bench_simulate.py --fake --hands 20000 # the runner alone (tests/fake_engine)
+    python benchmarks/bench_simulate.py --ten-million        # + wall time of 10M hands on all cores
+
+Every measurement is a full `sim.runner.simulate` into a temporary run folder (play, flatten,
+parquet encode in the workers, write in the parent), after a warm-up run that compiles the core
+(numba) in the processes used.  Strategies play themselves (all seats the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim import runner, store  # noqa: E402
+from sim.rules import RuleSet  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "simulate.json"
+
+
+def chunk_function(args: argparse.Namespace):
+    if args.fake:
+        tests = str(ROOT / "tests")
+        sys.path.insert(0, tests)
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH")) if p)
+        import fake_engine
+
+        return fake_engine.run_chunk, "tests.fake_engine", fake_engine.STRATEGY_NAMES
+    fn = runner.resolve_chunk_fn(args.chunk_fn)
+    return fn, args.chunk_fn or "sim.engine:run_chunk", runner.registered_strategies()
+
+
+def pick_strategies(wanted: list[str], available) -> list[str]:
+    if available is None:
+        return wanted
+    got = [s for s in wanted if s in available]
+    return got or ["random" if "random" in available else available[0]]
+
+
+def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path) -> dict:
+    out = tmp / f"run-{strategy}-{rate}-{jobs}"
+    t0 = time.perf_counter()
+    r = runner.simulate(
+        rules, strategy, hands=hands, seed=12345, out=out, jobs=jobs, chunk_size=chunk_size,
+        log_decisions=rate, progress=False, chunk_fn=fn,
+    )
+    wall = time.perf_counter() - t0
+    size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
+    rows = len(store.read_run(out, "decisions", columns=["game"])) if rate else 0
+    shutil.rmtree(out)
+    hps = hands / r.elapsed
+    workers = jobs if jobs > 0 else os.cpu_count() or 1
+    return {
+        "strategy": strategy, "log_rate": rate, "jobs": jobs, "hands": hands,
+        "seconds": round(r.elapsed, 3), "wall_seconds": round(wall, 3),
+        "hands_per_s": round(hps, 1), "hands_per_s_per_core": round(hps / workers, 1),
+        "decision_rows": rows, "bytes_on_disk": size, "bytes_per_hand": round(size / hands, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=20_000, help="hands per measurement (default 20000)")
+    ap.add_argument("--chunk-size", type=int, default=2_500)
+    ap.add_argument("--strategies", default="greedy,expert", help="self-play strategies to time")
+    ap.add_argument("--rates", default="0,0.05,1", help="decision log rates")
+    ap.add_argument("--fake", action="store_true", help="time the runner with tests/fake_engine")
+    ap.add_argument("--chunk-fn", default=None, help="module:function instead of sim.engine:run_chunk")
+    ap.add_argument("--no-speedup", action="store_true", help="skip the 1 vs 2 workers measurement")
+    ap.add_argument("--ten-million", action="store_true", help="also time 10,000,000 hands on all cores")
+    ap.add_argument("--big-hands", type=int, default=10_000_000, help=argparse.SUPPRESS)
+    ap.add_argument("--big-log", type=float, default=0.0, help="log rate of the 10M run (default 0)")
+    ap.add_argument("--big-out", default=None, help="keep the 10M run in this folder (default: temporary)")
+    ap.add_argument("--output", default=str(RESULTS), help="JSON results file")
+    args = ap.parse_args(argv)
+
+    fn, fn_name, available = chunk_function(args)
+    rules = RuleSet.preset("classic", players=4)
+    strategies = pick_strategies([s for s in args.strategies.split(",") if s], available)
+    rates = [float(x) for x in args.rates.split(",")]
+    rows: list[dict] = []
+    speedup: dict | None = None
+    big: dict | None = None
+    with tempfile.TemporaryDirectory(prefix="bench-simulate-") as tmpdir:
+        tmp = Path(tmpdir)
+        for s in strategies:  # warm-up: compile the core in this process (jobs=1 runs here)
+            runner.simulate(rules, s, hands=200, out=None, jobs=1, chunk_size=100, log_decisions=1.0,
+                            progress=False, chunk_fn=fn)
+        for s in strategies:
+            for rate in rates:
+                row = measure(rules, s, args.hands, rate, 1, args.chunk_size, fn, tmp)
+                rows.append(row)
+                print(f"  {s:>8} log {rate:<5} {row['hands_per_s_per_core']:>10,.0f} hands/s/core", flush=True)
+        if not args.no_speedup:
+            s = strategies[0]
+            # warm the 2 loky workers (each compiles / loads the numba cache once)
+            runner.simulate(rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False, chunk_fn=fn)
+            one = measure(rules, s, args.hands, 0.0, 1, args.chunk_size, fn, tmp)
+            two = measure(rules, s, args.hands, 0.0, 2, args.chunk_size, fn, tmp)
+            speedup = {
+                "strategy": s, "hands": args.hands, "hands_per_s_1": one["hands_per_s"],
+                "hands_per_s_2": two["hands_per_s"], "speedup": round(two["hands_per_s"] / one["hands_per_s"], 2),
+            }
+        if args.ten_million:
+            out = Path(args.big_out) if args.big_out else tmp / "ten-million"
+            s = strategies[0]
+            t0 = time.perf_counter()
+            r = runner.simulate(rules, s, hands=args.big_hands, seed=1, out=out, jobs=-1,
+                                log_decisions=args.big_log, progress=None, chunk_fn=fn, resume=True)
+            wall = time.perf_counter() - t0
+            size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
+            big = {"strategy": s, "hands": args.big_hands, "log_rate": args.big_log, "jobs": os.cpu_count(),
+                   "wall_seconds": round(wall, 1), "hands_per_s": round(args.big_hands / wall, 1),
+                   "bytes_on_disk": size, "resumed_chunks_skipped": r.manifest["n_chunks"] - r.chunks_run}
+
+    print()
+    print(f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
+          f"chunks of {args.chunk_size:,}, {os.cpu_count()} cores)")
+    head = f"{'strategy':>10} {'log rate':>8} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} {'bytes/hand':>10}"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(f"{r['strategy']:>10} {r['log_rate']:>8} {r['hands_per_s_per_core']:>13,.0f} {r['seconds']:>7.2f} "
+              f"{r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}")
+    if speedup:
+        print(f"1 -> 2 workers ({speedup['strategy']}, log 0): {speedup['hands_per_s_1']:,.0f} -> "
+              f"{speedup['hands_per_s_2']:,.0f} hands/s, speed-up x{speedup['speedup']}")
+    if big:
+        print(f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): {big['wall_seconds']:,.1f} s "
+              f"wall, {big['hands_per_s']:,.0f} hands/s, {big['bytes_on_disk'] / 1e6:,.0f} MB")
+
+    result = {
+        "benchmark": "simulate",
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "chunk_fn": fn_name,
+        "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(),
+                    "processor": platform.processor() or platform.machine()},
+        "versions": runner.package_versions(),
+        "rules": "classic", "players": 4, "chunk_size": args.chunk_size,
+        "per_core": rows, "speedup_1_to_2": speedup, "ten_million": big,
+    }
+    out_path = Path(args.output)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp_path = out_path.with_name(out_path.name + ".tmp")
+    tmp_path.write_text(json.dumps(result, indent=2) + "\n")
+    os.replace(tmp_path, out_path)
+    print(f"written {out_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

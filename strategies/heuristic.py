@@ -1,0 +1,452 @@
+"""The shared heuristic player behind `patient`, `pile-control`, `expert` and `tunable`.
+
+One compiled decision function, steered by a knob vector (the `KNOBS` of those modules, all in
+the order of `KNOB_NAMES` below), so the four strategies cost one compilation and every knob of
+every one of them can be swept from the command line (`expert:freeze_when=0`).
+STRATEGY-NOTES.md (/work/shared) is the source of the rules of thumb; section numbers below
+refer to it.
+
+Knobs (float values; 0/1 for switches):
+  open_threshold          open from hand only with >= minimum + this many meldable points
+  open_with_pile_only     1: open from hand only when forced -- the opponents have opened and we
+                          have not, the hand may end soon, or the stock is low (section 2)
+  max_wild_commit         wild cards we put into one meld that is not being completed into a
+                          canasta this turn (completing a canasta may use more) (section 4)
+  freeze_when             0 never freeze; 1 freeze with a two when the opponents have opened and
+                          we have not; 2 also when the pile (>= 4 cards) is unfrozen for the next
+                          opponent and every non-wild discard is dangerous, unless our side holds
+                          fewer cards than theirs (section 5)
+  go_out_min_canastas     go out voluntarily only with this many team canastas (at least the
+                          rules' number) ...
+  go_out_opp_cards_le     ... or as soon as an opponent holds this few cards, or the stock is low
+                          (section 7)
+  pair_hold               1: keep natural pairs in hand (no pair + wild melds) unless the hand may
+                          end (section 3)
+  take_min_pile           take an unfrozen pile with a natural + a wild only from this many cards
+                          (section 1)
+  take_pair_min_pile      take with a natural pair only from this many cards
+  meld_all_when_opp_cards_le  meld everything when an opponent whose team may go out holds this
+                          few cards (section 3)
+  hold_melds              1: no new melds of naturals from hand once opened, except to complete
+                          a canasta (5+ of a rank) or when the hand may end (section 3)
+  safe_discard            weight of the danger estimate in the discard choice (0: plain least
+                          useful card) -- melded ranks of the next opponent, rule of 8, its last
+                          discard (section 6)
+  black3_stop             a black three is kept as a stop and played when the pile holds this
+                          many cards (0: black threes are discarded first, like greedy) (section 5)
+  concealed               1: while the team has not melded, go out concealed when the whole hand
+                          can be melded with a canasta (section 7)
+  joker_first             1: meld jokers first and keep twos (freeze with twos); 0: twos first
+  late_stock              the hand "may end" when the stock holds this few cards
+
+Decision plan:
+  draw phase   stock empty: decline when allowed.  Otherwise take onto a team meld, take with a
+               natural pair (pile >= take_pair_min_pile), take with a natural + wild (pile >=
+               take_min_pile), else draw.
+  meld phase   not opened and nothing pending: concealed going out if possible (knob), else open
+               when the opening rules above allow it, else discard.  Opening in progress: meld
+               until the minimum is reached.  Opened: add naturals to team melds; new natural
+               melds (unless hold_melds); wilds that complete a canasta now; pair + wild melds
+               (unless pair_hold); more wilds only when the hand may end.  While we do not want
+               to go out, no meld may leave fewer than two cards; when we do, everything is
+               melded and the last card discarded.
+  discard      the lowest score of: usefulness to us (pairs, triples, ranks we melded), card value
+               (low first; high first when the hand may end), danger for the next opponent times
+               the pile size, black three as a stop, a two to freeze (knobs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.legal import (
+    can_go_out_concealed_nb,
+    legal_actions_nb,
+    max_meld_points_nb,
+    wild_capacity_nb,
+    why_illegal_nb,
+)
+
+KNOB_NAMES = (
+    "open_threshold",
+    "open_with_pile_only",
+    "max_wild_commit",
+    "freeze_when",
+    "go_out_min_canastas",
+    "go_out_opp_cards_le",
+    "pair_hold",
+    "take_min_pile",
+    "take_pair_min_pile",
+    "meld_all_when_opp_cards_le",
+    "hold_melds",
+    "safe_discard",
+    "black3_stop",
+    "concealed",
+    "joker_first",
+    "late_stock",
+)
+(
+    K_OPEN_THR,
+    K_PILE_ONLY,
+    K_MAX_WILD,
+    K_FREEZE,
+    K_OUT_CAN,
+    K_OUT_OPP,
+    K_PAIR_HOLD,
+    K_TAKE_MIN,
+    K_PAIR_MIN,
+    K_MELD_ALL_OPP,
+    K_HOLD_MELDS,
+    K_SAFE,
+    K_B3_STOP,
+    K_CONCEALED,
+    K_JOKER_FIRST,
+    K_LATE_STOCK,
+) = range(16)
+
+# A sensible middle-of-the-road player; the presets override some of these.
+DEFAULTS: dict[str, float] = {
+    "open_threshold": 0.0,
+    "open_with_pile_only": 0.0,
+    "max_wild_commit": 1.0,
+    "freeze_when": 1.0,
+    "go_out_min_canastas": 1.0,
+    "go_out_opp_cards_le": 5.0,
+    "pair_hold": 0.0,
+    "take_min_pile": 5.0,
+    "take_pair_min_pile": 1.0,
+    "meld_all_when_opp_cards_le": 4.0,
+    "hold_melds": 0.0,
+    "safe_discard": 1.0,
+    "black3_stop": 5.0,
+    "concealed": 0.0,
+    "joker_first": 1.0,
+    "late_stock": 6.0,
+}
+assert tuple(DEFAULTS) == KNOB_NAMES
+
+
+def knobs_with(**overrides: float) -> dict[str, float]:
+    """DEFAULTS with some values replaced (keeps the knob order)."""
+    for key in overrides:
+        if key not in DEFAULTS:
+            raise KeyError(key)
+    return {k: float(overrides.get(k, v)) for k, v in DEFAULTS.items()}
+
+
+@njit(cache=True)
+def _first_legal_nb(obs, params, buf) -> int:
+    n = legal_actions_nb(obs, Off.HANDS, params, buf)
+    return buf[0] if n > 0 else -1
+
+
+@njit(cache=True)
+def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    H = Off.HANDS
+    seat = obs[Off.SEAT]
+    n_seats = obs[Off.N_SEATS]
+    team = obs[Off.TEAM_OF_SEAT + seat]
+    n_teams = obs[Off.N_TEAMS]
+    csize = params[Par.CANASTA_SIZE]
+    need_can = params[Par.CANASTAS_TO_GO_OUT]
+    stock = obs[Off.STOCK_LEN]
+    pile = obs[Off.PILE_LEN]
+
+    # ---------------------------------------------------------------- draw phase
+    if obs[Off.PHASE] == Phase.DRAW:
+        if stock == 0:
+            if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
+                return Act.DECLINE
+            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+                if why_illegal_nb(obs, H, params, a) == 0:
+                    return a
+            return _first_legal_nb(obs, params, buf)
+        if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
+            return Act.TAKE_ONTO
+        if pile >= knobs[K_PAIR_MIN] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
+            return Act.TAKE_PAIR
+        if pile >= knobs[K_TAKE_MIN]:
+            first = Act.TAKE_NAT_JOKER if knobs[K_JOKER_FIRST] != 0 else Act.TAKE_NAT_TWO
+            second = Act.TAKE_NAT_TWO if knobs[K_JOKER_FIRST] != 0 else Act.TAKE_NAT_JOKER
+            if why_illegal_nb(obs, H, params, first) == 0:
+                return first
+            if why_illegal_nb(obs, H, params, second) == 0:
+                return second
+        return Act.DRAW
+
+    # ---------------------------------------------------------------- context
+    base = team * N_KINDS
+    nh = 0
+    for k in range(N_KINDS):
+        nh += obs[H + k]
+    my_can = 0
+    opp_opened = False
+    opp_can_max = 0
+    my_table = 0
+    opp_table = 0
+    for t in range(n_teams):
+        c = 0
+        pts = 0
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            i = t * N_KINDS + k
+            s = obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+            if s >= csize:
+                c += 1
+                pts += 300
+            pts += s * 10
+        if t == team:
+            my_can = c
+            my_table = pts
+        else:
+            if obs[Off.TEAM_OPENED + t] != 0:
+                opp_opened = True
+            if c > opp_can_max:
+                opp_can_max = c
+            if pts > opp_table:
+                opp_table = pts
+    opp_min_cards = 1000
+    threat_cards = 1000  # fewest cards of an opponent whose team may go out
+    my_side_cards = 0
+    opp_side_cards = 0
+    for s in range(n_seats):
+        t = obs[Off.TEAM_OF_SEAT + s]
+        hs = obs[Off.HAND_SIZE + s]
+        if t == team:
+            my_side_cards += hs
+        else:
+            opp_side_cards += hs
+            if hs < opp_min_cards:
+                opp_min_cards = hs
+            c = 0
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                i = t * N_KINDS + k
+                if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] >= csize:
+                    c += 1
+            if c + 1 >= need_can and hs < threat_cards:
+                threat_cards = hs
+    opened = obs[Off.TEAM_OPENED + team] != 0
+    late = stock <= knobs[K_LATE_STOCK]
+    ending = late or threat_cards <= knobs[K_MELD_ALL_OPP]
+    out_can = knobs[K_OUT_CAN] if knobs[K_OUT_CAN] > need_can else need_can
+    may_out = my_can >= need_can
+    want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K_OUT_OPP] or late)
+    meld_all = ending or want_out
+
+    # ---------------------------------------------------------------- meld phase
+    mode = 0  # 0 discard only, 1 opened / opening melds, 2 everything (going out / concealed)
+    if opened:
+        mode = 1
+    elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
+        mode = 2  # an opening in progress must reach the minimum
+    else:
+        if knobs[K_CONCEALED] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
+            mode = 2
+            want_out = True
+            meld_all = True
+        else:
+            allowed = knobs[K_PILE_ONLY] == 0 or opp_opened or ending
+            if allowed:
+                pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, 2)
+                if pts >= obs[Off.TEAM_MIN + team] + knobs[K_OPEN_THR]:
+                    mode = 2
+    if mode > 0:
+        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2 or meld_all, want_out or not may_out)
+        if a >= 0:
+            return a
+    a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
+    if a >= 0 and why_illegal_nb(obs, H, params, a) == 0:
+        return a
+    return _first_legal_nb(obs, params, buf)
+
+
+@njit(cache=True)
+def _meld_choice_nb(obs, params, knobs, team, nh, meld_all, allow_out) -> int:
+    """The first legal meld/add of the plan, or -1 to discard.  `meld_all`: everything may be
+    melded (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
+    (the legality check still refuses it when the team may not go out)."""
+    H = Off.HANDS
+    base = team * N_KINDS
+    csize = params[Par.CANASTA_SIZE]
+    keep = 0 if allow_out else 2
+    jokers = obs[H + Kind.JOKER]
+    twos = obs[H + Kind.TWO]
+    wilds = jokers + twos
+    joker_first = knobs[K_JOKER_FIRST] != 0
+    # 1. naturals onto team melds (largest meld first, so canastas come sooner)
+    if nh - 1 >= keep:
+        for size in range(3 * csize, 2, -1):
+            for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+                if obs[H + k] > 0:
+                    i = base + k
+                    if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == size:
+                        if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
+                            return Act.ADD_NAT + k
+    # 2. new natural melds
+    hold = knobs[K_HOLD_MELDS] != 0 and not meld_all
+    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        c = obs[H + k]
+        if c >= 3 and (not hold or c >= 5) and nh - 3 >= keep:
+            i = base + k
+            if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == 0:
+                a = Act.MELD + k * 3
+                if why_illegal_nb(obs, H, params, a) == 0:
+                    return a
+    if wilds == 0:
+        return _black3_nb(obs, params, team)
+    w_first = Kind.JOKER if (joker_first and jokers > 0) or twos == 0 else Kind.TWO
+    add_w = Act.ADD_JOKER if w_first == Kind.JOKER else Act.ADD_TWO
+    # 3. wilds that complete a canasta this turn (fewest needed first)
+    if nh - 1 >= keep:
+        for need in range(1, wilds + 1):
+            for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+                i = base + k
+                nat = obs[Off.MELD_NAT + i]
+                w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+                if nat + w == 0 or csize - (nat + w) != need:
+                    continue
+                if wild_capacity_nb(params, nat, w) < need:
+                    continue
+                if nh - need < keep:
+                    continue
+                if why_illegal_nb(obs, H, params, add_w + k) == 0:
+                    return add_w + k
+    # 4. a natural pair + a wild
+    if (knobs[K_PAIR_HOLD] == 0 or meld_all) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
+        v = 2 if w_first == Kind.JOKER else 1
+        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+            if obs[H + k] >= 2:
+                i = base + k
+                if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == 0:
+                    a = Act.MELD + k * 3 + v
+                    if why_illegal_nb(obs, H, params, a) == 0:
+                        return a
+    # 5. more wilds: only when everything goes down (largest open meld first, then canastas)
+    if meld_all and nh - 1 >= keep:
+        for closed in range(2):
+            for size in range(3 * csize, 2, -1):
+                if (closed == 0) == (size >= csize):
+                    continue
+                for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+                    i = base + k
+                    w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+                    if obs[Off.MELD_NAT + i] + w != size:
+                        continue
+                    if why_illegal_nb(obs, H, params, add_w + k) == 0:
+                        return add_w + k
+    return _black3_nb(obs, params, team)
+
+
+@njit(cache=True)
+def _black3_nb(obs, params, team) -> int:
+    H = Off.HANDS
+    if obs[H + Kind.BLACK3] > 0:
+        a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
+        if why_illegal_nb(obs, H, params, a) == 0:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards) -> int:
+    """Score every held kind (lower = discard it) and return the discard action."""
+    H = Off.HANDS
+    seat = obs[Off.SEAT]
+    n_seats = obs[Off.N_SEATS]
+    nxt = (seat + 1) % n_seats
+    lho_team = obs[Off.TEAM_OF_SEAT + nxt]
+    lho_cards = obs[Off.HAND_SIZE + nxt]
+    pile = obs[Off.PILE_LEN]
+    lho_base = lho_team * N_KINDS
+    csize = params[Par.CANASTA_SIZE]
+    copies = 4 * params[Par.DECKS]
+    unfrozen_lho = lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
+    # cards the next opponent could be holding: stock + every other hand
+    pool = obs[Off.STOCK_LEN]
+    for s in range(n_seats):
+        if s != seat:
+            pool += obs[Off.HAND_SIZE + s]
+    if pool < 1:
+        pool = 1
+    safe_w = knobs[K_SAFE]
+    prize = (pile + 1) * 12.0  # rough worth of the pile to whoever takes it
+    best = -1
+    best_score = 1e18
+    best_danger = 0.0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = obs[H + k]
+        if c == 0:
+            continue
+        val = params[Par.CARD_VALUE + k]
+        i = team * N_KINDS + k
+        if c == 1:
+            score = 0.0
+        elif c == 2:
+            score = 60.0 if knobs[K_PAIR_HOLD] != 0 else 35.0
+        else:
+            score = 70.0
+        if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] > 0:
+            score += 25.0
+        score += -1.5 * val if ending else 1.0 * val
+        danger = 0.0
+        if lho_team != team and safe_w > 0:
+            seen = c
+            for t in range(obs[Off.N_TEAMS]):
+                seen += obs[Off.MELD_NAT + t * N_KINDS + k]
+            seen += obs[Off.PILE_COUNTS + k]
+            unseen = copies - seen
+            if unfrozen_lho:
+                j = lho_base + k
+                ls = obs[Off.MELD_NAT + j] + obs[Off.MELD_TWO + j] + obs[Off.MELD_JOKER + j]
+                oc = params[Par.TAKE_ONTO_CANASTA]
+                if ls > 0 and params[Par.TAKE_ONTO_MELD] != 0 and (ls < csize or oc == 1):
+                    danger = 1.0
+                elif unseen >= 1 and params[Par.TAKE_NAT_WILD] != 0:
+                    p1 = unseen * lho_cards / pool
+                    danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
+            if unseen >= 2 and danger < 1.0:
+                p = unseen / pool
+                q = 1.0 - p
+                qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+                p2 = 1.0 - qh * q - lho_cards * p * qh
+                if p2 > danger:
+                    danger = p2
+            if obs[Off.LAST_DISCARD + nxt] == k:
+                danger *= 0.5
+            score += safe_w * danger * prize
+        if score < best_score:
+            best_score = score
+            best = k
+            best_danger = danger
+    # black three: a stop when the pile is worth protecting, else a cheap discard
+    if obs[H + Kind.BLACK3] > 0:
+        stop = knobs[K_B3_STOP]
+        if stop <= 0:
+            score = -1000.0
+        elif pile + 1 >= stop:
+            score = -500.0
+        else:
+            score = 12.0
+        if score < best_score:
+            best_score = score
+            best = Kind.BLACK3
+            best_danger = 0.0
+    # freezing with a two (section 5)
+    if obs[H + Kind.TWO] > 0 and obs[Off.PILE_FREEZE] == 0 and best != Kind.BLACK3:
+        fw = knobs[K_FREEZE]
+        freeze = False
+        if fw >= 1 and opp_opened and not opened:
+            freeze = True
+        if fw >= 2 and unfrozen_lho and pile >= 4 and best_danger >= 0.5 and my_side_cards >= opp_side_cards:
+            freeze = True
+        if freeze:
+            return Act.DISCARD + Kind.TWO
+    if best >= 0:
+        return Act.DISCARD + best
+    # only wild cards left: two before joker
+    if obs[H + Kind.TWO] > 0:
+        return Act.DISCARD + Kind.TWO
+    if obs[H + Kind.JOKER] > 0:
+        return Act.DISCARD + Kind.JOKER
+    return -1
