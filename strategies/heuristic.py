@@ -219,12 +219,17 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             opp_side_cards += hs
             if hs < opp_min_cards:
                 opp_min_cards = hs
+            # its team may go out soon: enough canastas, or one short with a meld of 5+
             c = 0
+            near = 0
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
                 i = t * N_KINDS + k
-                if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] >= csize:
+                ms = obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+                if ms >= csize:
                     c += 1
-            if c + 1 >= need_can and hs < threat_cards:
+                elif ms >= csize - 2:
+                    near = 1
+            if c + near >= need_can and hs < threat_cards:
                 threat_cards = hs
     opened = obs[Off.TEAM_OPENED + team] != 0
     late = stock <= knobs[K_LATE_STOCK]
