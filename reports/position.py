@@ -24,13 +24,21 @@ hand or a meld; laid red threes are counts).  Teams are named from the viewer's 
     stock: 43                  # cards left in the stock
     scores: 1250 980           # cumulative scores, us then them (default 0 0)
     turn: 17                   # turn number in the hand (optional)
+    pile_cards: 5 9 JK 7 9     # optional: the whole pile, bottom first (last = top)
+    melded: 0                  # optional: seats that have melded before this turn (default:
+                               # none, except a one-seat team with melds on the table)
 
 Checks (each failure is a ValueError with a one-line message): known keys, well-formed cards
 and numbers, seats in range, a meld has 3+ cards of one natural rank 4..A plus wild cards with
 at least 2 naturals, at most 3 wild cards and no more wild cards than naturals, no threes in
 melds, one meld per rank per team, no card kind more often than the packs hold
-(counting hand, melds, red threes and the pile top), and cards in stock + pile + hands +
-melds + red threes = 54 * decks.  ``n_teams`` is 2 for 2, 4 and 6 players, 3 for 3 players;
+(counting hand, melds, red threes and the known pile cards), and cards in stock + pile + hands +
+melds + red threes = 54 * decks.  With ``pile_cards`` the pile size and top follow from it (if
+``pile``/``pile_top`` are given too they must agree) and ``frozen`` is derived (a wild card or red
+three in it freezes it); a red three is never its top card.
+
+Rollouts (``rollout``) deal the unseen cards at random (see ``sim.rollout`` for the rules of that
+random completion) and play the hand out with the chosen strategies.  ``n_teams`` is 2 for 2, 4 and 6 players, 3 for 3 players;
 5 players are refused (the sit-out rotation makes "whose seat" ambiguous).
 """
 
@@ -120,6 +128,8 @@ class Position:
     scores: list[int]
     turn: int | None = None
     extra: dict = field(default_factory=dict)
+    pile_cards: list[int] | None = None  # the whole pile, bottom first, when listed
+    melded: list[int] | None = None  # seats known to have melded before this turn
 
     @property
     def n_teams(self) -> int:
@@ -178,7 +188,7 @@ def _meld(team: str, text: str) -> Meld:
 
 KEYS = {
     "players", "decks", "me", "to_move", "hand", "pile", "pile_top", "frozen", "hand_sizes",
-    "stock", "scores", "turn",
+    "stock", "scores", "turn", "pile_cards", "melded",
 } | {f"melds {t}" for t in TEAM_NAMES} | {f"red3 {t}" for t in TEAM_NAMES}
 
 
@@ -192,6 +202,7 @@ def parse_position(text: str) -> Position:
         key, colon, value = line.partition(":")
         key = " ".join(key.lower().replace("_", " ").split()).replace("to move", "to_move")
         key = key.replace("pile top", "pile_top").replace("hand sizes", "hand_sizes")
+        key = key.replace("pile cards", "pile_cards")
         if not colon:
             raise ValueError(f"line {lineno}: expected 'key: value', got {line!r}")
         if key not in KEYS:
@@ -224,7 +235,14 @@ def parse_position(text: str) -> Position:
             raise ValueError(f"melds {t}: two melds of {KIND_NAMES[min(dup)]}s (one meld per rank)")
         melds.append(ms)
     red3 = [_int(f"red3 {t}", raw.get(f"red3 {t}", "0"), 0, 2 * decks) for t in teams]
-    pile_size = _int("pile", raw.get("pile", "0"), 0, 54 * decks)
+    pile_cards = None
+    if "pile_cards" in raw:
+        pile_cards = [card_kind(t) for t in raw["pile_cards"].replace(",", " ").split()]
+        if not pile_cards:
+            raise ValueError("pile_cards: list the pile's cards bottom first (or leave the key out)")
+        if "pile" in raw and _int("pile", raw["pile"], 0) != len(pile_cards):
+            raise ValueError(f"pile: {raw['pile']} but pile_cards lists {len(pile_cards)} cards")
+    pile_size = len(pile_cards) if pile_cards else _int("pile", raw.get("pile", "0"), 0, 54 * decks)
     pile_top = -1
     if "pile_top" in raw:
         toks = raw["pile_top"].split()
@@ -233,6 +251,12 @@ def parse_position(text: str) -> Position:
         pile_top = card_kind(toks[0])
         if pile_top == Kind.RED3:
             raise ValueError("pile_top: a red three is never on the pile")
+    if pile_cards:
+        if pile_top >= 0 and pile_top != pile_cards[-1]:
+            raise ValueError(f"pile_top: {KIND_NAMES[pile_top]} but pile_cards ends with {KIND_NAMES[pile_cards[-1]]}")
+        pile_top = pile_cards[-1]
+        if pile_top == Kind.RED3:
+            raise ValueError("pile_cards: a red three is never the top card of the pile")
     if pile_size > 0 and pile_top < 0:
         raise ValueError("pile_top is required when the pile is not empty")
     if pile_size == 0 and pile_top >= 0:
@@ -240,6 +264,14 @@ def parse_position(text: str) -> Position:
     frozen = _bool("frozen", raw.get("frozen", "no"))
     if pile_top in WILD:
         frozen = True
+    if pile_cards:
+        has_freezer = any(k in WILD or k == Kind.RED3 for k in pile_cards)
+        if "frozen" in raw and frozen != has_freezer and pile_top not in WILD:
+            raise ValueError(f"frozen: {raw['frozen']} contradicts pile_cards "
+                             f"({'a' if has_freezer else 'no'} wild card or red three in the pile)")
+        frozen = has_freezer
+    elif frozen and pile_size == 1 and pile_top not in WILD:
+        raise ValueError("frozen: a pile of one natural card cannot be frozen")
     if pile_size == 0 and frozen:
         raise ValueError("frozen: an empty pile cannot be frozen")
     if "hand_sizes" not in raw:
@@ -256,6 +288,9 @@ def parse_position(text: str) -> Position:
     if len(scores) != n_teams:
         raise ValueError(f"scores: {len(scores)} numbers for {n_teams} teams")
     turn = _int("turn", raw["turn"], 0) if "turn" in raw else None
+    melded_seats = None
+    if "melded" in raw:
+        melded_seats = sorted({_int("melded", v, 0, players - 1) for v in raw["melded"].replace(",", " ").split()})
 
     # card accounting
     seen = hand.copy()
@@ -265,7 +300,10 @@ def parse_position(text: str) -> Position:
             seen[Kind.TWO] += m.twos
             seen[Kind.JOKER] += m.jokers
     seen[Kind.RED3] += sum(red3)
-    if pile_top >= 0:
+    if pile_cards:
+        for k in pile_cards:
+            seen[k] += 1
+    elif pile_top >= 0:
         seen[pile_top] += 1
     lim = pack_limits(decks)
     over = np.flatnonzero(seen > lim)
@@ -279,8 +317,13 @@ def parse_position(text: str) -> Position:
             f"cards do not add up: stock {stock} + pile {pile_size} + hands {sum(sizes)} + melds "
             f"{melded} + red threes {sum(red3)} = {total}, but {decks} packs hold {54 * decks}"
         )
+    if melded_seats:
+        for s in melded_seats:
+            t = (s % n_teams - me % n_teams) % n_teams
+            if not melds[t]:
+                raise ValueError(f"melded: seat {s} cannot have melded, its team has no melds on the table")
     return Position(players, decks, me, to_move, hand, melds, red3, pile_size, pile_top, frozen,
-                    sizes, stock, scores, turn)
+                    sizes, stock, scores, turn, pile_cards=pile_cards, melded=melded_seats)
 
 
 def load_position(path) -> Position:

@@ -657,6 +657,8 @@ def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
     opened = arr[Off.TEAM_OPENED + team] != 0
     pending = arr[Off.PENDING_VALUE]
     if n + arr[Off.ASIDE_LEN] > 1:
+        if arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
+            return Why.BLACK3  # black threes were melded: this turn must end by going out
         if not opened and 0 < pending < team_min_nb(arr, team):
             return Why.OPENING
         return Why.OK

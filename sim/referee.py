@@ -526,6 +526,8 @@ class RefereeState:
         if self.hand_total() == 1:
             return self._going_out_reason()
         team = self.team
+        if Kind.BLACK3 in self.melds[team]:
+            return "black threes were melded: this turn must end by going out"
         if not self.opened[team] and self.pending > 0:
             return (f"initial meld pending ({self.pending} < {self.team_min[team]}): "
                     "no discard unless going out concealed")

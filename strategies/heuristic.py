@@ -20,8 +20,9 @@ Knobs (float values; 0/1 for switches):
                           rules' number) ...
   go_out_opp_cards_le     ... or as soon as an opponent holds this few cards, or the stock is low
                           (section 7)
-  pair_hold               1: keep natural pairs in hand (no pair + wild melds) unless the hand may
-                          end (section 3)
+  pair_hold               1: keep natural pairs in hand (no pair + wild melds) unless opening,
+                          going out or the hand may end; 2: also keep them when the hand may end
+                          (section 3)
   take_min_pile           take an unfrozen pile with a natural + a wild only from this many cards
                           (section 1)
   take_pair_min_pile      take with a natural pair only from this many cards
@@ -38,6 +39,8 @@ Knobs (float values; 0/1 for switches):
                           can be melded with a canasta (section 7)
   joker_first             1: meld jokers first and keep twos (freeze with twos); 0: twos first
   late_stock              the hand "may end" when the stock holds this few cards
+  shed_high_when_ending   1: when the hand may end, discard high cards first (they would count
+                          against us); 0: low cards first as always (section 6)
 
 Decision plan:
   draw phase   stock empty: decline when allowed.  Otherwise take onto a team meld, take with a
@@ -86,6 +89,7 @@ KNOB_NAMES = (
     "concealed",
     "joker_first",
     "late_stock",
+    "shed_high_when_ending",
 )
 (
     K_OPEN_THR,
@@ -104,7 +108,8 @@ KNOB_NAMES = (
     K_CONCEALED,
     K_JOKER_FIRST,
     K_LATE_STOCK,
-) = range(16)
+    K_SHED,
+) = range(17)
 
 # A sensible middle-of-the-road player; the presets override some of these.
 DEFAULTS: dict[str, float] = {
@@ -124,6 +129,7 @@ DEFAULTS: dict[str, float] = {
     "concealed": 0.0,
     "joker_first": 1.0,
     "late_stock": 6.0,
+    "shed_high_when_ending": 1.0,
 }
 assert tuple(DEFAULTS) == KNOB_NAMES
 
@@ -257,7 +263,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if pts >= obs[Off.TEAM_MIN + team] + knobs[K_OPEN_THR]:
                     mode = 2
     if mode > 0:
-        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2 or meld_all, want_out or not may_out)
+        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, mode == 2 or meld_all, want_out or not may_out)
         if a >= 0:
             return a
     a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
@@ -267,9 +273,10 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
 
 
 @njit(cache=True)
-def _meld_choice_nb(obs, params, knobs, team, nh, meld_all, allow_out) -> int:
-    """The first legal meld/add of the plan, or -1 to discard.  `meld_all`: everything may be
-    melded (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
+def _meld_choice_nb(obs, params, knobs, team, nh, opening, meld_all, allow_out) -> int:
+    """The first legal meld/add of the plan, or -1 to discard.  `opening`: the minimum must be
+    reached (or a concealed going out); `meld_all`: everything but kept pairs may be melded
+    (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
     (the legality check still refuses it when the team may not go out)."""
     H = Off.HANDS
     base = team * N_KINDS
@@ -318,7 +325,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, meld_all, allow_out) -> int:
                 if why_illegal_nb(obs, H, params, add_w + k) == 0:
                     return add_w + k
     # 4. a natural pair + a wild
-    if (knobs[K_PAIR_HOLD] == 0 or meld_all) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
+    if (knobs[K_PAIR_HOLD] == 0 or opening or (meld_all and knobs[K_PAIR_HOLD] < 2)) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
         v = 2 if w_first == Kind.JOKER else 1
         for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             if obs[H + k] >= 2:
@@ -393,7 +400,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             score = 70.0
         if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] > 0:
             score += 25.0
-        score += -1.5 * val if ending else 1.0 * val
+        score += (1.0 - 2.5 * knobs[K_SHED]) * val if ending else 1.0 * val
         danger = 0.0
         if lho_team != team and safe_w > 0:
             seen = c

@@ -18,7 +18,7 @@ from numba import njit
 
 from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
 
-MAX_KNOBS = 16
+MAX_KNOBS = 24
 
 # (name, module) in id order; the id is the position
 _ENTRIES = (

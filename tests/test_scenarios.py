@@ -335,7 +335,8 @@ def test_black_threes_melded_only_when_going_out():
     assert gs.hand(1) == ["9", "3", "3", "3", "3"]
     assert "meld 3 3 3" in gs.legal_texts()
     play(gs, "meld 3 3 3")
-    assert gs.legal_texts() == ["add 3 to 3s", "discard 3", "discard 9"]
+    # a discard now would leave a card in hand with black threes melded: only the fourth three
+    assert gs.legal_texts() == ["add 3 to 3s"]
     play(gs, "add 3 to 3s", "discard 9")
     assert gs.is_over and end_code(gs) == End.WENT_OUT
     bd = referee_agrees(gs)
@@ -387,8 +388,6 @@ def test_red_threes_minus_for_a_team_that_did_not_open():
     assert bd["meld_points"][0] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: after melding black threes the player may "
-                   "discard without going out (black threes stay melded, the hand goes on)")
 def test_black_three_meld_forces_going_out_this_turn():
     gs = new_game(hands={1: "K K K K K K 3C 3S 3C 9 8"}, stock_top=["K", "4", "5", "7", "3S"])
     play(gs, "draw", "meld K K K", "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks",
@@ -399,6 +398,9 @@ def test_black_three_meld_forces_going_out_this_turn():
     # only "add 3 to 3s" (then discard 9) goes out; a discard now leaves a card in hand
     assert gs.why_illegal("discard 9") is not None
     assert gs.why_illegal("discard 3") is not None
+    play(gs, "add 3 to 3s", "discard 9")
+    assert gs.is_over and gs.end_reason == "went out"
+    referee_agrees(gs)
 
 
 # ============================================================================ six players
