@@ -46,12 +46,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.enums import KIND_NAMES, N_KINDS, Kind
 
-__all__ = ["Position", "parse_position", "load_position", "parse_cards", "rollout"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Position", "RolloutResult", "parse_position", "load_position", "parse_cards", "rollout"]
 
 TEAM_NAMES = ("us", "them", "them2")
 MAX_WILD = 3
@@ -333,7 +337,93 @@ def load_position(path) -> Position:
     return parse_position(p.read_text())
 
 
-def rollout(position: Position, strategies, rollouts: int, seed: int = 0, rules=None):
-    """P(going out) etc. from ``rollouts`` random completions of the hidden cards, played out
-    with ``strategies``.  Needs the core (dealing a hidden-card completion into a state)."""
-    raise NotImplementedError("needs the core")
+@dataclass
+class RolloutResult:
+    """Tables of `rollout` (teams named from the viewer's side: us, them, them2).
+
+    teams:   team, seats, P(the hand ends by this team going out) with its Wilson 95% CI,
+             expected hand score with its 95% t CI.
+    within:  team, k, P(this team goes out within k turns) + Wilson 95% CI.  Turn 1 is the
+             current turn of ``to_move``, turn 2 the next player's, and so on.
+    endings: how the hands ended (went out / stock exhausted / red three last / turn limit),
+             share and mean number of turns.
+    records: the raw rollout records (sim.rollout.rollout_record_dt, engine team numbers).
+    """
+
+    teams: pd.DataFrame
+    within: pd.DataFrame
+    endings: pd.DataFrame
+    records: np.ndarray
+    strategies: tuple[str, ...]
+    rollouts: int
+    seed: int
+
+    def to_text(self) -> str:
+        import pandas as pd  # noqa: PLC0415
+
+        with pd.option_context("display.width", 200, "display.max_columns", 50):
+            wide = self.within.assign(
+                cell=[f"{p:.3f} [{lo:.3f}, {hi:.3f}]" for p, lo, hi in
+                      zip(self.within["p"], self.within["low"], self.within["high"], strict=True)]
+            ).pivot(index="k", columns="team", values="cell")
+            wide = wide[[t for t in self.teams["team"] if t in wide.columns]]
+            wide.columns.name = None
+            lines = [
+                f"{self.rollouts} rollouts, strategies {', '.join(self.strategies)}, seed {self.seed}",
+                "",
+                "Per team: P(the hand ends by this team going out) and expected hand score (95% CIs)",
+                self.teams.to_string(index=False, float_format="%.3f"),
+                "",
+                "P(team goes out within k turns), turn 1 = the current turn (Wilson 95% CI)",
+                wide.to_string(),
+                "",
+                "How the hands ended",
+                self.endings.to_string(index=False, float_format="%.3f"),
+            ]
+        return "\n".join(lines)
+
+
+END_NAMES = {0: "running", 1: "went out", 2: "stock exhausted", 3: "red three last", 4: "turn limit"}
+
+
+def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1000, seed: int = 0,
+            within=(1, 2, 3, 5, 10), check: bool = False) -> RolloutResult:
+    """Going-out odds and expected hand scores from ``rollouts`` random completions of the hidden
+    cards (sim.rollout), each played out with ``strategy`` (one spec for every seat, or a list of
+    one per seat).  ``rules``: a sim.rules.RuleSet (default: classic for the position's players).
+    Rollout i depends only on (seed, i)."""
+    import pandas as pd  # noqa: PLC0415
+
+    from reports.stats import mean_ci, wilson_ci  # noqa: PLC0415
+    from sim.rollout import prepare, run_rollouts  # noqa: PLC0415
+
+    ks = sorted({int(k) for k in within})
+    if any(k < 1 for k in ks):
+        raise ValueError(f"within: turns must be >= 1, got {list(within)}")
+    setup = prepare(position, rules)
+    specs = [strategy] if isinstance(strategy, str) else list(strategy)
+    rec = run_rollouts(setup, specs, int(rollouts), int(seed), check)
+    n = rec.shape[0]
+    nt = position.n_teams
+    team_rows, within_rows = [], []
+    for pt in range(nt):
+        et = setup.engine_team[pt]
+        out = rec["went_out_team"] == et
+        p, lo, hi = wilson_ci(int(out.sum()), n)
+        sc = mean_ci(rec["score"][:, et])
+        seats = " ".join(str(s) for s in range(position.players) if position.team_of_seat(s) == pt)
+        team_rows.append({"team": TEAM_NAMES[pt], "seats": seats, "p_out": p, "p_low": lo, "p_high": hi,
+                          "score": sc.mean, "score_low": sc.low, "score_high": sc.high})
+        for k in ks:
+            c = int((out & (rec["turns"] <= k)).sum())
+            p, lo, hi = wilson_ci(c, n)
+            within_rows.append({"team": TEAM_NAMES[pt], "k": k, "p": p, "low": lo, "high": hi})
+    end_rows = []
+    for code, name in END_NAMES.items():
+        sel = rec["end_reason"] == code
+        if sel.any():
+            end_rows.append({"ended": name, "share": sel.mean(), "n": int(sel.sum()),
+                             "mean_turns": float(rec["turns"][sel].mean())})
+    names = tuple(specs) if len(specs) > 1 else (specs[0],)
+    return RolloutResult(pd.DataFrame(team_rows), pd.DataFrame(within_rows), pd.DataFrame(end_rows),
+                         rec, names, n, int(seed))

@@ -4,6 +4,9 @@
 illegal action by returning its reason code without touching the state.  Automatic events (red
 threes laid and replaced, the pile joining the hand, going out, the next turn, the exhausted
 stock) happen here so that a state always waits for a real decision or is over.
+
+Cards in the stock and the pile are codes `kind | suit << 4`; hands hold kind counts plus, for
+the natural ranks, counts per suit (Samba sequences need suits).
 """
 
 from __future__ import annotations
@@ -11,8 +14,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, End, Kind, Off, Par, Phase
-from sim.legal import Why, team_of_nb, why_illegal_nb
+from sim.enums import (
+    FIRST_NATURAL,
+    LAST_NATURAL,
+    MAX_SEQS,
+    N_KINDS,
+    N_SUITED,
+    Act,
+    End,
+    Kind,
+    Off,
+    Par,
+    Phase,
+)
+from sim.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
 
 
 @njit(cache=True)
@@ -34,17 +49,35 @@ def end_hand_nb(state: np.ndarray, reason: int) -> None:
 
 
 @njit(cache=True)
-def _give_nb(state, seat, kind, n) -> None:
-    state[Off.HANDS + seat * N_KINDS + kind] += n
-    state[Off.HAND_SIZE + seat] += n
+def _give_nb(state, seat, code) -> None:
+    """One card (a code) into a hand."""
+    kind = code & 15
+    state[Off.HANDS + seat * N_KINDS + kind] += 1
+    state[Off.HAND_SIZE + seat] += 1
+    if FIRST_NATURAL <= kind <= LAST_NATURAL:
+        state[Off.HAND_SUITS + seat * N_SUITED + (code >> 4) * 11 + kind - FIRST_NATURAL] += 1
+
+
+@njit(cache=True)
+def _remove_nb(state, params, seat, kind, n) -> int:
+    """Take n cards of `kind` out of a hand; returns the code of the last one removed."""
+    state[Off.HANDS + seat * N_KINDS + kind] -= n
+    state[Off.HAND_SIZE + seat] -= n
+    code = kind
+    if FIRST_NATURAL <= kind <= LAST_NATURAL:
+        for _ in range(n):
+            s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, kind)
+            state[Off.HAND_SUITS + seat * N_SUITED + s * 11 + kind - FIRST_NATURAL] -= 1
+            code = kind | (s << 4)
+    return code
 
 
 @njit(cache=True)
 def _pop_stock_nb(state) -> int:
-    card = state[Off.STOCK + state[Off.STOCK_POS]]
+    code = state[Off.STOCK + state[Off.STOCK_POS]]
     state[Off.STOCK_POS] += 1
     state[Off.STOCK_LEN] -= 1
-    return card
+    return code
 
 
 @njit(cache=True)
@@ -53,9 +86,9 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     ended (a red three was the last stock card) or the stock is empty."""
     team = state[Off.TEAM_OF_SEAT + seat]
     while state[Off.STOCK_LEN] > 0:
-        card = _pop_stock_nb(state)
-        if card != Kind.RED3:
-            _give_nb(state, seat, card, 1)
+        code = _pop_stock_nb(state)
+        if code & 15 != Kind.RED3:
+            _give_nb(state, seat, code)
             return True
         state[Off.TEAM_RED3 + team] += 1
         if state[Off.STOCK_LEN] == 0 and params[Par.RED3_LAST_ENDS] != 0:
@@ -65,11 +98,13 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
 
 
 @njit(cache=True)
-def _push_pile_nb(state, kind) -> None:
-    state[Off.PILE + state[Off.PILE_LEN]] = kind
+def _push_pile_nb(state, code) -> None:
+    kind = code & 15
+    state[Off.PILE + state[Off.PILE_LEN]] = code
     state[Off.PILE_LEN] += 1
     state[Off.PILE_COUNTS + kind] += 1
     state[Off.PILE_TOP] = kind
+    state[Off.PILE_TOP_SUIT] = code >> 4
     if kind == Kind.TWO or kind == Kind.JOKER or kind == Kind.RED3:
         state[Off.PILE_FREEZE] += 1
 
@@ -92,6 +127,10 @@ def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
         for a in range(Act.TAKE_PAIR, Act.TAKE_ONTO + 1):
             if why_illegal_nb(state, hand_off, params, a) == 0:
                 return
+        if params[Par.SEQUENCES] != 0:
+            for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
+                if why_illegal_nb(state, hand_off, params, a) == 0:
+                    return
         end_hand_nb(state, End.EXHAUSTED)
 
 
@@ -115,7 +154,7 @@ def init_hand_nb(
 
     Parameters
     ----------
-    deck : int8/int32[:], the deck as kinds, top first (deck[0] is dealt first)
+    deck : int32[:], the deck as card codes (kind | suit << 4), top first (deck[0] is dealt first)
     n_cards : int, cards in the deck (108 or 162)
     dealer : int, active seat of the dealer
     cum_scores : int32[:], shape (MAX_TEAMS,), cumulative scores before this hand
@@ -127,6 +166,7 @@ def init_hand_nb(
     state[Off.DEALER] = dealer
     state[Off.WENT_OUT_SEAT] = -1
     state[Off.PILE_TOP] = -1
+    state[Off.PILE_TOP_SUIT] = -1
     for s in range(6):
         state[Off.TEAM_OF_SEAT + s] = params[Par.TEAM_OF_SEAT + s]
         state[Off.LAST_DISCARD + s] = -1
@@ -141,13 +181,14 @@ def init_hand_nb(
     for _r in range(hs):
         for j in range(n_seats):
             seat = (dealer + 1 + j) % n_seats
-            _give_nb(state, seat, _pop_stock_nb(state), 1)
+            _give_nb(state, seat, _pop_stock_nb(state))
     # the upcard: wild cards and red threes are covered until a natural card other than a red
     # three shows (they stay in the pile and freeze it)
     while state[Off.STOCK_LEN] > 0:
-        card = _pop_stock_nb(state)
-        _push_pile_nb(state, card)
-        if card != Kind.TWO and card != Kind.JOKER and card != Kind.RED3:
+        code = _pop_stock_nb(state)
+        _push_pile_nb(state, code)
+        kind = code & 15
+        if kind != Kind.TWO and kind != Kind.JOKER and kind != Kind.RED3:
             break
     if params[Par.UPCARD_FREEZES] == 0:
         state[Off.PILE_FREEZE] = 0
@@ -170,37 +211,92 @@ def init_hand_nb(
 
 
 @njit(cache=True)
+def _opened_check_nb(state, params, seat, team, points) -> None:
+    """Count points towards a pending initial meld; once it is made, the pile cards held aside
+    join the hand."""
+    if state[Off.TEAM_OPENED + team] != 0:
+        return
+    state[Off.PENDING_VALUE] += points
+    if state[Off.PENDING_VALUE] >= state[Off.TEAM_MIN + team]:
+        state[Off.TEAM_OPENED + team] = 1
+        for j in range(state[Off.ASIDE_LEN]):
+            _give_nb(state, seat, state[Off.PILE + j])
+            state[Off.PILE + j] = 0
+        state[Off.ASIDE_LEN] = 0
+
+
+@njit(cache=True)
 def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat) -> None:
     """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals come from the
-    hand (the rest is the taken top card).  Tracks points towards the opening and canastas."""
+    hand (the rest is the taken top card).  Tracks points towards the opening and canastas;
+    with several melds per rank a completed canasta is closed to make room for a new meld."""
     i = team * N_KINDS + kind
     before = state[Off.MELD_NAT + i] + state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
-    state[Off.MELD_NAT + i] += nat
-    state[Off.MELD_TWO + i] += twos
-    state[Off.MELD_JOKER + i] += jokers
-    h = Off.HANDS + seat * N_KINDS
-    state[h + kind] -= from_hand_nat
-    state[h + Kind.TWO] -= twos
-    state[h + Kind.JOKER] -= jokers
-    state[Off.HAND_SIZE + seat] -= from_hand_nat + twos + jokers
-    state[Off.SEAT_MELDED + seat] = 1
     csize = params[Par.CANASTA_SIZE]
-    if kind != Kind.BLACK3 and before < csize <= before + nat + twos + jokers:
+    if before == 0 and nat == 1 and twos + jokers == 0 and state[Off.CLOSED_COUNT + i] > 0:
+        # a natural added to a closed canasta (no open meld of the rank)
+        state[Off.CLOSED_NAT + i] += 1
+        before = -1
+    else:
+        state[Off.MELD_NAT + i] += nat
+        state[Off.MELD_TWO + i] += twos
+        state[Off.MELD_JOKER + i] += jokers
+    if from_hand_nat > 0:
+        _remove_nb(state, params, seat, kind, from_hand_nat)
+    if twos > 0:
+        _remove_nb(state, params, seat, Kind.TWO, twos)
+    if jokers > 0:
+        _remove_nb(state, params, seat, Kind.JOKER, jokers)
+    state[Off.SEAT_MELDED + seat] = 1
+    after = before + nat + twos + jokers
+    if kind != Kind.BLACK3 and before >= 0 and before < csize <= after:
         state[Off.CANASTAS_THIS_TURN] += 1
-    if state[Off.TEAM_OPENED + team] == 0:
-        state[Off.PENDING_VALUE] += (
-            nat * params[Par.CARD_VALUE + kind]
-            + twos * params[Par.CARD_VALUE + Kind.TWO]
-            + jokers * params[Par.CARD_VALUE + Kind.JOKER]
-        )
-        if state[Off.PENDING_VALUE] >= state[Off.TEAM_MIN + team]:
-            state[Off.TEAM_OPENED + team] = 1
-            for k in range(N_KINDS):
-                c = state[Off.ASIDE_COUNTS + k]
-                if c > 0:
-                    _give_nb(state, seat, k, c)
-                    state[Off.ASIDE_COUNTS + k] = 0
-            state[Off.ASIDE_LEN] = 0
+        if params[Par.MULTI_MELDS] != 0:
+            t = state[Off.MELD_TWO + i]
+            j = state[Off.MELD_JOKER + i]
+            state[Off.CLOSED_COUNT + i] += 1
+            state[Off.CLOSED_NAT + i] += state[Off.MELD_NAT + i]
+            state[Off.CLOSED_TWO + team] += t
+            state[Off.CLOSED_JOKER + team] += j
+            if t + j == 0:
+                state[Off.CLOSED_NATURAL + team] += 1
+            state[Off.MELD_NAT + i] = 0
+            state[Off.MELD_TWO + i] = 0
+            state[Off.MELD_JOKER + i] = 0
+    _opened_check_nb(
+        state, params, seat, team,
+        nat * params[Par.CARD_VALUE + kind] + twos * params[Par.CARD_VALUE + Kind.TWO]
+        + jokers * params[Par.CARD_VALUE + Kind.JOKER],
+    )
+
+
+@njit(cache=True)
+def _sequence_nb(state, params, seat, team, action, top_code) -> None:
+    """Lay or extend a sequence; with `top_code` >= 0 the new card is the taken top discard."""
+    slot, suit, low, length, new_kind = seq_move_nb(state, team, action)
+    base = Off.HAND_SUITS + seat * N_SUITED + suit * 11
+    points = 0
+    if action < Act.SEQ_ADD:
+        for k in range(low, low + 3):
+            state[base + k - FIRST_NATURAL] -= 1
+            state[Off.HANDS + seat * N_KINDS + k] -= 1
+            points += params[Par.CARD_VALUE + k]
+        state[Off.HAND_SIZE + seat] -= 3
+        state[Off.SEQ_SUIT + team * MAX_SEQS + slot] = suit
+        state[Off.SEQ_LOW + team * MAX_SEQS + slot] = low
+        state[Off.SEQ_LEN + team * MAX_SEQS + slot] = 3
+    else:
+        if top_code < 0:
+            state[base + new_kind - FIRST_NATURAL] -= 1
+            state[Off.HANDS + seat * N_KINDS + new_kind] -= 1
+            state[Off.HAND_SIZE + seat] -= 1
+        state[Off.SEQ_LOW + team * MAX_SEQS + slot] = low
+        state[Off.SEQ_LEN + team * MAX_SEQS + slot] = length
+        points = params[Par.CARD_VALUE + new_kind]
+        if length == params[Par.CANASTA_SIZE]:
+            state[Off.CANASTAS_THIS_TURN] += 1
+    state[Off.SEAT_MELDED + seat] = 1
+    _opened_check_nb(state, params, seat, team, points)
 
 
 @njit(cache=True)
@@ -212,6 +308,39 @@ def _went_out_nb(state, seat, with_discard) -> None:
     if state[Off.MELDED_BEFORE] == 0 and state[Off.CANASTAS_THIS_TURN] > 0:
         state[Off.CONCEALED] = 1
     end_hand_nb(state, End.WENT_OUT)
+
+
+@njit(cache=True)
+def _take_pile_nb(state, params, seat, team) -> int:
+    """Empty the pile: red threes are laid, the top card is returned (as a code), the rest goes
+    to the hand, or is held aside (compacted at the bottom of PILE) while the team's initial
+    meld is pending."""
+    n = state[Off.PILE_LEN]
+    top = state[Off.PILE + n - 1]
+    opened = state[Off.TEAM_OPENED + team] != 0
+    aside = 0
+    for j in range(n - 1):
+        code = state[Off.PILE + j]
+        if code & 15 == Kind.RED3:
+            state[Off.TEAM_RED3 + team] += 1
+        elif opened:
+            _give_nb(state, seat, code)
+        else:
+            state[Off.PILE + aside] = code
+            aside += 1
+    for j in range(aside, n):
+        state[Off.PILE + j] = 0
+    for k in range(N_KINDS):
+        state[Off.PILE_COUNTS + k] = 0
+    state[Off.ASIDE_LEN] = aside
+    state[Off.PILE_LEN] = 0
+    state[Off.PILE_FREEZE] = 0
+    state[Off.PILE_TOP] = -1
+    state[Off.PILE_TOP_SUIT] = -1
+    state[Off.TOOK_PILE] = 1
+    state[Off.PILE_TAKES + team] += 1
+    state[Off.PHASE] = Phase.MELD
+    return top
 
 
 @njit(cache=True)
@@ -236,47 +365,28 @@ def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
         end_hand_nb(state, End.EXHAUSTED)
         return Why.OK
     if action <= Act.TAKE_ONTO:
-        top = state[Off.PILE_TOP]
+        top = _take_pile_nb(state, params, seat, team)
+        kind = top & 15
         hand_nat = 2 if action == Act.TAKE_PAIR else (0 if action == Act.TAKE_ONTO else 1)
         twos = 1 if action == Act.TAKE_NAT_TWO else 0
         jokers = 1 if action == Act.TAKE_NAT_JOKER else 0
-        # the rest of the pile (all but the top): red threes laid, the others to hand or aside
-        state[Off.PILE_COUNTS + top] -= 1
-        opened = state[Off.TEAM_OPENED + team] != 0
-        for k in range(N_KINDS):
-            c = state[Off.PILE_COUNTS + k]
-            if c == 0:
-                continue
-            state[Off.PILE_COUNTS + k] = 0
-            if k == Kind.RED3:
-                state[Off.TEAM_RED3 + team] += c
-            elif opened:
-                _give_nb(state, seat, k, c)
-            else:
-                state[Off.ASIDE_COUNTS + k] += c
-                state[Off.ASIDE_LEN] += c
-        state[Off.PILE_LEN] = 0
-        state[Off.PILE_FREEZE] = 0
-        state[Off.PILE_TOP] = -1
-        state[Off.TOOK_PILE] = 1
-        state[Off.PILE_TAKES + team] += 1
-        state[Off.PHASE] = Phase.MELD
-        _meld_cards_nb(state, params, seat, team, top, hand_nat + 1, twos, jokers, hand_nat)
-        if state[Off.HAND_SIZE + seat] == 0 and state[Off.ASIDE_LEN] == 0:
-            _went_out_nb(state, seat, False)
-        return Why.OK
-    if action >= Act.DISCARD:
+        _meld_cards_nb(state, params, seat, team, kind, hand_nat + 1, twos, jokers, hand_nat)
+    elif action >= Act.TAKE_SEQ:
+        top = _take_pile_nb(state, params, seat, team)
+        _sequence_nb(state, params, seat, team, action, top)
+    elif action >= Act.SEQ_NEW:
+        _sequence_nb(state, params, seat, team, action, -1)
+    elif action >= Act.DISCARD:
         kind = action - Act.DISCARD
-        state[hand_off + kind] -= 1
-        state[Off.HAND_SIZE + seat] -= 1
-        _push_pile_nb(state, kind)
+        code = _remove_nb(state, params, seat, kind, 1)
+        _push_pile_nb(state, code)
         state[Off.LAST_DISCARD + seat] = kind
         if state[Off.HAND_SIZE + seat] == 0:
             _went_out_nb(state, seat, True)
             return Why.OK
         _next_turn_nb(state, params)
         return Why.OK
-    if action < Act.ADD_NAT:
+    elif action < Act.ADD_NAT:
         kind = (action - Act.MELD) // 3
         variant = (action - Act.MELD) % 3
         if variant == 0:
@@ -305,10 +415,9 @@ SCORE_ROWS = 8  # score, meld points, canasta bonus, red threes, going out, hand
 @njit(cache=True)
 def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """Score a finished hand into out (int32, shape (SCORE_ROWS, MAX_TEAMS)): rows are total,
-    meld points, canasta bonuses, red-three points, going-out bonus, cards-in-hand penalty,
-    canastas, natural canastas."""
+    meld points, canasta bonuses (sambas included), red-three points, going-out bonus,
+    cards-in-hand penalty, canastas (sambas included), natural canastas."""
     out[:, :] = 0
-    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
     csize = params[Par.CANASTA_SIZE]
     for t in range(state[Off.N_TEAMS]):
         melds = 0
@@ -320,7 +429,8 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
             nat = state[Off.MELD_NAT + i]
             tw = state[Off.MELD_TWO + i]
             jk = state[Off.MELD_JOKER + i]
-            melds += nat * val[k] + tw * val[Kind.TWO] + jk * val[Kind.JOKER]
+            melds += (nat + state[Off.CLOSED_NAT + i]) * params[Par.CARD_VALUE + k]
+            melds += tw * params[Par.CARD_VALUE + Kind.TWO] + jk * params[Par.CARD_VALUE + Kind.JOKER]
             if FIRST_NATURAL <= k <= LAST_NATURAL and nat + tw + jk >= csize:
                 ncan += 1
                 if tw + jk == 0:
@@ -328,6 +438,26 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
                     bonus += params[Par.NATURAL_CANASTA]
                 else:
                     bonus += params[Par.MIXED_CANASTA]
+            closed = state[Off.CLOSED_COUNT + i]
+            ncan += closed
+        melds += state[Off.CLOSED_TWO + t] * params[Par.CARD_VALUE + Kind.TWO]
+        melds += state[Off.CLOSED_JOKER + t] * params[Par.CARD_VALUE + Kind.JOKER]
+        closed_total = 0
+        for k in range(N_KINDS):
+            closed_total += state[Off.CLOSED_COUNT + t * N_KINDS + k]
+        cn = state[Off.CLOSED_NATURAL + t]
+        nnat += cn
+        bonus += cn * params[Par.NATURAL_CANASTA] + (closed_total - cn) * params[Par.MIXED_CANASTA]
+        for q in range(MAX_SEQS):
+            length = state[Off.SEQ_LEN + t * MAX_SEQS + q]
+            if length == 0:
+                continue
+            low = state[Off.SEQ_LOW + t * MAX_SEQS + q]
+            for k in range(low, low + length):
+                melds += params[Par.CARD_VALUE + k]
+            if length >= csize:
+                ncan += 1
+                bonus += params[Par.SAMBA_BONUS]
         r3 = state[Off.TEAM_RED3 + t]
         r3_points = 0
         if r3 > 0:
@@ -340,8 +470,7 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
         for s in range(state[Off.N_SEATS]):
             if state[Off.TEAM_OF_SEAT + s] == t:
                 for k in range(N_KINDS):
-                    penalty += state[Off.HANDS + s * N_KINDS + k] * val[k]
-        # cards still held aside (a failed opening cannot end a hand, but be exact)
+                    penalty += state[Off.HANDS + s * N_KINDS + k] * params[Par.CARD_VALUE + k]
         go = 0
         ws = state[Off.WENT_OUT_SEAT]
         if state[Off.END_REASON] == End.WENT_OUT and ws >= 0 and state[Off.TEAM_OF_SEAT + ws] == t:
@@ -363,22 +492,28 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
 
 @njit(cache=True)
 def card_totals_nb(state: np.ndarray, out: np.ndarray) -> None:
-    """Count every card of the hand by kind, wherever it is (hands, melds, red threes laid, pile,
-    aside, stock) into out (int64, shape (N_KINDS,)): the accounting invariant."""
+    """Count every card of the hand by kind, wherever it is (hands, melds, closed canastas,
+    sequences, red threes laid, pile, aside, stock) into out (int64, shape (N_KINDS,)): the
+    accounting invariant."""
     out[:] = 0
     for s in range(state[Off.N_SEATS]):
         for k in range(N_KINDS):
             out[k] += state[Off.HANDS + s * N_KINDS + k]
     for t in range(state[Off.N_TEAMS]):
         out[Kind.RED3] += state[Off.TEAM_RED3 + t]
+        out[Kind.TWO] += state[Off.CLOSED_TWO + t]
+        out[Kind.JOKER] += state[Off.CLOSED_JOKER + t]
         for k in range(N_KINDS):
             i = t * N_KINDS + k
-            out[k] += state[Off.MELD_NAT + i]
+            out[k] += state[Off.MELD_NAT + i] + state[Off.CLOSED_NAT + i]
             out[Kind.TWO] += state[Off.MELD_TWO + i]
             out[Kind.JOKER] += state[Off.MELD_JOKER + i]
-    for j in range(state[Off.PILE_LEN]):
-        out[state[Off.PILE + j]] += 1
-    for k in range(N_KINDS):
-        out[k] += state[Off.ASIDE_COUNTS + k]
+        for q in range(MAX_SEQS):
+            length = state[Off.SEQ_LEN + t * MAX_SEQS + q]
+            low = state[Off.SEQ_LOW + t * MAX_SEQS + q]
+            for k in range(low, low + length):
+                out[k] += 1
+    for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
+        out[state[Off.PILE + j] & 15] += 1
     for j in range(state[Off.STOCK_LEN]):
-        out[state[Off.STOCK + state[Off.STOCK_POS] + j]] += 1
+        out[state[Off.STOCK + state[Off.STOCK_POS] + j] & 15] += 1

@@ -87,5 +87,27 @@ def read_deck_file(path: str | Path, decks: int) -> list[int]:
     return parse_deck_text(p.read_text(), decks)
 
 
+def card_code(card_id: int) -> int:
+    """The engine's code of a card: kind | suit << 4 (jokers: kind only)."""
+    if card_id == JOKER_ID:
+        return Kind.JOKER
+    return kind_of_card(card_id) | (card_id // 13) << 4
+
+
+def code_token(code: int) -> str:
+    """Readable token of an engine card code: '7H', 'JK', '2' (suits of wild cards and threes
+    are not tracked in hands, so they print without one where unknown)."""
+    kind, suit = code & 15, code >> 4
+    if kind == Kind.JOKER:
+        return "JK"
+    if 2 <= kind <= 12:
+        return KIND_NAMES[kind] + SUIT_TOKENS[suit]
+    return KIND_NAMES[kind]
+
+
+def deck_codes(ids: list[int]) -> np.ndarray:
+    return np.array([card_code(c) for c in ids], np.int32)
+
+
 def deck_kinds(ids: list[int]) -> np.ndarray:
     return np.array([kind_of_card(c) for c in ids], np.int32)

@@ -30,6 +30,8 @@ CHECK_TEXT = {
     8: "the score breakdown does not add up",
     9: "the melded points do not match the cards on the table",
     10: "the player to act has no legal action (dead end)",
+    11: "a hand's suited card counts do not match its kind counts",
+    12: "an illegal sequence is on the table",
 }
 
 

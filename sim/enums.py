@@ -110,23 +110,37 @@ class OffT(NamedTuple):
     TEAM_RED3: int = 41  # [MAX_TEAMS] red threes laid
     CUM_SCORE: int = 44  # [MAX_TEAMS] cumulative score before this hand
     TEAM_MIN: int = 47  # [MAX_TEAMS] initial-meld minimum this hand
-    MELD_NAT: int = 50  # [MAX_TEAMS, N_KINDS] naturals in the team's meld of each kind
+    MELD_NAT: int = 50  # [MAX_TEAMS, N_KINDS] naturals in the team's (open) meld of each kind
     MELD_TWO: int = 95  # [MAX_TEAMS, N_KINDS] twos in it
     MELD_JOKER: int = 140  # [MAX_TEAMS, N_KINDS] jokers in it
     PILE_COUNTS: int = 185  # [N_KINDS] cards of each kind in the pile
     LAST_DISCARD: int = 200  # [MAX_SEATS] kind each seat discarded last (-1 none)
-    PUB_SIZE: int = 206
-    HANDS: int = 206  # [MAX_SEATS, N_KINDS]
-    STOCK: int = 296  # [MAX_CARDS] kinds; the top card is at STOCK + STOCK_POS
-    PILE: int = 458  # [MAX_CARDS] kinds; bottom first, top at PILE + PILE_LEN - 1
-    STOCK_POS: int = 620
-    ASIDE_COUNTS: int = 621  # [N_KINDS] pile cards held aside (see ASIDE_LEN)
-    PILE_TAKES: int = 636  # [MAX_TEAMS] piles taken per team this hand
-    STATE_SIZE: int = 640
+    PILE_TOP_SUIT: int = 206  # suit of the top discard (0..3) or -1
+    # Samba: several melds of a rank.  A group meld that reaches CANASTA_SIZE is closed (no wild
+    # card may join it) and moved here, so that a new meld of the rank can be started.
+    CLOSED_COUNT: int = 208  # [MAX_TEAMS, N_KINDS] closed canastas of each rank
+    CLOSED_NAT: int = 253  # [MAX_TEAMS, N_KINDS] natural cards in them
+    CLOSED_NATURAL: int = 298  # [MAX_TEAMS] natural canastas among them
+    CLOSED_TWO: int = 301  # [MAX_TEAMS] twos in them
+    CLOSED_JOKER: int = 304  # [MAX_TEAMS] jokers in them
+    # Samba sequences: MAX_SEQS slots per team: suit, lowest kind, length (0 = empty slot)
+    SEQ_SUIT: int = 307  # [MAX_TEAMS, MAX_SEQS]
+    SEQ_LOW: int = 331  # [MAX_TEAMS, MAX_SEQS]
+    SEQ_LEN: int = 355  # [MAX_TEAMS, MAX_SEQS]
+    PUB_SIZE: int = 380
+    HANDS: int = 380  # [MAX_SEATS, N_KINDS]
+    HAND_SUITS: int = 470  # [MAX_SEATS, 4 suits, 11 natural ranks] (Samba sequences need suits)
+    STOCK: int = 734  # [MAX_CARDS] card codes (kind | suit << 4); the top at STOCK + STOCK_POS
+    PILE: int = 896  # [MAX_CARDS] card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards
+    STOCK_POS: int = 1058
+    PILE_TAKES: int = 1059  # [MAX_TEAMS] piles taken per team this hand
+    STATE_SIZE: int = 1064
 
 
 Off = OffT()
-OBS_SIZE = Off.HANDS + N_KINDS  # public part + own hand
+N_SUITED = 44  # 4 suits x 11 natural ranks
+MAX_SEQS = 8
+OBS_SIZE = Off.HAND_SUITS + N_SUITED  # public part + own hand + own suited naturals
 
 # ----------------------------------------------------------------------------- actions
 # A flat integer action space (the OpenSpiel pattern).  A turn is a sequence of decisions:
@@ -145,7 +159,10 @@ class ActT(NamedTuple):
     ADD_TWO: int = 68  # + kind: add a two
     ADD_JOKER: int = 83  # + kind: add a joker
     DISCARD: int = 98  # + kind
-    N_ACTIONS: int = 113
+    SEQ_NEW: int = 113  # + suit*9 + (low kind - 2): new 3-card sequence low..low+2 of one suit (Samba)
+    SEQ_ADD: int = 149  # + slot*2 + end: extend the team's sequence in `slot` below (end 0) or above (1)
+    TAKE_SEQ: int = 165  # + slot*2 + end: take the pile by extending a team sequence with the top card
+    N_ACTIONS: int = 181
 
 
 Act = ActT()
@@ -158,6 +175,7 @@ class DecisionT(NamedTuple):
     ADD: int = 2
     DISCARD: int = 3
     DECLINE: int = 4
+    SEQUENCE: int = 5  # new sequence or extension (Samba)
 
 
 Decision = DecisionT()
@@ -207,6 +225,7 @@ class ParT(NamedTuple):
     FIVE_SITOUT: int = 67  # 1: five players, one of the three-team sits out each hand
     MAX_TURNS: int = 68  # safety cap on turns per hand
     MAX_HANDS: int = 69  # safety cap on hands per game
+    SAMBA_BONUS: int = 70  # bonus of a 7-card sequence
     N_PARAMS: int = 72
 
 

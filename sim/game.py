@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.actions import action_text_with_top, parse_action
 from sim.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
-from sim.cards import deck_kinds, kind_name, parse_deck_text, read_deck_file
+from sim.cards import deck_codes, kind_name, parse_deck_text, read_deck_file
 from sim.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off, Phase
 from sim.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
@@ -41,7 +41,7 @@ class GameState:
     rules: RuleSet
     state: np.ndarray
     params: np.ndarray
-    deck: np.ndarray  # kinds, top first, as dealt
+    deck: np.ndarray  # card codes (kind | suit << 4), top first, as dealt
     seat_table: tuple[int, ...]  # table seat of each active seat
     key: tuple[int, int, int] | None = None
     history: list[Step] = field(default_factory=list)
@@ -70,11 +70,11 @@ class GameState:
         n_cards = deck_composition_nb(params, comp)
         key = None
         if deck_file is not None:
-            kinds = deck_kinds(read_deck_file(deck_file, rules.decks))
+            kinds = deck_codes(read_deck_file(deck_file, rules.decks))
         elif isinstance(deck, str):
-            kinds = deck_kinds(parse_deck_text(deck, rules.decks))
+            kinds = deck_codes(parse_deck_text(deck, rules.decks))
         elif deck is not None:
-            kinds = deck_kinds(parse_deck_text(" ".join(_id_token(c) for c in deck), rules.decks))
+            kinds = deck_codes(parse_deck_text(" ".join(_id_token(c) for c in deck), rules.decks))
         else:
             kinds = np.zeros(200, np.int32)
             fill_deck_nb(comp, kinds)
@@ -143,7 +143,7 @@ class GameState:
         return out
 
     def pile(self) -> list[str]:
-        return [kind_name(int(k)) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
+        return [kind_name(int(k) & 15) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
 
     @property
     def pile_top(self) -> int:

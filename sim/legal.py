@@ -14,7 +14,18 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.enums import (
+    FIRST_NATURAL,
+    LAST_NATURAL,
+    MAX_SEQS,
+    N_KINDS,
+    N_SUITED,
+    Act,
+    Kind,
+    Off,
+    Par,
+    Phase,
+)
 
 
 class WhyT(NamedTuple):
@@ -86,11 +97,35 @@ def meld_wilds_nb(arr: np.ndarray, team: int, kind: int) -> int:
 
 @njit(cache=True)
 def canastas_nb(arr: np.ndarray, params: np.ndarray, team: int) -> int:
+    """Canastas of the team: open melds of canasta size, closed ones (Samba) and sambas."""
     n = 0
+    csize = params[Par.CANASTA_SIZE]
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        if meld_size_nb(arr, team, k) >= params[Par.CANASTA_SIZE]:
+        if meld_size_nb(arr, team, k) >= csize:
             n += 1
+        n += arr[Off.CLOSED_COUNT + team * N_KINDS + k]
+    if params[Par.SEQUENCES] != 0:
+        for q in range(MAX_SEQS):
+            if arr[Off.SEQ_LEN + team * MAX_SEQS + q] >= csize:
+                n += 1
     return n
+
+
+@njit(cache=True)
+def suit_off_nb(hand_off: int) -> int:
+    """Offset of the suited naturals of the hand at `hand_off` (state or observation)."""
+    return Off.HAND_SUITS + (hand_off - Off.HANDS) // N_KINDS * N_SUITED
+
+
+@njit(cache=True)
+def closed_room_nb(params: np.ndarray, size: int, cap: int) -> int:
+    """Wild capacity limited so that no wild card joins a completed canasta (Samba)."""
+    if params[Par.WILD_ONTO_CANASTA] != 0:
+        return cap
+    room = params[Par.CANASTA_SIZE] - size
+    if room < 0:
+        room = 0
+    return cap if cap < room else room
 
 
 @njit(cache=True)
@@ -136,15 +171,19 @@ def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
         w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
         if nat + w > 0:
             # an existing meld takes wild cards even when the hand adds no natural to it
+            # (naturals first, then wild cards: with closed canastas that order is the safe one)
             points += c * params[Par.CARD_VALUE + k]
             cards += c
-            cap += wild_capacity_nb(params, nat + c, w)
+            cap += closed_room_nb(params, nat + c + w, wild_capacity_nb(params, nat + c, w))
         elif c == 0:
             continue
+        elif arr[Off.CLOSED_COUNT + i] > 0 and c < 3:
+            points += c * params[Par.CARD_VALUE + k]  # naturals join a closed canasta
+            cards += c
         elif c >= 3 and c >= min_nat:
             points += c * params[Par.CARD_VALUE + k]
             cards += c
-            cap += wild_capacity_nb(params, c, 0)
+            cap += closed_room_nb(params, c, wild_capacity_nb(params, c, 0))
         elif c >= min_nat and wild_capacity_nb(params, c, 0) >= 3 - c:
             pair_mask |= 1 << k
     jokers = hand[Kind.JOKER]
@@ -221,6 +260,8 @@ def _meld_after_all_nb(arr, hand, params, team, k) -> tuple:
     nat = arr[Off.MELD_NAT + i]
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
     mandatory = 0
+    if nat + w == 0 and arr[Off.CLOSED_COUNT + i] > 0 and c < 3:
+        return 0, 0, 0, True  # these naturals join a closed canasta
     if nat + w == 0:
         if c == 0:
             return 0, 0, 0, True
@@ -396,7 +437,7 @@ def _opening_ok_after_nb(arr, params, team, add_points, completes) -> bool:
 
 
 @njit(cache=True)
-def _after_move_ok_nb(arr, hand, params, team, gained_points, aside) -> int:
+def _after_move_ok_nb(arr, hand, params, team, gained_points, aside, hand_off) -> int:
     """Checks shared by every meld, add and take once the cards have moved (in scratch copies):
     the opening stays reachable and the hand-size rule holds.  `arr` is already updated."""
     n = 0
@@ -414,6 +455,13 @@ def _after_move_ok_nb(arr, hand, params, team, gained_points, aside) -> int:
                 keep = 0  # the team may go out: melding everything is allowed
             if pending + max_meld_points_nb(arr, hand, params, team, keep) >= need:
                 ok = True
+            elif params[Par.SEQUENCES] != 0:
+                p, c = seq_plan_points_nb(arr, hand_off, params, team)
+                total = 0
+                for k in range(N_KINDS):
+                    total += hand[k]
+                if pending + p >= need and total - c >= keep:
+                    ok = True
             elif concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team):
                 ok = True
         if not ok:
@@ -449,16 +497,27 @@ def why_illegal_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, action: i
         if action == Act.DECLINE:
             if arr[Off.STOCK_LEN] > 0:
                 return Why.NOT_EXHAUSTED
-            if params[Par.EXHAUSTED_FORCED_TAKE] != 0 and why_illegal_nb(arr, hand_off, params, Act.TAKE_ONTO) == 0:
-                return Why.FORCED_TAKE
+            if params[Par.EXHAUSTED_FORCED_TAKE] != 0:
+                if why_illegal_nb(arr, hand_off, params, Act.TAKE_ONTO) == 0:
+                    return Why.FORCED_TAKE
+                if params[Par.SEQUENCES] != 0:
+                    for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
+                        if why_illegal_nb(arr, hand_off, params, a) == 0:
+                            return Why.FORCED_TAKE
             return Why.OK
         if action == 6 or action == 7:
             return Why.UNKNOWN
         return _why_take_nb(arr, hand_off, params, action, team)
+    if action >= Act.TAKE_SEQ:
+        if phase != Phase.DRAW:
+            return Why.PHASE
+        return _why_seq_nb(arr, hand_off, params, action, team)
     if action < Act.MELD:
         return Why.UNKNOWN
     if phase != Phase.MELD:
         return Why.PHASE
+    if action >= Act.SEQ_NEW:
+        return _why_seq_nb(arr, hand_off, params, action, team)
     if action >= Act.DISCARD:
         return _why_discard_nb(arr, hand_off, params, action - Act.DISCARD, team)
     return _why_meld_nb(arr, hand_off, params, action, team)
@@ -477,7 +536,10 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     nat = arr[Off.MELD_NAT + i]
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
     has_meld = nat + w > 0
-    is_canasta = nat + w >= params[Par.CANASTA_SIZE]
+    # a completed canasta of the rank: the open meld itself, or (Samba) only closed ones
+    is_canasta = nat + w >= params[Par.CANASTA_SIZE] or (not has_meld and arr[Off.CLOSED_COUNT + i] > 0)
+    if is_canasta and action == Act.TAKE_PAIR and params[Par.MULTI_MELDS] != 0 and not has_meld:
+        is_canasta = False  # Samba: the pair starts a new meld of the rank
     if is_canasta:
         oc = params[Par.TAKE_ONTO_CANASTA]
         if oc == 0 or (oc == 2 and action != Act.TAKE_PAIR):
@@ -524,12 +586,13 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     opened = arr[Off.TEAM_OPENED + team] != 0
     pend = 0 if opened else gained
     # the top card is not in the hand: count it in, then meld it with the hand's cards
+    suits = _suits_out_nb(arr, suit_off_nb(hand_off), params, top, add_nat)
     arr[hand_off + top] += 1
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, 1)
     took = arr[Off.TOOK_PILE]
     arr[Off.TOOK_PILE] = 1
     if not opened:
-        why = _after_move_ok_nb(arr, hand, params, team, gained, rest)
+        why = _after_move_ok_nb(arr, hand, params, team, gained, rest, hand_off)
     else:
         # opened team: the pile cards join the hand at once (fewer than two cards in all here)
         for k in range(N_KINDS):
@@ -544,6 +607,7 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     arr[Off.TOOK_PILE] = took
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
     arr[hand_off + top] -= 1
+    _suits_back_nb(arr, suit_off_nb(hand_off), params, top, add_nat, suits)
     return why
 
 
@@ -579,10 +643,14 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
     if is_add:
         if nat + w == 0:
-            return Why.NO_MELD
+            if arr[Off.CLOSED_COUNT + i] == 0:
+                return Why.NO_MELD
+            if n_two + n_joker > 0:
+                return Why.CANASTA_CLOSED  # a closed canasta takes naturals only
+            nat = params[Par.CANASTA_SIZE]  # counts as a completed canasta below
     else:
-        if nat + w > 0 and params[Par.MULTI_MELDS] == 0:
-            return Why.MELD_EXISTS
+        if nat + w > 0:
+            return Why.MELD_EXISTS  # one open meld per rank (Samba: a new one once it closes)
         if n_nat < params[Par.MIN_NATURALS]:
             return Why.RULE_OFF
     if arr[hand_off + kind] < n_nat or arr[hand_off + Kind.TWO] < n_two or arr[hand_off + Kind.JOKER] < n_joker:
@@ -604,13 +672,71 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
     new_size = nat + w + used
     completes = 1 if kind != Kind.BLACK3 and nat + w < params[Par.CANASTA_SIZE] <= new_size else 0
     pend = gained if arr[Off.TEAM_OPENED + team] == 0 else 0
+    if arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] == 0 and is_add:
+        # a natural onto a closed canasta: only the hand changes
+        arr[hand_off + kind] -= 1
+        arr[Off.PENDING_VALUE] += pend
+        suits = _suits_out_nb(arr, suit_off_nb(hand_off), params, kind, 1)
+        why = _after_move_ok_nb(arr, hand, params, team, gained, arr[Off.ASIDE_LEN], hand_off)
+        _suits_back_nb(arr, suit_off_nb(hand_off), params, kind, 1, suits)
+        arr[Off.PENDING_VALUE] -= pend
+        arr[hand_off + kind] += 1
+        return why
+    suits = _suits_out_nb(arr, suit_off_nb(hand_off), params, kind, n_nat)
     _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, 1)
     if kind == Kind.BLACK3:
         why = _why_black3_after_nb(arr, hand, params, team, new_size)
     else:
-        why = _after_move_ok_nb(arr, hand, params, team, gained, arr[Off.ASIDE_LEN])
+        why = _after_move_ok_nb(arr, hand, params, team, gained, arr[Off.ASIDE_LEN], hand_off)
     _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, -1)
+    _suits_back_nb(arr, suit_off_nb(hand_off), params, kind, n_nat, suits)
     return why
+
+
+@njit(cache=True)
+def pick_suit_nb(arr, suit_off, params, kind) -> int:
+    """Which suit of a natural rank leaves the hand (discard or group meld): with sequences in
+    play the copy with the fewest same-suit neighbours (the least useful for a sequence), else
+    the first suit held.  -1 if none is held."""
+    best = -1
+    best_score = 1 << 20
+    for s in range(4):
+        if arr[suit_off + s * 11 + kind - FIRST_NATURAL] == 0:
+            continue
+        if params[Par.SEQUENCES] == 0:
+            return s
+        score = 0
+        for d in (-2, -1, 1, 2):
+            k = kind + d
+            if FIRST_NATURAL <= k <= LAST_NATURAL and arr[suit_off + s * 11 + k - FIRST_NATURAL] > 0:
+                score += 1
+        if score < best_score:
+            best_score = score
+            best = s
+    return best
+
+
+@njit(cache=True)
+def _suits_out_nb(arr, suit_off, params, kind, n) -> int:
+    """Remove n naturals of `kind` from the suited counts as the applier would (Samba only);
+    returns the suits removed, packed two bits each, for _suits_back_nb."""
+    if params[Par.SEQUENCES] == 0 or kind < FIRST_NATURAL or kind > LAST_NATURAL:
+        return 0
+    packed = 0
+    for j in range(n):
+        s = pick_suit_nb(arr, suit_off, params, kind)
+        arr[suit_off + s * 11 + kind - FIRST_NATURAL] -= 1
+        packed |= s << (2 * j)
+    return packed
+
+
+@njit(cache=True)
+def _suits_back_nb(arr, suit_off, params, kind, n, packed) -> None:
+    if params[Par.SEQUENCES] == 0 or kind < FIRST_NATURAL or kind > LAST_NATURAL:
+        return
+    for j in range(n):
+        s = (packed >> (2 * j)) & 3
+        arr[suit_off + s * 11 + kind - FIRST_NATURAL] += 1
 
 
 @njit(cache=True)
@@ -668,6 +794,194 @@ def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
     return Why.OK
 
 
+# ----------------------------------------------------------------------------- Samba sequences
+
+
+@njit(cache=True)
+def seq_move_nb(arr, team, action) -> tuple:
+    """What a sequence action does: (slot, suit, new low kind, new length, added kind).  For a
+    new sequence the slot is the first free one (-1 if none) and the added kind is -1."""
+    if action < Act.SEQ_ADD:
+        rel = action - Act.SEQ_NEW
+        slot = -1
+        for q in range(MAX_SEQS):
+            if arr[Off.SEQ_LEN + team * MAX_SEQS + q] == 0:
+                slot = q
+                break
+        return slot, rel // 9, FIRST_NATURAL + rel % 9, 3, -1
+    rel = action - (Act.SEQ_ADD if action < Act.TAKE_SEQ else Act.TAKE_SEQ)
+    slot = rel // 2
+    j = team * MAX_SEQS + slot
+    suit = arr[Off.SEQ_SUIT + j]
+    low = arr[Off.SEQ_LOW + j]
+    length = arr[Off.SEQ_LEN + j]
+    if rel % 2 == 0:
+        return slot, suit, low - 1, length + 1, low - 1
+    return slot, suit, low, length + 1, low + length
+
+
+@njit(cache=True)
+def _seq_set_nb(arr, hand_off, team, slot, suit, low, length, kinds_lo, kinds_hi, from_hand, pending, completes, old_low, old_len, sign) -> None:
+    """Move the suited cards kinds_lo..kinds_hi of `suit` from the hand into sequence `slot`
+    (sign=1), or back (sign=-1, restoring old_low / old_len)."""
+    so = suit_off_nb(hand_off)
+    if from_hand:
+        for k in range(kinds_lo, kinds_hi + 1):
+            arr[so + suit * 11 + k - FIRST_NATURAL] -= sign
+            arr[hand_off + k] -= sign
+            arr[Off.HAND_SIZE + arr[Off.SEAT]] -= sign
+    j = team * MAX_SEQS + slot
+    if sign > 0:
+        arr[Off.SEQ_SUIT + j] = suit
+        arr[Off.SEQ_LOW + j] = low
+        arr[Off.SEQ_LEN + j] = length
+    else:
+        arr[Off.SEQ_LOW + j] = old_low
+        arr[Off.SEQ_LEN + j] = old_len
+        if old_len == 0:
+            arr[Off.SEQ_SUIT + j] = 0
+    arr[Off.PENDING_VALUE] += sign * pending
+    arr[Off.CANASTAS_THIS_TURN] += sign * completes
+
+
+@njit(cache=True)
+def _why_seq_nb(arr, hand_off, params, action, team) -> int:
+    if params[Par.SEQUENCES] == 0:
+        return Why.RULE_OFF
+    if arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
+        return Why.BLACK3
+    slot, suit, low, length, new_kind = seq_move_nb(arr, team, action)
+    csize = params[Par.CANASTA_SIZE]
+    so = suit_off_nb(hand_off)
+    take = action >= Act.TAKE_SEQ
+    j = team * MAX_SEQS + slot
+    if action < Act.SEQ_ADD:
+        if slot < 0:
+            return Why.RULE_OFF  # no free sequence slot
+        if low + 2 > LAST_NATURAL:
+            return Why.BAD_KIND
+        for k in range(low, low + 3):
+            if arr[so + suit * 11 + k - FIRST_NATURAL] < 1:
+                return Why.NO_CARDS
+        lo = low
+        hi = low + 2
+        old_low = 0
+        old_len = 0
+    else:
+        old_low = arr[Off.SEQ_LOW + j]
+        old_len = arr[Off.SEQ_LEN + j]
+        if old_len == 0:
+            return Why.NO_MELD
+        if old_len >= csize:
+            return Why.CANASTA_CLOSED  # a samba grows no further
+        if new_kind < FIRST_NATURAL or new_kind > LAST_NATURAL:
+            return Why.BAD_KIND
+        lo = new_kind
+        hi = new_kind
+        if take:
+            if arr[Off.PILE_LEN] == 0:
+                return Why.PILE_EMPTY
+            if arr[Off.PILE_TOP] != new_kind or arr[Off.PILE_TOP_SUIT] != suit:
+                return Why.BAD_KIND  # the top card does not extend that sequence
+            if pile_frozen_for_nb(arr, team):
+                return Why.FROZEN
+        elif arr[so + suit * 11 + new_kind - FIRST_NATURAL] < 1:
+            return Why.NO_CARDS
+    points = 0
+    for k in range(lo, hi + 1):
+        points += params[Par.CARD_VALUE + k]
+    completes = 1 if length == csize else 0
+    opened = arr[Off.TEAM_OPENED + team] != 0
+    used = 0 if take else hi - lo + 1
+    rest = arr[Off.PILE_LEN] - arr[Off.PILE_COUNTS + Kind.RED3] - 1 if take else 0
+    if opened:
+        left = arr[Off.HAND_SIZE + arr[Off.SEAT]] + arr[Off.ASIDE_LEN] - used + rest
+        if left >= 2:
+            return Why.OK
+    pend = 0 if opened else points
+    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, 1)
+    hand = arr[hand_off : hand_off + N_KINDS]
+    if take:
+        took = arr[Off.TOOK_PILE]
+        arr[Off.TOOK_PILE] = 1
+        if not opened:
+            why = _after_move_ok_nb(arr, hand, params, team, points, rest, hand_off)
+        else:
+            for k in range(N_KINDS):
+                if k != Kind.RED3:
+                    arr[hand_off + k] += arr[Off.PILE_COUNTS + k]
+            arr[hand_off + new_kind] -= 1
+            why = Why.OK if finish_possible_nb(arr, hand, params, team) else Why.KEEP_CARDS
+            arr[hand_off + new_kind] += 1
+            for k in range(N_KINDS):
+                if k != Kind.RED3:
+                    arr[hand_off + k] -= arr[Off.PILE_COUNTS + k]
+        arr[Off.TOOK_PILE] = took
+    else:
+        why = _after_move_ok_nb(arr, hand, params, team, points, arr[Off.ASIDE_LEN], hand_off)
+    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, -1)
+    return why
+
+
+@njit(cache=True)
+def seq_plan_points_nb(arr, hand_off, params, team) -> tuple:
+    """A constructive lower bound of the points still meldable this turn when sequences are in
+    play: extend the team's sequences with suited cards from the hand, lay every run of three
+    or more suited cards, then meld groups from the rest.  Returns (points, cards melded)."""
+    csize = params[Par.CANASTA_SIZE]
+    so = suit_off_nb(hand_off)
+    hs = arr[so : so + N_SUITED].copy()  # Samba only: a small scratch copy is fine here
+    hk = arr[hand_off : hand_off + N_KINDS].copy()
+    points = 0
+    cards = 0
+    free = 0
+    for q in range(MAX_SEQS):
+        j = team * MAX_SEQS + q
+        length = arr[Off.SEQ_LEN + j]
+        if length == 0:
+            free += 1
+            continue
+        suit = arr[Off.SEQ_SUIT + j]
+        low = arr[Off.SEQ_LOW + j]
+        while length < csize and low - 1 >= FIRST_NATURAL and hs[suit * 11 + low - 1 - FIRST_NATURAL] > 0:
+            low -= 1
+            length += 1
+            hs[suit * 11 + low - FIRST_NATURAL] -= 1
+            hk[low] -= 1
+            points += params[Par.CARD_VALUE + low]
+            cards += 1
+        while length < csize and low + length <= LAST_NATURAL and hs[suit * 11 + low + length - FIRST_NATURAL] > 0:
+            k = low + length
+            hs[suit * 11 + k - FIRST_NATURAL] -= 1
+            hk[k] -= 1
+            points += params[Par.CARD_VALUE + k]
+            cards += 1
+            length += 1
+    for suit in range(4):
+        found = True
+        while found and free > 0:
+            found = False
+            k = FIRST_NATURAL
+            while k <= LAST_NATURAL and free > 0:
+                if hs[suit * 11 + k - FIRST_NATURAL] == 0:
+                    k += 1
+                    continue
+                r = k
+                while r <= LAST_NATURAL and r - k < csize and hs[suit * 11 + r - FIRST_NATURAL] > 0:
+                    r += 1
+                if r - k >= 3:
+                    for m in range(k, r):
+                        hs[suit * 11 + m - FIRST_NATURAL] -= 1
+                        hk[m] -= 1
+                        points += params[Par.CARD_VALUE + m]
+                        cards += 1
+                    free -= 1
+                    found = True
+                k = r
+    p, c = _max_meld_points_free_nb(arr, hk, params, team)
+    return points + p, cards + c
+
+
 @njit(cache=True)
 def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action ids into out[:n] and return n (draw-phase actions; or melds and
@@ -687,6 +1001,11 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
             if why_illegal_nb(arr, hand_off, params, a) == 0:
                 out[n] = a
                 n += 1
+        if params[Par.SEQUENCES] != 0 and arr[Off.PILE_LEN] > 0:
+            for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
+                if why_illegal_nb(arr, hand_off, params, a) == 0:
+                    out[n] = a
+                    n += 1
         return n
     if phase != Phase.MELD:
         return 0
@@ -716,6 +1035,23 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
                 if jokers > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_JOKER + k) == 0:
                     out[n] = Act.ADD_JOKER + k
                     n += 1
+    if params[Par.SEQUENCES] != 0:
+        so = suit_off_nb(hand_off)
+        for suit in range(4):
+            for low in range(FIRST_NATURAL, LAST_NATURAL - 1):
+                b = so + suit * 11 + low - FIRST_NATURAL
+                if arr[b] > 0 and arr[b + 1] > 0 and arr[b + 2] > 0:
+                    a = Act.SEQ_NEW + suit * 9 + low - FIRST_NATURAL
+                    if why_illegal_nb(arr, hand_off, params, a) == 0:
+                        out[n] = a
+                        n += 1
+        for q in range(MAX_SEQS):
+            if arr[Off.SEQ_LEN + team * MAX_SEQS + q] > 0:
+                for end in range(2):
+                    a = Act.SEQ_ADD + q * 2 + end
+                    if why_illegal_nb(arr, hand_off, params, a) == 0:
+                        out[n] = a
+                        n += 1
     # a discard's legality depends on the kind only through holding it: ask once
     first = -1
     for k in range(N_KINDS):

@@ -9,7 +9,22 @@ import numpy as np
 from numba import njit
 
 from sim.apply import SCORE_ROWS, apply_action_nb, card_totals_nb, init_hand_nb, score_hand_nb
-from sim.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Kind, Off, Par, Phase
+from sim.enums import (
+    FIRST_NATURAL,
+    LAST_NATURAL,
+    MAX_SEATS,
+    MAX_SEQS,
+    MAX_TEAMS,
+    N_ACTIONS,
+    N_KINDS,
+    N_SUITED,
+    Act,
+    End,
+    Kind,
+    Off,
+    Par,
+    Phase,
+)
 from sim.legal import canastas_nb, legal_actions_nb
 from sim.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from strategies.registry import decide_nb
@@ -34,11 +49,21 @@ def deck_composition_nb(params: np.ndarray, out: np.ndarray) -> int:
 
 @njit(cache=True)
 def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
+    """The unshuffled deck as card codes (kind | suit << 4), pack after pack."""
     n = 0
-    for k in range(N_KINDS):
-        for _ in range(composition[k]):
-            deck[n] = k
-            n += 1
+    packs = composition[Kind.JOKER] // 2
+    for _ in range(packs):
+        for suit in range(4):
+            red = suit == 1 or suit == 2  # diamonds, hearts
+            deck[n] = Kind.TWO | (suit << 4)
+            deck[n + 1] = (Kind.RED3 if red else Kind.BLACK3) | (suit << 4)
+            n += 2
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                deck[n] = k | (suit << 4)
+                n += 1
+        deck[n] = Kind.JOKER
+        deck[n + 1] = Kind.JOKER
+        n += 2
     return n
 
 
@@ -48,6 +73,8 @@ def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     obs[: Off.PUB_SIZE] = state[: Off.PUB_SIZE]
     h = Off.HANDS + seat * N_KINDS
     obs[Off.HANDS : Off.HANDS + N_KINDS] = state[h : h + N_KINDS]
+    h = Off.HAND_SUITS + seat * N_SUITED
+    obs[Off.HAND_SUITS : Off.HAND_SUITS + N_SUITED] = state[h : h + N_SUITED]
 
 
 @njit(cache=True)
@@ -70,7 +97,7 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
     for k in range(N_KINDS):
         c = 0
         for j in range(state[Off.PILE_LEN]):
-            if state[Off.PILE + j] == k:
+            if state[Off.PILE + j] & 15 == k:
                 c += 1
         if c != state[Off.PILE_COUNTS + k]:
             return 2
@@ -78,7 +105,7 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
             pile_freeze += c
     if params[Par.UPCARD_FREEZES] != 0 and pile_freeze != state[Off.PILE_FREEZE]:
         return 3
-    if state[Off.PILE_LEN] > 0 and state[Off.PILE + state[Off.PILE_LEN] - 1] != state[Off.PILE_TOP]:
+    if state[Off.PILE_LEN] > 0 and state[Off.PILE + state[Off.PILE_LEN] - 1] & 15 != state[Off.PILE_TOP]:
         return 3
     for s in range(state[Off.N_SEATS]):
         n = 0
@@ -94,9 +121,32 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
         if n == 0 and not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT and state[Off.WENT_OUT_SEAT] == s):
             if not (state[Off.ASIDE_LEN] > 0 and state[Off.SEAT] == s):
                 return 5
+    for s in range(state[Off.N_SEATS]):
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            c = 0
+            for suit in range(4):
+                v = state[Off.HAND_SUITS + s * N_SUITED + suit * 11 + k - FIRST_NATURAL]
+                if v < 0:
+                    return 11
+                c += v
+            if c != state[Off.HANDS + s * N_KINDS + k]:
+                return 11
     for t in range(state[Off.N_TEAMS]):
+        for q in range(MAX_SEQS):
+            length = state[Off.SEQ_LEN + t * MAX_SEQS + q]
+            if length == 0:
+                continue
+            low = state[Off.SEQ_LOW + t * MAX_SEQS + q]
+            if params[Par.SEQUENCES] == 0 or length < 3 or length > params[Par.CANASTA_SIZE]:
+                return 12
+            if low < FIRST_NATURAL or low + length - 1 > LAST_NATURAL:
+                return 12
         for k in range(N_KINDS):
             i = t * N_KINDS + k
+            if state[Off.CLOSED_COUNT + i] > 0 and params[Par.MULTI_MELDS] == 0:
+                return 6
+            if state[Off.CLOSED_NAT + i] < state[Off.CLOSED_COUNT + i] * params[Par.MIN_NATURALS]:
+                return 6
             nat = state[Off.MELD_NAT + i]
             w = state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
             if nat + w == 0:
@@ -111,6 +161,8 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
                 return 6
             if params[Par.WILD_LE_NAT] != 0 and w > nat:
                 return 6
+            if params[Par.MULTI_MELDS] != 0 and nat + w >= params[Par.CANASTA_SIZE]:
+                return 6  # a completed canasta is closed at once
             if state[Off.TEAM_OPENED + t] == 0 and not (state[Off.TEAM_OF_SEAT + state[Off.SEAT]] == t and state[Off.PENDING_VALUE] > 0):
                 if not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT):
                     return 7
@@ -129,15 +181,14 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
     for s in range(state[Off.N_SEATS]):
         for k in range(N_KINDS):
             total -= state[Off.HANDS + s * N_KINDS + k] * val[k]
-    for j in range(state[Off.PILE_LEN]):
-        if state[Off.PILE + j] != Kind.RED3:
-            total -= val[state[Off.PILE + j]]
-    for j in range(state[Off.STOCK_LEN]):
-        kk = state[Off.STOCK + state[Off.STOCK_POS] + j]
+    for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
+        kk = state[Off.PILE + j] & 15
         if kk != Kind.RED3:
             total -= val[kk]
-    for k in range(N_KINDS):
-        total -= state[Off.ASIDE_COUNTS + k] * val[k]
+    for j in range(state[Off.STOCK_LEN]):
+        kk = state[Off.STOCK + state[Off.STOCK_POS] + j] & 15
+        if kk != Kind.RED3:
+            total -= val[kk]
     melded = 0
     for t in range(state[Off.N_TEAMS]):
         melded += score[1, t]
@@ -158,7 +209,7 @@ def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game
     rec["turn"] = state[Off.TURN]
     rec["seat"] = seat_table[seat]
     rec["team"] = team
-    if action <= Act.TAKE_ONTO:
+    if action <= Act.TAKE_ONTO or action >= Act.TAKE_SEQ:
         dt = 0
     elif action == Act.DECLINE:
         dt = 4
@@ -166,8 +217,10 @@ def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game
         dt = 1
     elif action < Act.DISCARD:
         dt = 2
-    else:
+    elif action < Act.SEQ_NEW:
         dt = 3
+    else:
+        dt = 5
     rec["decision_type"] = dt
     rec["action"] = action
     rec["n_legal"] = n_legal

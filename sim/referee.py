@@ -245,7 +245,7 @@ class RefereeState:
         self.opened = [False] * r.n_teams
         self.pile_takes = [0] * r.n_teams
         self.seat_melded = [False] * n
-        self.stock: list[int] = [int(k) for k in deck_kinds]
+        self.stock: list[int] = [int(k) & 15 for k in deck_kinds]  # card codes carry the suit in bits 4-5
         self.pile: list[int] = []
         self.pile_freeze = 0
         # the turn
@@ -392,8 +392,10 @@ class RefereeState:
             return self._meld_reason(a) or self._after_move_reason(a)
         if Act.ADD_NAT <= a < Act.DISCARD:
             return self._add_reason(a) or self._after_move_reason(a)
-        if Act.DISCARD <= a < N_ACTIONS:
+        if Act.DISCARD <= a < Act.SEQ_NEW:
             return self._discard_reason(a)
+        if a >= Act.SEQ_NEW:
+            return "sequences are not part of these rules"
         return f"unused action id {a}"
 
     def _take_reason(self, a: int) -> str | None:

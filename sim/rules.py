@@ -547,12 +547,8 @@ class RuleSet:
 
     def engine_supported(self) -> str | None:
         """None if the numba core can play this rule set, else a one-line reason."""
-        if self.sequences:
-            return "samba sequences are not implemented by the engine yet (issue 3)"
-        if self.multiple_melds_per_rank:
-            return (
-                "several melds of one rank (Samba) are not implemented by the engine yet (issue 3)"
-            )
+        if self.sequences and self.canasta_size > 9:
+            return "sequences longer than 9 cards (4..A holds 11 ranks) need canasta_size <= 9"
         return None
 
     @property
@@ -608,6 +604,7 @@ class RuleSet:
         p[Par.FIVE_SITOUT] = self.players == 5
         p[Par.MAX_TURNS] = self.max_turns
         p[Par.MAX_HANDS] = self.max_hands
+        p[Par.SAMBA_BONUS] = self.samba_bonus
         used = max(getattr(Par, k) + PAR_WIDTHS.get(k, 1) for k in Par._fields if k != "N_PARAMS")
         missing = [i for i in range(used) if p[i] == _UNSET]
         if missing:  # pragma: no cover - guarded by tests/test_rules.py

@@ -51,6 +51,19 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     team = obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]]
     base = team * N_KINDS
     csize = params[Par.CANASTA_SIZE]
+    if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0:
+        # exact shortcut (saves the opening oracle): no meld is legal when the hand's card points
+        # cannot reach the minimum and no rank plus the wilds can make a canasta (concealed)
+        wilds = obs[H + Kind.TWO] + obs[H + Kind.JOKER]
+        pts = 0
+        most = 0
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            pts += obs[H + k] * params[Par.CARD_VALUE + k]
+            if obs[H + k] > most:
+                most = obs[H + k]
+        pts += obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+        if pts < obs[Off.TEAM_MIN + team] and most + wilds < csize:
+            return _discard_nb(obs, params, buf)
     # 1. naturals onto team melds
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         if obs[H + k] > 0 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] > 0:
@@ -92,7 +105,13 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + base + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
         if why_illegal_nb(obs, H, params, a) == 0:
             return a
-    # 6. discard the least useful card
+    return _discard_nb(obs, params, buf)
+
+
+@njit(cache=True)
+def _discard_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
+    """6. discard the least useful card."""
+    H = Off.HANDS
     best = -1
     best_key = 1 << 30
     for k in range(N_KINDS - 1):  # never a red three (cannot be held anyway)

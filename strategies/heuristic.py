@@ -66,10 +66,11 @@ from numba import njit
 from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.legal import (
     can_go_out_concealed_nb,
+    canastas_nb,
     legal_actions_nb,
     max_meld_points_nb,
-    wild_capacity_nb,
     why_illegal_nb,
+    wild_capacity_nb,
 )
 
 KNOB_NAMES = (
@@ -183,35 +184,16 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         return Act.DRAW
 
     # ---------------------------------------------------------------- context
-    base = team * N_KINDS
     nh = 0
     for k in range(N_KINDS):
         nh += obs[H + k]
     my_can = 0
     opp_opened = False
-    opp_can_max = 0
-    my_table = 0
-    opp_table = 0
     for t in range(n_teams):
-        c = 0
-        pts = 0
-        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            i = t * N_KINDS + k
-            s = obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
-            if s >= csize:
-                c += 1
-                pts += 300
-            pts += s * 10
         if t == team:
-            my_can = c
-            my_table = pts
-        else:
-            if obs[Off.TEAM_OPENED + t] != 0:
-                opp_opened = True
-            if c > opp_can_max:
-                opp_can_max = c
-            if pts > opp_table:
-                opp_table = pts
+            my_can = canastas_nb(obs, params, t)
+        elif obs[Off.TEAM_OPENED + t] != 0:
+            opp_opened = True
     opp_min_cards = 1000
     threat_cards = 1000  # fewest cards of an opponent whose team may go out
     my_side_cards = 0
@@ -226,14 +208,12 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             if hs < opp_min_cards:
                 opp_min_cards = hs
             # its team may go out soon: enough canastas, or one short with a meld of 5+
-            c = 0
+            c = canastas_nb(obs, params, t)
             near = 0
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
                 i = t * N_KINDS + k
                 ms = obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
-                if ms >= csize:
-                    c += 1
-                elif ms >= csize - 2:
+                if csize - 2 <= ms < csize:
                     near = 1
             if c + near >= need_can and hs < threat_cards:
                 threat_cards = hs
@@ -246,7 +226,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     meld_all = ending or want_out
 
     # ---------------------------------------------------------------- meld phase
-    mode = 0  # 0 discard only, 1 opened / opening melds, 2 everything (going out / concealed)
+    mode = 0  # 0 discard only, 1 opened: the meld plan, 2 opening in progress or concealed going out
     if opened:
         mode = 1
     elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
@@ -263,7 +243,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if pts >= obs[Off.TEAM_MIN + team] + knobs[K_OPEN_THR]:
                     mode = 2
     if mode > 0:
-        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, mode == 2 or meld_all, want_out or not may_out)
+        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
         if a >= 0:
             return a
     a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
@@ -273,9 +253,9 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
 
 
 @njit(cache=True)
-def _meld_choice_nb(obs, params, knobs, team, nh, opening, meld_all, allow_out) -> int:
+def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
     """The first legal meld/add of the plan, or -1 to discard.  `opening`: the minimum must be
-    reached (or a concealed going out); `meld_all`: everything but kept pairs may be melded
+    reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
     (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
     (the legality check still refuses it when the team may not go out)."""
     H = Off.HANDS
@@ -325,7 +305,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, meld_all, allow_out) 
                 if why_illegal_nb(obs, H, params, add_w + k) == 0:
                     return add_w + k
     # 4. a natural pair + a wild
-    if (knobs[K_PAIR_HOLD] == 0 or opening or (meld_all and knobs[K_PAIR_HOLD] < 2)) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
+    if (knobs[K_PAIR_HOLD] == 0 or opening or going_out or (meld_all and knobs[K_PAIR_HOLD] < 2)) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
         v = 2 if w_first == Kind.JOKER else 1
         for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             if obs[H + k] >= 2:
@@ -344,6 +324,8 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, meld_all, allow_out) 
                     i = base + k
                     w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
                     if obs[Off.MELD_NAT + i] + w != size:
+                        continue
+                    if not going_out and closed == 0 and w >= knobs[K_MAX_WILD]:
                         continue
                     if why_illegal_nb(obs, H, params, add_w + k) == 0:
                         return add_w + k

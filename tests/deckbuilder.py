@@ -249,7 +249,7 @@ def card_totals(gs):
 def assert_cards_conserved(gs) -> None:
     import numpy as np
 
-    want = np.bincount(gs.deck, minlength=15)
+    want = np.bincount(gs.deck & 15, minlength=15)  # deck entries are card codes kind | suit << 4
     got = card_totals(gs)
     assert list(got) == list(want), f"cards lost or created: {list(got)} != {list(want)}"
 

@@ -116,7 +116,8 @@ def test_samba_values() -> None:
     assert (s.black_threes_meld_min, s.black_threes_meld_max) == (3, 6)
     assert s.game_target == 10_000
     assert s.minimum_for(6995) == 120 and s.minimum_for(7000) == 150
-    reason = s.engine_supported()
+    assert s.engine_supported() is None  # the engine plays Samba
+    reason = s.replace(canasta_size=10).engine_supported()
     assert reason and "\n" not in reason and "sequences" in reason
 
 
@@ -367,6 +368,7 @@ def _expected_params(r: RuleSet, hand: int) -> dict[str, list[int]]:
         "FIVE_SITOUT": [int(r.players == 5)],
         "MAX_TURNS": [r.max_turns],
         "MAX_HANDS": [r.max_hands],
+        "SAMBA_BONUS": [r.samba_bonus],
     }
 
 
@@ -398,6 +400,7 @@ def test_to_params_distinguishes_fields() -> None:
         "MIXED_CANASTA": {"mixed_canasta_bonus": 301},
         "MAX_TURNS": {"max_turns": 77},
         "MAX_HANDS": {"max_hands": 78},
+        "SAMBA_BONUS": {"samba_bonus": 1499},
         "GAME_TARGET": {"game_target": 4000},
         "MIN_BELOW_ZERO": {"minimum_below_zero": 16},
         "DRAW_COUNT": {"draw_count": 2},
@@ -538,9 +541,10 @@ def test_cli_set_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert RuleSet.from_dict(d).decks == 3
 
 
-def test_cli_samba_notes_engine(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_samba_shows_sequences(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "samba"]) == 0
-    assert "not implemented" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "sequences" in out and "not implemented" not in out
 
 
 @pytest.mark.parametrize(
