@@ -7,7 +7,27 @@ from __future__ import annotations
 from sim.cards import kind_name, parse_kind
 from sim.enums import FIRST_NATURAL, LAST_NATURAL, Act, Kind
 
-SYNTAX = "draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | meld R R JK | add C to Rs | discard C"
+SYNTAX = ("draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
+          "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H")
+SUITS = "CDHS"
+
+
+def _suited(kind: int, suit: int) -> str:
+    return kind_name(kind) + SUITS[suit]
+
+
+def sequence_text(suit: int, low: int, length: int) -> str:
+    return f"{_suited(low, suit)}..{_suited(low + length - 1, suit)}"
+
+
+def _parse_suited(tok: str) -> tuple[int, int]:
+    t = tok.strip().upper()
+    if len(t) < 2 or t[-1] not in SUITS:
+        raise ValueError(f"{tok!r} is not a suited card like 7H")
+    kind = parse_kind(t[:-1])
+    if not FIRST_NATURAL <= kind <= LAST_NATURAL:
+        raise ValueError(f"{tok!r}: sequences hold natural cards 4..A only")
+    return kind, SUITS.index(t[-1])
 
 
 class ActionTextError(ValueError):
@@ -29,9 +49,31 @@ def action_text(action: int) -> str:
         if base <= action < base + 15:
             kind = action - base
             return f"add {card or kind_name(kind)} to {kind_name(kind)}s"
-    if Act.DISCARD <= action < Act.N_ACTIONS:
+    if Act.DISCARD <= action < Act.SEQ_NEW:
         return f"discard {kind_name(action - Act.DISCARD)}"
+    if Act.SEQ_NEW <= action < Act.SEQ_ADD:
+        suit, low = divmod(action - Act.SEQ_NEW, 9)
+        low += FIRST_NATURAL
+        return "meld " + " ".join(_suited(k, suit) for k in range(low, low + 3))
+    if Act.SEQ_ADD <= action < Act.N_ACTIONS:
+        slot, end = divmod(action - (Act.SEQ_ADD if action < Act.TAKE_SEQ else Act.TAKE_SEQ), 2)
+        verb = "extend" if action < Act.TAKE_SEQ else "take onto"
+        return f"{verb} sequence {slot} {'down' if end == 0 else 'up'}"
     return f"<unknown action {action}>"
+
+
+def sequence_action_text(action: int, seqs: dict[int, tuple[int, int, int]]) -> str:
+    """`add 7H to 4H..6H` / `take 7H onto 4H..6H` given the team's sequences
+    {slot: (suit, low kind, length)}."""
+    rel = action - (Act.SEQ_ADD if action < Act.TAKE_SEQ else Act.TAKE_SEQ)
+    slot, end = divmod(rel, 2)
+    if slot not in seqs:
+        return action_text(action)
+    suit, low, length = seqs[slot]
+    new_kind = low - 1 if end == 0 else low + length
+    card = _suited(new_kind, suit) if FIRST_NATURAL <= new_kind <= LAST_NATURAL else "?"
+    target = sequence_text(suit, low, length)
+    return f"add {card} to {target}" if action < Act.TAKE_SEQ else f"take {card} onto {target}"
 
 
 def action_text_with_top(action: int, top: int) -> str:
@@ -54,13 +96,17 @@ def _rank_of_plural(tok: str) -> int:
     return parse_kind(t)
 
 
-def parse_action(text: str, top: int = -1) -> int:
-    """Parse action text (case-insensitive); `top` is the pile's top kind, checked for takes."""
+def parse_action(text: str, top: int = -1, seqs: dict[int, tuple[int, int, int]] | None = None) -> int:
+    """Parse action text (case-insensitive); `top` is the pile's top kind, checked for takes;
+    `seqs` the acting team's sequences {slot: (suit, low kind, length)} for Samba extensions."""
     words = text.strip().split()
     if not words:
         raise ActionTextError(f"empty action; write one of: {SYNTAX}")
     w0 = words[0].lower()
     try:
+        seq = _parse_sequence_words(words, seqs)
+        if seq is not None:
+            return seq
         if w0 == "draw" and len(words) == 1:
             return Act.DRAW
         if w0 == "decline" and len(words) == 1:
@@ -111,3 +157,33 @@ def _check_top(kind: int, top: int, text: str) -> None:
         raise ActionTextError(f"cannot read action {text!r}: the top discard is {kind_name(top)}, not {kind_name(kind)}")
     if not FIRST_NATURAL <= kind <= LAST_NATURAL:
         raise ActionTextError(f"cannot read action {text!r}: only a natural rank 4..A can be taken")
+
+
+def _parse_sequence_words(words: list[str], seqs: dict[int, tuple[int, int, int]] | None) -> int | None:
+    w = [x.lower() for x in words]
+    if w[0] == "meld" and len(words) == 4 and all(x[-1:].upper() in SUITS and len(x) >= 2 for x in words[1:]):
+        cards = [_parse_suited(x) for x in words[1:]]
+        kinds = [k for k, _ in cards]
+        suit = cards[0][1]
+        if any(su != suit for _, su in cards) or kinds != list(range(kinds[0], kinds[0] + 3)):
+            raise ValueError("a new sequence is three consecutive cards of one suit, low to high, e.g. 4H 5H 6H")
+        if kinds[0] + 2 > LAST_NATURAL:
+            raise ValueError("a sequence runs from 4 to A")
+        return Act.SEQ_NEW + suit * 9 + kinds[0] - FIRST_NATURAL
+    if len(w) == 4 and w[0] == "extend" and w[1] == "sequence" and w[3] in ("up", "down"):
+        return Act.SEQ_ADD + int(w[2]) * 2 + (w[3] == "up")
+    if len(w) == 5 and w[0] == "take" and w[1] == "onto" and w[2] == "sequence" and w[4] in ("up", "down"):
+        return Act.TAKE_SEQ + int(w[3]) * 2 + (w[4] == "up")
+    if len(w) == 4 and ((w[0] == "add" and w[2] == "to") or (w[0] == "take" and w[2] == "onto")) and ".." in w[3]:
+        kind, suit = _parse_suited(words[1])
+        lo_t, hi_t = words[3].split("..", 1)
+        lo, lo_s = _parse_suited(lo_t)
+        hi, hi_s = _parse_suited(hi_t)
+        for slot, (s_suit, s_low, s_len) in (seqs or {}).items():
+            if (s_suit, s_low, s_low + s_len - 1) == (lo_s, lo, hi) and lo_s == hi_s:
+                if suit != s_suit or kind not in (s_low - 1, s_low + s_len):
+                    raise ValueError(f"{words[1]} does not extend {words[3]}")
+                end = 0 if kind == s_low - 1 else 1
+                return (Act.SEQ_ADD if w[0] == "add" else Act.TAKE_SEQ) + slot * 2 + end
+        raise ValueError(f"the team has no sequence {words[3]}")
+    return None

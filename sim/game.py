@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.actions import action_text_with_top, parse_action
+from sim.actions import action_text_with_top, parse_action, sequence_action_text
 from sim.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
 from sim.cards import deck_codes, kind_name, parse_deck_text, read_deck_file
-from sim.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off, Phase
+from sim.enums import MAX_SEATS, MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
 from sim.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
 from sim.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
@@ -177,7 +177,18 @@ class GameState:
     def legal_texts(self) -> list[str]:
         return [self.text(a) for a in self.legal_actions()]
 
+    def sequences(self, team: int) -> dict[int, tuple[int, int, int]]:
+        """{slot: (suit, low kind, length)} of the team's Samba sequences."""
+        out = {}
+        for q in range(MAX_SEQS):
+            j = team * MAX_SEQS + q
+            if self.state[Off.SEQ_LEN + j]:
+                out[q] = (int(self.state[Off.SEQ_SUIT + j]), int(self.state[Off.SEQ_LOW + j]), int(self.state[Off.SEQ_LEN + j]))
+        return out
+
     def text(self, action: int) -> str:
+        if action >= Act.SEQ_ADD:
+            return sequence_action_text(action, self.sequences(self.team))
         return action_text_with_top(action, self.pile_top)
 
     def why_illegal(self, action: int | str) -> str | None:
@@ -198,7 +209,7 @@ class GameState:
 
     def _action_id(self, action: int | str) -> int:
         if isinstance(action, str):
-            return parse_action(action, self.pile_top)
+            return parse_action(action, self.pile_top, self.sequences(self.team))
         return int(action)
 
     # ------------------------------------------------------------------ scoring

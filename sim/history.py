@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from sim.actions import sequence_text
 from sim.cards import kind_name
 from sim.enums import N_KINDS, Act, Off
 from sim.game import GameState
@@ -27,6 +28,12 @@ def _melds_text(gs: GameState, team: int) -> str:
         wild = ("2" * t) + ("JK" * j and " JK" * j)
         parts.append(f"{rank}s x{n}" + (f"+{t}x2" if t else "") + (f"+{j}xJK" if j else "") + (f" {tag}" if tag else ""))
         _ = wild
+    for k in range(15):
+        closed = int(gs.state[Off.CLOSED_COUNT + team * N_KINDS + k])
+        if closed:
+            parts.append(f"{kind_name(k)}s: {closed} closed canasta(s)")
+    for suit, low, length in gs.sequences(team).values():
+        parts.append(f"sequence {sequence_text(suit, low, length)}" + (" *samba*" if length >= gs.rules.canasta_size else ""))
     return ", ".join(parts) or "no melds"
 
 
@@ -67,13 +74,13 @@ def format_history(make_state: Callable[[], GameState], actions: list[int], stra
         if a == Act.DRAW:
             got = np.maximum(after - before, 0)
             note = f" -> {_cards(got)}"
-        elif a <= Act.TAKE_ONTO:
+        elif a <= Act.TAKE_ONTO or a >= Act.TAKE_SEQ:
             note = f" -> {pile_len} cards taken; hand now {int(after.sum())}"
         if gs.red_threes(team) > red_before:
             note += f" (lays {gs.red_threes(team) - red_before} red three, replaced)" if a == Act.DRAW else " (red three laid)"
-        if Act.MELD <= a < Act.DISCARD or a <= Act.TAKE_ONTO and a != Act.DRAW:
+        if (Act.MELD <= a < Act.DISCARD or a >= Act.SEQ_NEW or a <= Act.TAKE_ONTO) and a != Act.DRAW:
             note += f"  [team {team}: {_melds_text(gs, team)}]"
-        if a >= Act.DISCARD:
+        if Act.DISCARD <= a < Act.SEQ_NEW:
             top = gs.pile()
             note += f"  [pile {len(top)}" + (", frozen" if gs.pile_frozen else "") + "]"
         lines.append(f"  {text}{note}")
