@@ -159,7 +159,8 @@ def init_hand_nb(
     dealer : int, active seat of the dealer
     cum_scores : int32[:], shape (MAX_TEAMS,), cumulative scores before this hand
     """
-    state[:] = 0
+    for i in range(state.shape[0]):  # a plain loop: numba's slice fill is much slower
+        state[i] = 0
     n_seats = params[Par.N_ACTIVE]
     state[Off.N_SEATS] = n_seats
     state[Off.N_TEAMS] = params[Par.N_TEAMS]
@@ -417,7 +418,9 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
     """Score a finished hand into out (int32, shape (SCORE_ROWS, MAX_TEAMS)): rows are total,
     meld points, canasta bonuses (sambas included), red-three points, going-out bonus,
     cards-in-hand penalty, canastas (sambas included), natural canastas."""
-    out[:, :] = 0
+    for r in range(out.shape[0]):
+        for t in range(out.shape[1]):
+            out[r, t] = 0
     csize = params[Par.CANASTA_SIZE]
     for t in range(state[Off.N_TEAMS]):
         melds = 0

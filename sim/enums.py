@@ -116,6 +116,7 @@ class OffT(NamedTuple):
     PILE_COUNTS: int = 185  # [N_KINDS] cards of each kind in the pile
     LAST_DISCARD: int = 200  # [MAX_SEATS] kind each seat discarded last (-1 none)
     PILE_TOP_SUIT: int = 206  # suit of the top discard (0..3) or -1
+    PUB_CLASSIC: int = 207  # end of the public fields every rule set uses (the rest is Samba's)
     # Samba: several melds of a rank.  A group meld that reaches CANASTA_SIZE is closed (no wild
     # card may join it) and moved here, so that a new meld of the rank can be started.
     CLOSED_COUNT: int = 208  # [MAX_TEAMS, N_KINDS] closed canastas of each rank

@@ -68,13 +68,20 @@ def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
-    """The acting seat's view: the public part and its own hand, nothing else."""
-    obs[: Off.PUB_SIZE] = state[: Off.PUB_SIZE]
+def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray, samba: bool = True) -> None:
+    """The acting seat's view: the public part and its own hand, nothing else.  Without Samba
+    rules (samba=False) the Samba-only fields and the suits, which stay zero, are not copied.
+    (Plain loops: numba's slice assignment is several times slower than this.)"""
+    n = Off.PUB_SIZE if samba else Off.PUB_CLASSIC
+    for i in range(n):
+        obs[i] = state[i]
     h = Off.HANDS + seat * N_KINDS
-    obs[Off.HANDS : Off.HANDS + N_KINDS] = state[h : h + N_KINDS]
-    h = Off.HAND_SUITS + seat * N_SUITED
-    obs[Off.HAND_SUITS : Off.HAND_SUITS + N_SUITED] = state[h : h + N_SUITED]
+    for k in range(N_KINDS):
+        obs[Off.HANDS + k] = state[h + k]
+    if samba:
+        h = Off.HAND_SUITS + seat * N_SUITED
+        for k in range(N_SUITED):
+            obs[Off.HAND_SUITS + k] = state[h + k]
 
 
 @njit(cache=True)
@@ -287,9 +294,10 @@ def play_hand_nb(
             status[3] = hand
             status[4] = -1
             return dec_n
+    samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
-        build_obs_nb(state, seat, obs)
+        build_obs_nb(state, seat, obs, samba)
         action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
         if log:
             if dec_n >= dec_out.shape[0]:

@@ -12,8 +12,17 @@ raises `IllegalAction` (with the step index, the action id and a one-line reason
 action that is not legal, or when the hand is not over exactly where the action list ends.
 `RefereeState` is the readable position; `RefereeState.is_legal(action)` probes one position.
 
-Not implemented (the core does not implement them either): Samba sequences and several melds
-of one rank (`Par.SEQUENCES`, `Par.MULTI_MELDS` are ignored: one meld per rank and team).
+Samba (`Par.SEQUENCES`, `Par.MULTI_MELDS`, docs/ENGINE.md "Samba"): the deck holds card codes
+`kind | suit << 4`; hands keep per-suit counts of the natural ranks 4..A, the pile and the stock
+keep the codes.  A natural card that leaves the hand by a discard or a group meld takes the suit
+ENGINE.md prescribes (`RefereeState.pick_suit`).  Several group melds of one rank: one *open*
+meld per rank (`melds`), closed canastas in `closed`; sequences in `seqs` (MAX_SEQS slots).
+
+The opening look-ahead ("can the minimum still be reached this turn?") is an exact search here:
+every way to use the hand's naturals in sequences (extensions of the team's sequences and new
+runs of 3..CANASTA_SIZE suited cards, within the free slots) combined with a dynamic programme
+over group melds (several melds per rank, wild-card limits, closed canastas).  The core uses a
+lower bound, so the referee allows a superset of the core's opening melds, never fewer.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from sim.enums import (
     FIRST_NATURAL,
     KIND_NAMES,
     LAST_NATURAL,
+    MAX_SEQS,
     N_ACTIONS,
     N_KINDS,
     Act,
@@ -39,6 +49,8 @@ from sim.enums import (
 NATURALS = tuple(range(FIRST_NATURAL, LAST_NATURAL + 1))  # kinds of the ranks 4..A
 WILDS = (Kind.TWO, Kind.JOKER)
 TAKES = (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO)
+TAKE_SEQS = tuple(range(Act.TAKE_SEQ, N_ACTIONS))  # take the pile onto a sequence (Samba)
+SUIT_NAMES = "CDHS"
 END_NAMES = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "exhausted",
              End.RED3_LAST: "red three last", End.TURN_LIMIT: "turn limit"}
 
@@ -64,9 +76,26 @@ def action_name(action: int) -> str:
         return f"add 2 to {KIND_NAMES[a - Act.ADD_TWO]}s"
     if Act.ADD_JOKER <= a < Act.DISCARD:
         return f"add JK to {KIND_NAMES[a - Act.ADD_JOKER]}s"
-    if Act.DISCARD <= a < N_ACTIONS:
+    if Act.DISCARD <= a < Act.SEQ_NEW:
         return f"discard {KIND_NAMES[a - Act.DISCARD]}"
+    if Act.SEQ_NEW <= a < Act.SEQ_ADD:
+        suit, low = divmod(a - Act.SEQ_NEW, 9)
+        low += FIRST_NATURAL
+        return "meld " + " ".join(card_name(k, suit) for k in range(low, min(low + 3, N_KINDS)))
+    if Act.SEQ_ADD <= a < Act.TAKE_SEQ:
+        slot, end = divmod(a - Act.SEQ_ADD, 2)
+        return f"add to sequence {slot} {('below', 'above')[end]}"
+    if Act.TAKE_SEQ <= a < N_ACTIONS:
+        slot, end = divmod(a - Act.TAKE_SEQ, 2)
+        return f"take onto sequence {slot} {('below', 'above')[end]}"
     return f"action#{a}"
+
+
+def card_name(kind: int, suit: int) -> str:
+    """'7H' for a natural rank with its suit, else the kind's name."""
+    if kind in NATURALS:
+        return KIND_NAMES[kind] + SUIT_NAMES[suit]
+    return KIND_NAMES[kind]
 
 
 class IllegalAction(Exception):
@@ -120,6 +149,13 @@ class Rules:
         self.value = p[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
         self.team_of_seat = p[Par.TEAM_OF_SEAT : Par.TEAM_OF_SEAT + self.n_active]
         self.max_turns = p[Par.MAX_TURNS]
+        self.sequences = bool(p[Par.SEQUENCES])
+        self.multi = bool(p[Par.MULTI_MELDS])
+        self.samba_bonus = p[Par.SAMBA_BONUS]
+        # Samba-style rules take the general (slower) opening search below
+        self.general = self.sequences or self.multi
+        self.group_key = (self.max_wild, self.wild_le_nat, self.min_naturals, self.canasta_size,
+                          self.wild_onto_canasta, self.multi)
 
     def minimum_for(self, cum: int) -> int:
         """Initial-meld minimum: below zero its own value, else the band with the largest start
@@ -186,6 +222,22 @@ class Meld:
     @property
     def size(self) -> int:
         return self.nat + self.two + self.joker
+
+
+@dataclass
+class Seq:
+    """A Samba sequence: `length` consecutive naturals of one suit from kind `low` up."""
+
+    suit: int
+    low: int
+    length: int
+
+    def next_kind(self, end: int) -> int:
+        """The kind that extends it below (end 0) or above (end 1)."""
+        return self.low - 1 if end == 0 else self.low + self.length
+
+    def text(self) -> str:
+        return f"{card_name(self.low, self.suit)}..{card_name(self.low + self.length - 1, self.suit)}"
 
 
 @dataclass
