@@ -16,7 +16,7 @@ DEFAULT_OUT = "runs/default"
 CHUNK_FN: Any = None  # None: sim.engine.run_chunk; tests put a fake chunk function here
 
 EPILOG = """examples:
-  canasta simulate                                   20,000 hands, classic, greedy vs random
+  canasta simulate                                   20,000 hands, classic, expert vs greedy
   canasta simulate --strategies expert,greedy --hands 1M --seed 1 --out runs/x
   canasta simulate --games 10000 --log-decisions 0.05 --out runs/games
   canasta simulate --rules german --players 6 --team-layout 3x2 --set go_out_bonus=200
@@ -50,7 +50,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--strategies", default=None, metavar="LIST",
-        help="comma list: one strategy per team or per seat (default greedy,random)",
+        help="comma list: one strategy per team or per seat (default expert,greedy)",
     )
     n = g.add_mutually_exclusive_group()
     n.add_argument("--hands", default=None, metavar="N", help="independent hands to play (default 20,000)")

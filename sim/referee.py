@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from sim.enums import (
     FIRST_NATURAL,
@@ -51,6 +51,14 @@ WILDS = (Kind.TWO, Kind.JOKER)
 TAKES = (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO)
 TAKE_SEQS = tuple(range(Act.TAKE_SEQ, N_ACTIONS))  # take the pile onto a sequence (Samba)
 SUIT_NAMES = "CDHS"
+
+# When a team that has opened takes the pile with hand cards (a pair, or a natural and a wild
+# card), the core puts the rest of the pile into the hand *before* it picks the suits of the
+# naturals that leave the hand (`pick_suit`), so a pile card of the rank may be melded in place
+# of a hand card.  Physically the pair comes from the hand before the pile is picked up (True).
+# Kind counts are the same either way; only the suits left in the hand differ.  False follows
+# the core (so that hands replay); see tests/test_scenarios_samba.py for the difference.
+PAIR_BEFORE_PILE = False
 END_NAMES = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "exhausted",
              End.RED3_LAST: "red three last", End.TURN_LIMIT: "turn limit"}
 
@@ -265,11 +273,14 @@ class RefereeResult:
 class RefereeState:
     """The readable position of one hand.
 
-    hands[seat][kind]      cards of each kind in each active seat's hand
-    melds[team][kind]      Meld(nat, two, joker) of the team's meld of that kind
-    stock                  kinds, top card first (index 0)
-    pile                   kinds, bottom first, top card last
-    aside                  pile cards held aside while the taker's opening is pending
+    hands[seat][kind]        cards of each kind in each active seat's hand
+    suits[seat][suit][kind]  of those, the naturals 4..A per suit (Samba sequences need them)
+    melds[team][kind]        Meld(nat, two, joker): the team's (open) meld of that kind
+    closed[team][kind]       [Meld, ...]: closed canastas of that rank (several melds per rank)
+    seqs[team][slot]         Seq(suit, low, length) or None (Samba sequences)
+    stock                    card codes (kind | suit << 4), top card first (index 0)
+    pile                     card codes, bottom first, top card last
+    aside                    pile cards (codes) held aside while the taker's opening is pending
     plus the flags of the turn (phase, seat, pending, took_pile, ...) and of the hand.
     """
 
@@ -292,12 +303,16 @@ class RefereeState:
         self.cum_scores = [int(c) for c in cum_scores[: r.n_teams]]
         self.team_min = [r.minimum_for(c) for c in self.cum_scores]
         self.hands: list[list[int]] = [[0] * N_KINDS for _ in range(n)]
+        self.suits: list[list[list[int]]] = [[[0] * N_KINDS for _ in range(4)] for _ in range(n)]
         self.melds: list[dict[int, Meld]] = [{} for _ in range(r.n_teams)]
+        self.closed: list[dict[int, list[Meld]]] = [{} for _ in range(r.n_teams)]
+        self.seqs: list[list[Seq | None]] = [[None] * MAX_SEQS for _ in range(r.n_teams)]
         self.red3 = [0] * r.n_teams
         self.opened = [False] * r.n_teams
         self.pile_takes = [0] * r.n_teams
         self.seat_melded = [False] * n
-        self.stock: list[int] = [int(k) & 15 for k in deck_kinds]  # card codes carry the suit in bits 4-5
+        # card codes: kind in bits 0-3, suit in bits 4-5 (a plain kind list is suit 0)
+        self.stock: list[int] = [int(c) for c in deck_kinds]
         self.pile: list[int] = []
         self.pile_freeze = 0
         # the turn
@@ -339,8 +354,12 @@ class RefereeState:
         return sum(self.hand) + len(self.aside)
 
     def canastas(self, team: int) -> int:
+        """Open melds of canasta size + closed canastas + sambas."""
         cs = self.rules.canasta_size
-        return sum(1 for k, m in self.melds[team].items() if k in NATURALS and m.size >= cs)
+        n = sum(1 for k, m in self.melds[team].items() if k in NATURALS and m.size >= cs)
+        n += sum(len(c) for c in self.closed[team].values())
+        n += sum(1 for q in self.seqs[team] if q is not None and q.length >= cs)
+        return n
 
     def may_go_out(self, team: int) -> bool:
         return self.canastas(team) >= self.rules.canastas_to_go_out
@@ -349,6 +368,52 @@ class RefereeState:
         if not self.stock:
             raise ValueError("the deck is too short for the deal")
         return self.stock.pop(0)
+
+    def _give(self, seat: int, code: int) -> None:
+        """A card (code) joins a seat's hand."""
+        kind = code & 15
+        self.hands[seat][kind] += 1
+        if kind in NATURALS:
+            self.suits[seat][code >> 4][kind] += 1
+
+    def pick_suit(self, seat: int, kind: int) -> int:
+        """The suit of the copy of natural `kind` that leaves `seat`'s hand by a discard or a
+        group meld (ENGINE.md, Samba): with sequences in play the suit with the fewest
+        same-suit neighbours in the hand -- the ranks kind-2, kind-1, kind+1, kind+2 of that suit
+        held at least once (each rank counts once, however many copies; the card's own rank does
+        not count) -- ties to the lowest suit; otherwise the first suit held."""
+        mine = self.suits[seat]
+        held = [s for s in range(4) if mine[s][kind] > 0]
+        if not held:
+            return 0  # suits unknown (a hand built by hand in a test): nothing to track
+        if not self.rules.sequences:
+            return held[0]
+
+        def near(s: int) -> int:
+            return sum(1 for j in (kind - 2, kind - 1, kind + 1, kind + 2)
+                       if FIRST_NATURAL <= j <= LAST_NATURAL and mine[s][j] > 0)
+
+        return min(held, key=lambda s: (near(s), s))
+
+    def _remove(self, kind: int, n: int = 1) -> list[int]:
+        """Take `n` cards of `kind` out of the hand of the player to act (naturals one at a time,
+        each with the suit `pick_suit` chooses); their codes."""
+        seat = self.seat
+        out = []
+        for _ in range(n):
+            self.hands[seat][kind] -= 1
+            if kind in NATURALS:
+                suit = self.pick_suit(seat, kind)
+                if self.suits[seat][suit][kind] > 0:
+                    self.suits[seat][suit][kind] -= 1
+                out.append(kind | suit << 4)
+            else:
+                out.append(kind)
+        return out
+
+    def _remove_suited(self, kind: int, suit: int) -> None:
+        self.hands[self.seat][kind] -= 1
+        self.suits[self.seat][suit][kind] -= 1
 
     def legal_actions(self) -> list[int]:
         return [a for a in range(N_ACTIONS) if self.is_legal(a) is None]
@@ -362,8 +427,12 @@ class RefereeState:
         for t in range(self.n_teams):
             melds = " ".join(f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
                              for k, m in sorted(self.melds[t].items()))
-            lines.append(f"  team {t} opened={self.opened[t]} red3={self.red3[t]} {melds}")
-        lines.append(f"  pile {[KIND_NAMES[k] for k in self.pile]} freeze={self.pile_freeze} "
+            closed = " ".join(f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
+                              for k, ms in sorted(self.closed[t].items()) for m in ms)
+            seqs = " ".join(q.text() for q in self.seqs[t] if q is not None)
+            lines.append(f"  team {t} opened={self.opened[t]} red3={self.red3[t]} {melds}"
+                         + (f" closed {closed}" if closed else "") + (f" seqs {seqs}" if seqs else ""))
+        lines.append(f"  pile {[card_name(c & 15, c >> 4) for c in self.pile]} freeze={self.pile_freeze} "
                      f"stock {len(self.stock)} pending {self.pending} aside {len(self.aside)}")
         return "\n".join(lines)
 
@@ -373,11 +442,11 @@ class RefereeState:
         r = self.rules
         n = self.n_seats
         for i in range(r.hand_size * n):
-            self.hands[(self.dealer + 1 + i) % n][self._draw_stock()] += 1
+            self._give((self.dealer + 1 + i) % n, self._draw_stock())
         # the upcard, and more while it is wild or a red three (these freeze the pile)
         card = self._draw_stock()
         self.pile.append(card)
-        while card in (Kind.TWO, Kind.JOKER, Kind.RED3):
+        while card & 15 in (Kind.TWO, Kind.JOKER, Kind.RED3):
             if r.upcard_freezes:
                 self.pile_freeze += 1
             card = self._draw_stock()
@@ -389,7 +458,10 @@ class RefereeState:
             while hand[Kind.RED3] > 0:
                 hand[Kind.RED3] -= 1
                 self.red3[r.team_of_seat[seat]] += 1
-                hand[self._draw_stock()] += 1
+                self._give(seat, self._draw_stock())
+
+    def _take_actions(self) -> tuple[int, ...]:
+        return TAKES + (TAKE_SEQS if self.rules.sequences else ())
 
     def _start_turn(self, seat: int) -> None:
         r = self.rules
@@ -405,7 +477,7 @@ class RefereeState:
         self.aside = []
         self.melded_before = self.seat_melded[seat]
         self.canastas_this_turn = 0
-        if not self.stock and all(self.is_legal(a) is not None for a in TAKES):
+        if not self.stock and all(self.is_legal(a) is not None for a in self._take_actions()):
             self.end_reason = End.EXHAUSTED
             self.phase = Phase.OVER
 
@@ -431,14 +503,18 @@ class RefereeState:
             if a == Act.DECLINE:
                 if self.stock:
                     return "decline only when the stock is empty"
-                if self.rules.exhausted_forced_take and self.is_legal(Act.TAKE_ONTO) is None:
+                if self.rules.exhausted_forced_take and any(
+                        self.is_legal(t) is None for t in (Act.TAKE_ONTO,) + TAKE_SEQS):
+                    # the core also counts a sequence the top card extends as a meld it fits
                     return "the top card fits a team meld: the take is forced on an empty stock"
                 return None
             if a in TAKES:
                 return self._take_reason(a) or self._after_move_reason(a)
+            if a in TAKE_SEQS:
+                return self._take_seq_reason(a) or self._after_move_reason(a)
             return "draw phase: draw from the stock or take the pile first"
         # meld phase
-        if a in (Act.DRAW, Act.DECLINE) or a in TAKES:
+        if a in (Act.DRAW, Act.DECLINE) or a in TAKES or a in TAKE_SEQS:
             return "this player already drew this turn"
         if Act.MELD <= a < Act.ADD_NAT:
             return self._meld_reason(a) or self._after_move_reason(a)
@@ -446,8 +522,8 @@ class RefereeState:
             return self._add_reason(a) or self._after_move_reason(a)
         if Act.DISCARD <= a < Act.SEQ_NEW:
             return self._discard_reason(a)
-        if a >= Act.SEQ_NEW:
-            return "sequences are not part of these rules"
+        if Act.SEQ_NEW <= a < Act.TAKE_SEQ:
+            return self._seq_reason(a) or self._after_move_reason(a)
         return f"unused action id {a}"
 
     def _take_reason(self, a: int) -> str | None:
@@ -456,12 +532,16 @@ class RefereeState:
         team = self.team
         if not self.pile:
             return "the pile is empty"
-        top = self.pile[-1]
+        top = self.pile[-1] & 15
         if top not in NATURALS:
             return f"the top card {KIND_NAMES[top]} is not a natural 4..A"
         frozen = self.pile_freeze > 0 or not self.opened[team]
         meld = self.melds[team].get(top)
-        canasta = meld is not None and meld.size >= r.canasta_size
+        if r.multi:  # the top card could only join a (closed) canasta of its rank; a pair
+            # starts a new meld of the rank instead (ENGINE.md, Samba)
+            canasta = meld is None and bool(self.closed[team].get(top)) and a != Act.TAKE_PAIR
+        else:
+            canasta = meld is not None and meld.size >= r.canasta_size
         if canasta and r.take_onto_canasta == 0:
             return f"the team's {KIND_NAMES[top]}s are a canasta: that rank cannot be taken"
         if a == Act.TAKE_PAIR:
@@ -496,7 +576,70 @@ class RefereeState:
         if not r.take_onto_meld:
             return "taking the top card onto a meld is not allowed"
         if meld is None:
-            return f"the team has no meld of {KIND_NAMES[top]}s"
+            return f"the team has no {'open ' if r.multi else ''}meld of {KIND_NAMES[top]}s"
+        return None
+
+    def _take_seq_reason(self, a: int) -> str | None:
+        """TAKE_SEQ: the top card, of the right kind and suit, extends a team sequence; only on
+        a pile that is not frozen for the team."""
+        if not self.rules.sequences:
+            return "sequences are not part of these rules"
+        team = self.team
+        if not self.pile:
+            return "the pile is empty"
+        kind, suit = self.pile[-1] & 15, self.pile[-1] >> 4
+        if kind not in NATURALS:
+            return f"the top card {KIND_NAMES[kind]} is not a natural 4..A"
+        if self.pile_freeze > 0:
+            return "frozen pile (a wild card in it): only a natural pair takes it"
+        if not self.opened[team]:
+            return "pile frozen until the team's initial meld: only a natural pair takes it"
+        slot, end = divmod(a - Act.TAKE_SEQ, 2)
+        seq = self.seqs[team][slot]
+        reason = self._extend_reason(seq, end)
+        if reason:
+            return reason
+        if kind != seq.next_kind(end) or suit != seq.suit:
+            return f"the top card {card_name(kind, suit)} does not extend {seq.text()}"
+        return None
+
+    def _extend_reason(self, seq: Seq | None, end: int) -> str | None:
+        if seq is None:
+            return "the team has no sequence in that slot"
+        if seq.length >= self.rules.canasta_size:
+            return f"{seq.text()} is a samba: it grows no further"
+        if not FIRST_NATURAL <= seq.next_kind(end) <= LAST_NATURAL:
+            return "a sequence runs from 4 to A"
+        return None
+
+    def _seq_reason(self, a: int) -> str | None:
+        """SEQ_NEW (three suited cards low..low+2 into the first free slot) and SEQ_ADD (the
+        next card below or above a team sequence)."""
+        if not self.rules.sequences:
+            return "sequences are not part of these rules"
+        team = self.team
+        if Kind.BLACK3 in self.melds[team]:
+            return "black threes were melded: only going out remains"
+        mine = self.suits[self.seat]
+        if a < Act.SEQ_ADD:
+            suit, low = divmod(a - Act.SEQ_NEW, 9)
+            low += FIRST_NATURAL
+            if low + 2 > LAST_NATURAL:
+                return "a sequence runs from 4 to A"
+            missing = [card_name(k, suit) for k in range(low, low + 3) if mine[suit][k] < 1]
+            if missing:
+                return f"no {' '.join(missing)} in hand"
+            if None not in self.seqs[team]:
+                return f"the team already has {MAX_SEQS} sequences"
+            return None
+        slot, end = divmod(a - Act.SEQ_ADD, 2)
+        seq = self.seqs[team][slot]
+        reason = self._extend_reason(seq, end)
+        if reason:
+            return reason
+        kind = seq.next_kind(end)
+        if mine[seq.suit][kind] < 1:
+            return f"no {card_name(kind, seq.suit)} in hand"
         return None
 
     def _meld_reason(self, a: int) -> str | None:
@@ -506,8 +649,8 @@ class RefereeState:
         team = self.team
         if kind != Kind.BLACK3 and kind not in NATURALS:
             return f"{KIND_NAMES[kind]} cannot be melded"
-        if kind in self.melds[team]:
-            return f"the team already has a meld of {KIND_NAMES[kind]}s"
+        if kind in self.melds[team]:  # several melds per rank: only one open at a time
+            return f"the team already has {'an open' if r.multi else 'a'} meld of {KIND_NAMES[kind]}s"
         if kind != Kind.BLACK3 and Kind.BLACK3 in self.melds[team]:
             return "black threes were melded: only going out remains"
         naturals = 3 if variant == 0 else 2
@@ -536,7 +679,8 @@ class RefereeState:
         if kind != Kind.BLACK3 and kind not in NATURALS:
             return f"there are no melds of {KIND_NAMES[kind]}"
         meld = self.melds[team].get(kind)
-        if meld is None:
+        closed = r.multi and bool(self.closed[team].get(kind))
+        if meld is None and not closed:
             return f"the team has no meld of {KIND_NAMES[kind]}s"
         if self.hand[card] < 1:
             return f"no {KIND_NAMES[card]} in hand"
@@ -547,6 +691,8 @@ class RefereeState:
         if Kind.BLACK3 in self.melds[team]:
             return "black threes were melded: only going out remains"
         if base != Act.ADD_NAT:
+            if meld is None:  # only closed canastas of the rank
+                return "no wild card joins a closed canasta"
             if meld.wild + 1 > r.max_wild:
                 return f"a meld holds at most {r.max_wild} wild cards"
             if r.wild_le_nat and meld.wild + 1 > meld.nat:
@@ -615,6 +761,14 @@ class RefereeState:
             return (f"must keep at least two cards: the team has {sim.canastas(team)} "
                     f"canasta(s), needs {self.rules.canastas_to_go_out} to go out")
         if not sim.opened[team]:
+            need = sim.team_min[team] - sim.pending
+            if self.rules.general:
+                if sim._general_max_points(stop_at=need) >= need:
+                    return None
+                if sim.concealed_out_possible():
+                    return None
+                return (f"initial meld: {sim.pending} laid and the hand cannot add {need} more "
+                        f"(minimum {sim.team_min[team]}), and no concealed going out is possible")
             more = sim.max_more_points()
             if sim.pending + more >= sim.team_min[team]:
                 return None
@@ -625,22 +779,17 @@ class RefereeState:
         return None
 
     def _last_card_goes_out(self) -> bool:
-        """With one card left in hand (nothing aside): can adding it to a team meld complete
-        what the team needs and go out?  (Laying the last two cards of a canasta at once is
-        one move at the table; the engine lays them one by one.)"""
+        """With one card left in hand (nothing aside): can adding it to a team meld or sequence
+        complete what the team needs and go out?  (Laying the last two cards of a canasta at
+        once is one move at the table; the engine lays them one by one.)"""
         if self.aside or sum(self.hand) != 1:
             return False
-        card = next(k for k in range(N_KINDS) if self.hand[k])
-        for kind in self.melds[self.team]:
-            if card == kind:
-                a = Act.ADD_NAT + kind
-            elif card == Kind.TWO:
-                a = Act.ADD_TWO + kind
-            elif card == Kind.JOKER:
-                a = Act.ADD_JOKER + kind
-            else:
-                continue
-            if self._add_reason(a) is not None:
+        candidates = list(range(Act.ADD_NAT, Act.DISCARD))
+        if self.rules.sequences:
+            candidates += list(range(Act.SEQ_ADD, Act.TAKE_SEQ))
+        for a in candidates:
+            reason = self._add_reason(a) if a < Act.DISCARD else self._seq_reason(a)
+            if reason is not None:
                 continue
             after = copy.deepcopy(self)
             after._move(a)
@@ -658,7 +807,10 @@ class RefereeState:
         two cards (cards held aside join the hand once the minimum is reached, so they count
         as kept cards).  Exhaustive: for every rank every usable number of naturals (with the
         wild cards that meld could then hold) is tried, a dynamic programme over
-        (naturals used, fewest wilds needed, most wilds placeable) -> best natural points."""
+        (naturals used, fewest wilds needed, most wilds placeable) -> best natural points.
+        Samba-style rules (sequences, several melds per rank): `_general_max_points`."""
+        if self.rules.general:
+            return self._general_max_points()
         r = self.rules
         hand = self.hand
         melds = self.melds[self.team]
@@ -701,6 +853,82 @@ class RefereeState:
             best = max(best, pts + sum(wild_values[:w]))
         return best
 
+    def _group_states(self, team: int) -> tuple[tuple[int, int, bool, bool], ...]:
+        """Per natural rank: (naturals, wilds, has an open meld, has a closed canasta)."""
+        out = []
+        for k in NATURALS:
+            m = self.melds[team].get(k)
+            closed = bool(self.closed[team].get(k))
+            out.append((m.nat, m.wild, True, closed) if m is not None else (0, 0, False, closed))
+        return tuple(out)
+
+    def sequence_usages(self, team: int, suits: list[list[int]]) -> dict[tuple[int, ...], int]:
+        """Every way to lay naturals of the hand (per-suit counts `suits`) in sequences this
+        turn: extensions of the team's sequences and new runs of 3..CANASTA_SIZE cards in the
+        free slots.  {cards used per natural rank: most sambas completed}.  Without sequences
+        only the empty usage."""
+        r = self.rules
+        zero = (0,) * len(NATURALS)
+        if not r.sequences:
+            return {zero: 0}
+        free = sum(1 for q in self.seqs[team] if q is None)
+        combined: dict[tuple[tuple[int, ...], int], int] = {(zero, 0): 0}  # (usage, new runs)
+        for s in range(4):
+            counts = tuple(suits[s][k] for k in NATURALS)
+            existing = tuple(sorted((q.low - FIRST_NATURAL, q.length) for q in self.seqs[team]
+                                    if q is not None and q.suit == s))
+            if not any(counts):
+                continue
+            options = _suit_runs(counts, existing, r.canasta_size, free)
+            nxt: dict[tuple[tuple[int, ...], int], int] = {}
+            for (usage, runs), sambas in combined.items():
+                for u2, runs2, sambas2 in options:
+                    if runs + runs2 > free:
+                        continue
+                    key = (tuple(x + y for x, y in zip(usage, u2, strict=True)), runs + runs2)
+                    if nxt.get(key, -1) < sambas + sambas2:
+                        nxt[key] = sambas + sambas2
+            combined = nxt
+        out: dict[tuple[int, ...], int] = {}
+        for (usage, _runs), sambas in combined.items():
+            out[usage] = max(out.get(usage, -1), sambas)
+        return out
+
+    def _general_max_points(self, stop_at: int | None = None) -> int:
+        """max_more_points for Samba-style rules, exact: every way to use naturals in sequences
+        (`sequence_usages`) combined with the best group melds of the rest (`_group_best`).
+        With `stop_at`, returns as soon as that many points are found."""
+        r = self.rules
+        hand = self.hand
+        team = self.team
+        keep = 0 if self.may_go_out(team) else max(0, 2 - len(self.aside))
+        budget = sum(hand) - keep
+        if budget <= 0:
+            return 0
+        target = stop_at if stop_at is not None else 1 << 30
+        # an upper bound first: the `budget` most valuable meldable cards
+        values = sorted((r.value[k] for k in NATURALS + WILDS for _ in range(hand[k])), reverse=True)
+        if sum(values[:budget]) < target:
+            target = 1 << 30  # cannot stop early; compute the exact maximum
+        wild_values = tuple(sorted([r.value[Kind.JOKER]] * hand[Kind.JOKER]
+                                   + [r.value[Kind.TWO]] * hand[Kind.TWO], reverse=True))
+        nats = tuple(hand[k] for k in NATURALS)
+        nat_values = tuple(r.value[k] for k in NATURALS)
+        states = self._group_states(team)
+        usages = self.sequence_usages(team, self.suits[self.seat])
+        best = 0
+        for usage in sorted(usages, key=sum):  # group melds alone first
+            used = sum(usage)
+            if used > budget:
+                continue
+            pts = sum(u * v for u, v in zip(usage, nat_values, strict=True))
+            rest = tuple(n - u for n, u in zip(nats, usage, strict=True))
+            pts += _group_best(r.group_key, rest, budget - used, wild_values, states, nat_values)
+            best = max(best, pts)
+            if best >= target:
+                return best
+        return best
+
     def concealed_out_possible(self) -> bool:
         """Can the player to act still go out concealed this turn: every card in hand (and
         aside) melded except at most one discard, the team then with enough canastas and at
@@ -713,10 +941,13 @@ class RefereeState:
             return False
         need_min = not self.opened[team] and (r.concealed_needs_min or self.took_pile)
         cards = list(self.hand)
-        for k in self.aside:
-            cards[k] += 1
+        for c in self.aside:
+            cards[c & 15] += 1
         melds = self.melds[team]
         have = self.canastas(team)
+        if r.general:
+            usages = self.sequence_usages(team, self.suits[self.seat])
+            states = self._group_states(team)
         for discard in [None] + [k for k in range(N_KINDS) if cards[k] > 0]:
             rest = list(cards)
             if discard is not None:
@@ -734,6 +965,20 @@ class RefereeState:
                 points = sum(min(rest[k], self.hand[k]) * r.value[k] for k in range(N_KINDS))
                 if self.pending + points < self.team_min[team]:
                     continue
+            wilds = rest[Kind.TWO] + rest[Kind.JOKER]
+            if r.general:
+                nats = [rest[k] for k in NATURALS]
+                for usage, sambas in usages.items():
+                    left = tuple(n - u for n, u in zip(nats, usage, strict=True))
+                    if min(left) < 0:
+                        continue
+                    new = _groups_use_all(r.group_key, left, wilds, states)
+                    if new < 0:
+                        continue
+                    new += sambas
+                    if have + new >= r.canastas_to_go_out and self.canastas_this_turn + new >= 1:
+                        return True
+                continue
             ranges: list[tuple[int, int, int]] = []  # (fewest, most wilds, cards without wilds)
             ok = True
             for k in NATURALS:
@@ -752,7 +997,6 @@ class RefereeState:
                     ranges.append((rng[0], rng[1], n))
             if not ok:
                 continue
-            wilds = rest[Kind.TWO] + rest[Kind.JOKER]
             new = _most_new_canastas(tuple(ranges), wilds, r.canasta_size)
             if new < 0:
                 continue
@@ -775,7 +1019,7 @@ class RefereeState:
         if a == Act.DECLINE:
             self.end_reason = End.EXHAUSTED
             self.phase = Phase.OVER
-        elif Act.DISCARD <= a < N_ACTIONS:
+        elif Act.DISCARD <= a < Act.SEQ_NEW:
             if self.hand_total() == 0:
                 self._go_out(with_discard=True)
             else:
@@ -792,12 +1036,13 @@ class RefereeState:
             if self.pending >= self.team_min[team]:
                 self.opened[team] = True
         if self.opened[team] and self.aside:
-            for k in self.aside:
-                self.hand[k] += 1
+            for c in self.aside:
+                self._give(self.seat, c)
             self.aside = []
 
     def _add_cards(self, kind: int, nat: int = 0, two: int = 0, joker: int = 0) -> int:
-        """Put cards on the team's meld of `kind` (creating it); returns their points."""
+        """Put cards on the team's (open) meld of `kind` (creating it); returns their points.
+        With several melds per rank a meld that reaches CANASTA_SIZE is closed at once."""
         r = self.rules
         melds = self.melds[self.team]
         m = melds.setdefault(kind, Meld())
@@ -807,7 +1052,22 @@ class RefereeState:
         m.joker += joker
         if kind in NATURALS and before < r.canasta_size <= m.size:
             self.canastas_this_turn += 1
+            if r.multi:
+                del melds[kind]
+                self.closed[self.team].setdefault(kind, []).append(m)
         return nat * r.value[kind] + two * r.value[Kind.TWO] + joker * r.value[Kind.JOKER]
+
+    def _extend_seq(self, slot: int, end: int) -> int:
+        """The next card (already out of the hand) joins the team's sequence; its points."""
+        r = self.rules
+        seq = self.seqs[self.team][slot]
+        kind = seq.next_kind(end)
+        if end == 0:
+            seq.low -= 1
+        seq.length += 1
+        if seq.length == r.canasta_size:
+            self.canastas_this_turn += 1
+        return r.value[kind]
 
     def _move(self, a: int) -> None:
         """The plain effect of a legal action on the cards (no turn change)."""
@@ -820,7 +1080,7 @@ class RefereeState:
                 if not self.stock:
                     break
                 card = self.stock.pop(0)
-                while card == Kind.RED3:
+                while card & 15 == Kind.RED3:
                     self.red3[team] += 1
                     if not self.stock:
                         if r.red3_last_ends:
@@ -830,11 +1090,13 @@ class RefereeState:
                         break
                     card = self.stock.pop(0)
                 if card >= 0:
-                    hand[card] += 1
+                    self._give(self.seat, card)
+                if self.over:
+                    break
             return
         if a == Act.DECLINE:
             return
-        if a in TAKES:
+        if a in TAKES or a in TAKE_SEQS:
             top = self.pile.pop()
             rest = self.pile
             self.pile = []
@@ -842,66 +1104,94 @@ class RefereeState:
             self.phase = Phase.MELD
             self.took_pile = True
             self.pile_takes[team] += 1
-            for k in rest:
-                if k == Kind.RED3:
+            for c in rest:
+                if c & 15 == Kind.RED3:
                     self.red3[team] += 1
+                elif self.opened[team] and not PAIR_BEFORE_PILE:
+                    self._give(self.seat, c)  # see PAIR_BEFORE_PILE
                 else:
-                    self.aside.append(k)
+                    self.aside.append(c)
+            top &= 15
             if a == Act.TAKE_PAIR:
-                hand[top] -= 2
+                self._remove(top, 2)
                 points = self._add_cards(top, nat=3)
             elif a == Act.TAKE_NAT_TWO:
-                hand[top] -= 1
-                hand[Kind.TWO] -= 1
+                self._remove(top)
+                self._remove(Kind.TWO)
                 points = self._add_cards(top, nat=2, two=1)
             elif a == Act.TAKE_NAT_JOKER:
-                hand[top] -= 1
-                hand[Kind.JOKER] -= 1
+                self._remove(top)
+                self._remove(Kind.JOKER)
                 points = self._add_cards(top, nat=2, joker=1)
-            else:
+            elif a == Act.TAKE_ONTO:
                 points = self._add_cards(top, nat=1)
+            else:
+                points = self._extend_seq(*divmod(a - Act.TAKE_SEQ, 2))
             self._lay(points)
             return
         if Act.MELD <= a < Act.ADD_NAT:
             kind, variant = divmod(a - Act.MELD, 3)
             if variant == 0:
-                hand[kind] -= 3
+                self._remove(kind, 3)
                 points = self._add_cards(kind, nat=3)
             elif variant == 1:
-                hand[kind] -= 2
-                hand[Kind.TWO] -= 1
+                self._remove(kind, 2)
+                self._remove(Kind.TWO)
                 points = self._add_cards(kind, nat=2, two=1)
             else:
-                hand[kind] -= 2
-                hand[Kind.JOKER] -= 1
+                self._remove(kind, 2)
+                self._remove(Kind.JOKER)
                 points = self._add_cards(kind, nat=2, joker=1)
             self._lay(points)
             return
         if Act.ADD_NAT <= a < Act.ADD_TWO:
             kind = a - Act.ADD_NAT
-            hand[kind] -= 1
-            self._lay(self._add_cards(kind, nat=1))
+            self._remove(kind)
+            if kind not in self.melds[team] and self.closed[team].get(kind):
+                self.closed[team][kind][-1].nat += 1  # onto a closed canasta
+                self._lay(r.value[kind])
+            else:
+                self._lay(self._add_cards(kind, nat=1))
             return
         if Act.ADD_TWO <= a < Act.ADD_JOKER:
-            hand[Kind.TWO] -= 1
+            self._remove(Kind.TWO)
             self._lay(self._add_cards(a - Act.ADD_TWO, two=1))
             return
         if Act.ADD_JOKER <= a < Act.DISCARD:
-            hand[Kind.JOKER] -= 1
+            self._remove(Kind.JOKER)
             self._lay(self._add_cards(a - Act.ADD_JOKER, joker=1))
             return
+        if Act.SEQ_NEW <= a < Act.SEQ_ADD:
+            suit, low = divmod(a - Act.SEQ_NEW, 9)
+            low += FIRST_NATURAL
+            for k in range(low, low + 3):
+                self._remove_suited(k, suit)
+            slot = self.seqs[team].index(None)
+            self.seqs[team][slot] = Seq(suit, low, 3)
+            if 3 >= r.canasta_size:
+                self.canastas_this_turn += 1
+            self._lay(sum(r.value[k] for k in range(low, low + 3)))
+            return
+        if Act.SEQ_ADD <= a < Act.TAKE_SEQ:
+            slot, end = divmod(a - Act.SEQ_ADD, 2)
+            seq = self.seqs[team][slot]
+            self._remove_suited(seq.next_kind(end), seq.suit)
+            self._lay(self._extend_seq(slot, end))
+            return
         kind = a - Act.DISCARD
-        hand[kind] -= 1
-        self.pile.append(kind)
+        self.pile.extend(self._remove(kind))
         if kind in WILDS:
             self.pile_freeze += 1
+        _ = hand
 
     # ------------------------------------------------------------------ score
 
     def result(self) -> RefereeResult:
-        """The score of the (finished) hand, per team, as ENGINE.md 'Score of a hand'."""
+        """The score of the (finished) hand, per team, as ENGINE.md 'Score of a hand' (and its
+        Samba section: closed canastas and sequences count, a samba earns SAMBA_BONUS)."""
         r = self.rules
         nt = self.n_teams
+        cs = r.canasta_size
         meld_points = [0] * nt
         canasta_bonus = [0] * nt
         canastas = [0] * nt
@@ -911,17 +1201,25 @@ class RefereeState:
         penalty = [0] * nt
         opened = [False] * nt
         for t in range(nt):
-            for k, m in self.melds[t].items():
+            groups = [(k, m) for k, m in self.melds[t].items()]
+            groups += [(k, m) for k, ms in self.closed[t].items() for m in ms]
+            for k, m in groups:
                 meld_points[t] += (m.nat * r.value[k] + m.two * r.value[Kind.TWO]
                                    + m.joker * r.value[Kind.JOKER])
-                if k in NATURALS and m.size >= r.canasta_size:
+                if k in NATURALS and m.size >= cs:
                     canastas[t] += 1
                     if m.wild == 0:
                         naturals[t] += 1
                         canasta_bonus[t] += r.natural_canasta
                     else:
                         canasta_bonus[t] += r.mixed_canasta
-            opened[t] = self.opened[t] or bool(self.melds[t])
+            seqs = [q for q in self.seqs[t] if q is not None]
+            for q in seqs:
+                meld_points[t] += sum(r.value[k] for k in range(q.low, q.low + q.length))
+                if q.length >= cs:
+                    canastas[t] += 1
+                    canasta_bonus[t] += r.samba_bonus
+            opened[t] = self.opened[t] or bool(groups) or bool(seqs)
             if self.red3[t]:
                 value = r.red3_table[min(self.red3[t], 6)]
                 if r.red3_need_canastas == 0:
@@ -941,7 +1239,7 @@ class RefereeState:
             t = r.team_of_seat[s]
             penalty[t] += sum(c * r.value[k] for k, c in enumerate(self.hands[s]))
             if s == self.seat:
-                penalty[t] += sum(r.value[k] for k in self.aside)
+                penalty[t] += sum(r.value[c & 15] for c in self.aside)
         score = [meld_points[t] + canasta_bonus[t] + red3_points[t] + go_out[t] - penalty[t]
                  for t in range(nt)]
         return RefereeResult(
@@ -962,6 +1260,163 @@ class RefereeState:
             pile_takes=list(self.pile_takes),
             decisions=self.decisions,
         )
+
+
+# ----------------------------------------------------------------------------- searches
+
+
+@cache
+def _group_outcomes(key: tuple, n: int, nat: int, wild: int, is_open: bool,
+                    closed_any: bool) -> frozenset[tuple[int, int]]:
+    """Group melds of one rank: every (wild cards placed, canastas completed) reachable by
+    melding exactly `n` more naturals of the rank, one card at a time as the actions allow.
+    The rank's current state: an open meld (`nat`, `wild`) if `is_open`, closed canastas if
+    `closed_any`.  `key` = Rules.group_key (max wild, wild <= naturals, naturals of a new meld,
+    canasta size, wild onto a canasta, several melds per rank)."""
+    max_wild, wild_le_nat, min_naturals, size, wild_onto, multi = key
+    out: set[tuple[int, int]] = set()
+    if n == 0:
+        out.add((0, 0))
+
+    def fits(nat_after: int, wild_after: int, size_before: int) -> bool:
+        return (wild_after <= max_wild and (not wild_le_nat or wild_after <= nat_after)
+                and (wild_onto or size_before < size))
+
+    def go(nat2: int, wild2: int, used: int, dw: int, size_before: int) -> None:
+        crossed = 1 if size_before < size <= nat2 + wild2 else 0
+        if multi and nat2 + wild2 >= size:  # closed at once: a new meld may start
+            sub = _group_outcomes(key, n - used, 0, 0, False, True)
+        else:
+            sub = _group_outcomes(key, n - used, nat2, wild2, True, closed_any)
+        for w, c in sub:
+            out.add((w + dw, c + crossed))
+
+    if is_open:
+        if n > 0:
+            go(nat + 1, wild, 1, 0, nat + wild)
+        if fits(nat, wild + 1, nat + wild):
+            go(nat, wild + 1, 0, 1, nat + wild)
+    else:
+        if n >= 3 and min_naturals <= 3:
+            go(3, 0, 3, 0, 0)
+        if n >= 2 and min_naturals <= 2 and fits(2, 1, 2):
+            go(2, 1, 2, 1, 0)
+        if multi and closed_any and n > 0:  # `add 7 to 7s` with no open meld: onto a closed one
+            out |= _group_outcomes(key, n - 1, 0, 0, False, True)
+    return frozenset(out)
+
+
+def _intervals(values: list[int]) -> list[tuple[int, int]]:
+    """Sorted distinct ints as maximal runs (lo, hi)."""
+    out: list[tuple[int, int]] = []
+    for v in values:
+        if out and v == out[-1][1] + 1:
+            out[-1] = (out[-1][0], v)
+        else:
+            out.append((v, v))
+    return out
+
+
+@lru_cache(maxsize=1 << 15)
+def _group_best(key: tuple, rest: tuple[int, ...], budget: int, wild_values: tuple[int, ...],
+                states: tuple, nat_values: tuple[int, ...]) -> int:
+    """The most points group melds can add with at most `budget` cards: `rest` naturals per
+    rank, wild cards worth `wild_values` (best first), each rank in state `states[i]`.  A
+    dynamic programme over (naturals used, fewest wilds, most wilds) -> natural points."""
+    nw = len(wild_values)
+    dp: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+    for i, n in enumerate(rest):
+        options = []
+        for u in range(n + 1):
+            ws = sorted({w for w, _ in _group_outcomes(key, u, *states[i])})
+            options += [(u, lo, hi) for lo, hi in _intervals(ws)]
+        if options == [(0, 0, 0)]:
+            continue
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (used, lo, hi), pts in dp.items():
+            for u, olo, ohi in options:
+                if used + u > budget or lo + olo > nw:
+                    continue
+                k2 = (used + u, lo + olo, min(hi + ohi, nw))
+                v = pts + u * nat_values[i]
+                if nxt.get(k2, -1) < v:
+                    nxt[k2] = v
+        dp = nxt
+    best = 0
+    for (used, lo, hi), pts in dp.items():
+        w = min(hi, nw, budget - used)
+        if w >= lo:
+            best = max(best, pts + sum(wild_values[:w]))
+    return best
+
+
+def _groups_use_all(key: tuple, rest: tuple[int, ...], wilds: int, states: tuple) -> int:
+    """Group melds that use every one of `rest` naturals and exactly `wilds` wild cards: the
+    most canastas they complete, or -1 when impossible."""
+    dp = {0: 0}  # wilds placed -> most canastas
+    for i, n in enumerate(rest):
+        outs = _group_outcomes(key, n, *states[i])
+        nxt: dict[int, int] = {}
+        for w, c in dp.items():
+            for ow, oc in outs:
+                if w + ow <= wilds and nxt.get(w + ow, -1) < c + oc:
+                    nxt[w + ow] = c + oc
+        if not nxt:
+            return -1
+        dp = nxt
+    return dp.get(wilds, -1)
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_runs(counts: tuple[int, ...], existing: tuple[tuple[int, int], ...], size: int,
+               free: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Sequences of one suit: every (cards used per rank, new runs, sambas completed) from
+    `counts` (per rank index 0..10 = kinds 4..A): the team's sequences `existing` (low index,
+    length) extended at either end, then at most `free` new runs of 3..`size` cards."""
+    found: dict[tuple[tuple[int, ...], int], int] = {}
+    top = len(counts) - 1
+
+    def new_runs(cnt: tuple[int, ...], min_a: int, min_len: int, runs: int, sambas: int) -> None:
+        usage = tuple(c0 - c for c0, c in zip(counts, cnt, strict=True))
+        if found.get((usage, runs), -1) < sambas:
+            found[(usage, runs)] = sambas
+        if runs >= free:
+            return
+        for a in range(min_a, top + 1):
+            for length in range(3, size + 1):
+                if a + length - 1 > top:
+                    break
+                if a == min_a and length < min_len:
+                    continue
+                if any(cnt[j] < 1 for j in range(a, a + length)):
+                    break
+                c2 = list(cnt)
+                for j in range(a, a + length):
+                    c2[j] -= 1
+                new_runs(tuple(c2), a, length, runs + 1, sambas + (length == size))
+
+    def extend(i: int, cnt: tuple[int, ...], sambas: int) -> None:
+        if i == len(existing):
+            new_runs(cnt, 0, 3, 0, sambas)
+            return
+        low, length = existing[i]
+        if length >= size:
+            extend(i + 1, cnt, sambas)
+            return
+        for d in range(size - length + 1):
+            if d and (low - d < 0 or cnt[low - d] < 1):
+                break
+            for e in range(size - length - d + 1):
+                hi = low + length - 1 + e
+                if e and (hi > top or cnt[hi] < 1):
+                    break
+                c2 = list(cnt)
+                for j in list(range(low - d, low)) + list(range(low + length, hi + 1)):
+                    c2[j] -= 1
+                extend(i + 1, tuple(c2), sambas + (length + d + e == size))
+
+    extend(0, counts, 0)
+    return tuple((usage, runs, sambas) for (usage, runs), sambas in found.items())
 
 
 @lru_cache(maxsize=4096)

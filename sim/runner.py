@@ -37,7 +37,7 @@ from sim.store import RunFolderError
 DEFAULT_HANDS = 20_000
 DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
 DEFAULT_CHUNK_GAMES = 500  # games per chunk (mode "games": a classic game is ~5-10 hands)
-DEFAULT_STRATEGIES = ("greedy", "random")  # team 0, other teams
+DEFAULT_STRATEGIES = ("expert", "greedy")  # team 0, other teams
 BACKENDS = ("loky", "dask")
 DASK_CONNECT_TIMEOUT = "10s"
 END_LABELS = {1: "went out", 2: "stock exhausted", 3: "red three last card", 4: "turn limit"}
@@ -103,7 +103,7 @@ def team_of_seat(rules: Any) -> tuple[int, ...]:
 
 
 def default_team_strategies(n_teams: int, available: Sequence[str] | None = None) -> tuple[str, ...]:
-    """greedy for team 0, random for the others (what exists of them)."""
+    """expert for team 0, greedy for the others (what exists of them)."""
     first, rest = DEFAULT_STRATEGIES
     if available:
         if first not in available:

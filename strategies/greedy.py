@@ -87,19 +87,32 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                     a = Act.MELD + k * 3 + 1
                     if why_illegal_nb(obs, H, params, a) == 0:
                         return a
-        # 4. wild additions: jokers first; largest non-canasta meld, then canastas
+        # 4. wild additions: jokers first; largest non-canasta meld, then canastas (ties: the
+        # higher rank) -- candidates visited best-first without sorting
         for w in range(2):
             wk = Kind.JOKER if w == 0 else Kind.TWO
             if obs[H + wk] == 0:
                 continue
             add_base = Act.ADD_JOKER if w == 0 else Act.ADD_TWO
-            for closed in range(2):
-                for size in range(csize - 1 if closed == 0 else 3 * csize, 0 if closed == 0 else csize - 1, -1):
-                    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                        s = obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k]
-                        if s == size:
-                            if why_illegal_nb(obs, H, params, add_base + k) == 0:
-                                return add_base + k
+            tried = 0
+            while True:
+                best_k = -1
+                best_key = -1
+                for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                    if tried & (1 << k):
+                        continue
+                    s = obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k]
+                    if s == 0:
+                        continue
+                    key = (0 if s >= csize else 100000) + s * 16 + k
+                    if key > best_key:
+                        best_key = key
+                        best_k = k
+                if best_k < 0:
+                    break
+                tried |= 1 << best_k
+                if why_illegal_nb(obs, H, params, add_base + best_k) == 0:
+                    return add_base + best_k
     # 5. black threes (going out only)
     if obs[H + Kind.BLACK3] > 0:
         a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + base + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3

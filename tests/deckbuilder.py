@@ -19,6 +19,11 @@ stock cards differ in rank), then black threes, twos, jokers and, at the very en
 Hands given with fewer cards than the hand size are padded from the same order, preferring
 ranks the hand does not hold yet (so padding creates no pairs where it can be avoided); seats
 not given get such a padded hand.
+
+Samba (`no_runs=True`, which `new_game` sets for rules with sequences; `players=4`,
+`hand_size=15`, `decks=3`): the filler naturals change suit from rank to rank (rank r of pass p
+has suit (r + p) % 4), so padding and the stock give no three consecutive cards of one suit
+(no accidental sequences).
 """
 
 from __future__ import annotations
@@ -58,11 +63,17 @@ def _bare_candidates(token: str) -> list[int] | None:
     return None
 
 
-def _filler_order(decks: int) -> list[int]:
+def _filler_order(decks: int, no_runs: bool = False) -> list[int]:
     """The order harmless cards are handed out: naturals round robin over ranks 4..A and
-    suits, then black threes, twos, jokers, red threes last."""
+    suits, then black threes, twos, jokers, red threes last.  `no_runs`: each pass over the
+    ranks changes suit at every rank (no same-suit runs for Samba sequences)."""
     out = []
     for _ in range(decks):
+        if no_runs:
+            for p in range(4):
+                for r in range(2, 13):
+                    out.append(((r + p) % 4) * 13 + r)
+            continue
         for suit in (0, 3, 1, 2):  # clubs, spades, diamonds, hearts
             for r in range(2, 13):
                 out.append(suit * 13 + r)
@@ -74,9 +85,9 @@ def _filler_order(decks: int) -> list[int]:
 
 
 class _Pool:
-    def __init__(self, decks: int) -> None:
+    def __init__(self, decks: int, no_runs: bool = False) -> None:
         self.left = Counter(full_deck_ids(decks))
-        self.order = _filler_order(decks)
+        self.order = _filler_order(decks, no_runs)
 
     def take_exact(self, card: int, where: str) -> int:
         if self.left[card] <= 0:
@@ -123,12 +134,14 @@ def stacked_deck(
     hand_size: int | None = None,
     decks: int | None = None,
     stock_bottom: str | list[str] | None = None,
+    no_runs: bool = False,
 ) -> str:
     """The full deck text (every card of `decks` packs once per pack) in dealing order.
 
     `hands` maps active seats to their dealt cards (padded to `hand_size`); `upcard` is one
     token or a list (the first turned first); `stock_top` follows, top first.  `stock_bottom`
     lists the very last stock cards (the last token is the last card of the stock).
+    `no_runs`: harmless cards without same-suit runs (Samba, see the module docstring).
     """
     n = 4 if players == 5 else players
     hs = hand_size if hand_size is not None else HAND_SIZE_BY_PLAYERS[players]
@@ -137,7 +150,7 @@ def stacked_deck(
     for s in hands:
         if not 0 <= s < n:
             raise ValueError(f"seat {s} is not an active seat 0..{n - 1}")
-    pool = _Pool(dk)
+    pool = _Pool(dk, no_runs)
     # exact tokens first (so that bare ranks do not steal them), then bare ones, then padding
     specs: list[tuple[str, str, int]] = []  # (where, token, slot index)
     slots: dict[str, list[int | None]] = {}
@@ -180,11 +193,13 @@ def stacked_deck(
     return " ".join(card_token(c) for c in order)
 
 
-def stock_after_deal(players: int = 4, decks: int | None = None, upcards: int = 1) -> int:
+def stock_after_deal(players: int = 4, decks: int | None = None, upcards: int = 1,
+                     hand_size: int | None = None) -> int:
     """Stock size after the deal (no red threes replaced)."""
     n = 4 if players == 5 else players
     dk = decks if decks is not None else (3 if players == 6 else 2)
-    return 54 * dk - n * HAND_SIZE_BY_PLAYERS[players] - upcards
+    hs = hand_size if hand_size is not None else HAND_SIZE_BY_PLAYERS[players]
+    return 54 * dk - n * hs - upcards
 
 
 # ----------------------------------------------------------------------------- engine helpers
@@ -198,6 +213,7 @@ def new_game(rules=None, dealer: int = 0, cum=None, hand_index: int = 0, **deck_
     deck_kw.setdefault("players", rules.players)
     deck_kw.setdefault("hand_size", rules.hand_size)
     deck_kw.setdefault("decks", rules.decks)
+    deck_kw.setdefault("no_runs", bool(rules.sequences))
     text = stacked_deck(dealer=dealer, **deck_kw)
     gs = GameState.new_hand(rules, deck=text, dealer=dealer, cum_scores=list(cum or []),
                             hand=hand_index)
@@ -254,16 +270,24 @@ def assert_cards_conserved(gs) -> None:
     assert list(got) == list(want), f"cards lost or created: {list(got)} != {list(want)}"
 
 
-def referee_agrees(gs) -> dict:
+def referee_agrees(gs, opening_superset: bool = False) -> dict:
     """Replay the engine's actions through the independent referee.  A finished hand: the
     referee's score breakdown, end reason, going-out seat and concealed flag must equal the
     engine's.  A running hand: the referee's legal actions at the current position must equal
-    the engine's.  Also checks that no card was lost.  Returns the engine's breakdown."""
+    the engine's.  Also checks that no card was lost.  Returns the engine's breakdown.
+
+    `opening_superset` (Samba): the engine's opening look-ahead with sequences is a lower bound
+    (docs/ENGINE.md), the referee's is exact, so at a running position the referee may allow
+    more: every action the engine accepts (`why_illegal` is None) must be legal for the
+    referee, and every extra one must be refused by the engine for the opening minimum only.
+    Hands (with suits), melds, closed canastas and sequences must match the engine's."""
     from sim.enums import End, Off
     from sim.referee import RefereeState, referee_hand
 
     assert_cards_conserved(gs)
     bd = gs.score_breakdown()
+    if opening_superset:
+        _same_table(gs)
     if gs.is_over:
         res = referee_hand(gs.params, list(gs.deck), gs.dealer, gs.cum, gs.actions)
         for name in ("score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus",
@@ -279,6 +303,43 @@ def referee_agrees(gs) -> dict:
         for a in gs.actions:
             ref.apply(a)
         assert ref.seat == gs.seat
-        assert sorted(ref.legal_actions()) == sorted(gs.legal_actions()), (
-            sorted(ref.legal_actions()), sorted(gs.legal_actions()))
+        if opening_superset:
+            from sim.enums import N_ACTIONS
+            from sim.legal import WHY_TEXT, Why
+
+            engine = {a for a in range(N_ACTIONS) if gs.why_illegal(a) is None}
+            referee = set(ref.legal_actions())
+            assert engine <= referee, ("refused by the referee", [gs.text(a) for a in engine - referee],
+                                       [ref.is_legal(a) for a in engine - referee])
+            for a in referee - engine:
+                assert gs.why_illegal(a) == WHY_TEXT[Why.OPENING], (gs.text(a), gs.why_illegal(a))
+        else:
+            assert sorted(ref.legal_actions()) == sorted(gs.legal_actions()), (
+                sorted(ref.legal_actions()), sorted(gs.legal_actions()))
     return bd
+
+
+def _same_table(gs) -> None:
+    """The referee's replay holds the engine's cards: hands with suits, open melds, closed
+    canastas and sequences (Samba)."""
+    from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, N_SUITED, Off
+    from sim.referee import RefereeState
+
+    ref = RefereeState(gs.params, list(gs.deck), gs.dealer, gs.cum)
+    for a in gs.actions:
+        ref.apply(a)
+    for s in range(gs.n_seats):
+        assert ref.hands[s] == [int(x) for x in gs.hand_counts(s)], s
+        eng = gs.state[Off.HAND_SUITS + s * N_SUITED: Off.HAND_SUITS + (s + 1) * N_SUITED]
+        mine = [ref.suits[s][su][k] for su in range(4) for k in range(FIRST_NATURAL, LAST_NATURAL + 1)]
+        assert mine == [int(x) for x in eng], ("suits of seat", s)
+    for t in range(gs.n_teams):
+        melds = {k: (m.nat, m.two, m.joker) for k, m in ref.melds[t].items()}
+        assert melds == {k: tuple(int(gs.state[o + t * N_KINDS + k]) for o in (Off.MELD_NAT, Off.MELD_TWO, Off.MELD_JOKER))
+                         for k in range(N_KINDS) if gs.state[Off.MELD_NAT + t * N_KINDS + k]
+                         + gs.state[Off.MELD_TWO + t * N_KINDS + k] + gs.state[Off.MELD_JOKER + t * N_KINDS + k]}
+        closed = {k: (len(ms), sum(m.nat for m in ms)) for k, ms in ref.closed[t].items() if ms}
+        assert closed == {k: (int(gs.state[Off.CLOSED_COUNT + t * N_KINDS + k]), int(gs.state[Off.CLOSED_NAT + t * N_KINDS + k]))
+                          for k in range(N_KINDS) if gs.state[Off.CLOSED_COUNT + t * N_KINDS + k]}
+        seqs = {q: (x.suit, x.low, x.length) for q, x in enumerate(ref.seqs[t]) if x is not None}
+        assert seqs == gs.sequences(t)
