@@ -227,9 +227,9 @@ def _opened_check_nb(state, params, seat, team, points) -> None:
 
 
 @njit(cache=True)
-def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat) -> None:
-    """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals come from the
-    hand (the rest is the taken top card).  Tracks points towards the opening and canastas;
+def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand=True) -> None:
+    """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals (and the wild
+    cards, if `wilds_from_hand`) leave the hand here (a pile take removes them beforehand).  Tracks points towards the opening and canastas;
     with several melds per rank a completed canasta is closed to make room for a new meld."""
     i = team * N_KINDS + kind
     before = state[Off.MELD_NAT + i] + state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
@@ -244,9 +244,9 @@ def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand
         state[Off.MELD_JOKER + i] += jokers
     if from_hand_nat > 0:
         _remove_nb(state, params, seat, kind, from_hand_nat)
-    if twos > 0:
+    if twos > 0 and wilds_from_hand:
         _remove_nb(state, params, seat, Kind.TWO, twos)
-    if jokers > 0:
+    if jokers > 0 and wilds_from_hand:
         _remove_nb(state, params, seat, Kind.JOKER, jokers)
     state[Off.SEAT_MELDED + seat] = 1
     after = before + nat + twos + jokers
@@ -366,12 +366,19 @@ def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
         end_hand_nb(state, End.EXHAUSTED)
         return Why.OK
     if action <= Act.TAKE_ONTO:
-        top = _take_pile_nb(state, params, seat, team)
-        kind = top & 15
+        kind = state[Off.PILE_TOP]
         hand_nat = 2 if action == Act.TAKE_PAIR else (0 if action == Act.TAKE_ONTO else 1)
         twos = 1 if action == Act.TAKE_NAT_TWO else 0
         jokers = 1 if action == Act.TAKE_NAT_JOKER else 0
-        _meld_cards_nb(state, params, seat, team, kind, hand_nat + 1, twos, jokers, hand_nat)
+        # the cards that take the pile come from the hand before the pile joins it
+        if hand_nat > 0:
+            _remove_nb(state, params, seat, kind, hand_nat)
+        if twos > 0:
+            _remove_nb(state, params, seat, Kind.TWO, twos)
+        if jokers > 0:
+            _remove_nb(state, params, seat, Kind.JOKER, jokers)
+        _take_pile_nb(state, params, seat, team)
+        _meld_cards_nb(state, params, seat, team, kind, hand_nat + 1, twos, jokers, 0, False)
     elif action >= Act.TAKE_SEQ:
         top = _take_pile_nb(state, params, seat, team)
         _sequence_nb(state, params, seat, team, action, top)

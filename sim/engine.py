@@ -101,11 +101,13 @@ def run_chunk(
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
     reserve = 4096
-    dec_cap = int(count * log_rate * 140 * (8 if games_mode else 1) * 1.3) + reserve + 16 if log_rate > 0 else 1
+    # rows per logged hand: ~85 for good strategies, ~145 for random; too small a guess only costs
+    # a rerun of the chunk (status BUFFER), never a different result
+    dec_cap = int(count * log_rate * 120 * (8 if games_mode else 1)) + reserve + 16 if log_rate > 0 else 1
     while True:
         hand_out = np.zeros(hands_cap, hand_record_dt)
         game_out = np.zeros(count + 1, game_record_dt)
-        dec_out = np.zeros(dec_cap, decision_record_dt)
+        dec_out = np.empty(dec_cap, decision_record_dt)  # every used row is written in full
         status = np.zeros(16, np.int64)
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,

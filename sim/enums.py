@@ -288,6 +288,9 @@ decision_record_dt = np.dtype(
         ("cum_us", np.int32),
         ("cum_them", np.int32),
         ("pending_value", np.int16),
+        ("score_us", np.int32),  # the hand's final score of the deciding team
+        ("score_them", np.int32),  # ... and of the best opposing team
+        ("went_out_us", np.int8),  # the deciding team went out
     ],
     align=True,
 )

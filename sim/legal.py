@@ -1012,11 +1012,18 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     team = team_of_nb(arr)
     twos = arr[hand_off + Kind.TWO]
     jokers = arr[hand_off + Kind.JOKER]
+    if not _any_meld_possible_nb(arr, hand_off, params, team):
+        return _legal_discards_nb(arr, hand_off, params, out, n)
     for k in range(N_KINDS):
         c = arr[hand_off + k]
         if k == Kind.BLACK3 or FIRST_NATURAL <= k <= LAST_NATURAL:
             # candidates the hand cannot even pay for are skipped (they would be NO_CARDS)
             if meld_size_nb(arr, team, k) == 0:
+                if c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0:
+                    # Samba: a natural onto a closed canasta of the rank
+                    if why_illegal_nb(arr, hand_off, params, Act.ADD_NAT + k) == 0:
+                        out[n] = Act.ADD_NAT + k
+                        n += 1
                 if c >= 2:
                     for v in range(3):
                         if (v == 0 and c < 3) or (v == 1 and twos == 0) or (v == 2 and jokers == 0):
@@ -1052,6 +1059,25 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
                     if why_illegal_nb(arr, hand_off, params, a) == 0:
                         out[n] = a
                         n += 1
+    return _legal_discards_nb(arr, hand_off, params, out, n)
+
+
+@njit(cache=True)
+def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
+    """False only when no meld action can be legal: a team that has not opened, has laid
+    nothing this turn, and whose whole hand cannot reach the minimum nor go out concealed
+    (exact gate: every meld's own look-ahead would fail the same way).  Sequences are left to
+    the per-action checks."""
+    if arr[Off.TEAM_OPENED + team] != 0 or arr[Off.PENDING_VALUE] != 0 or params[Par.SEQUENCES] != 0:
+        return True
+    hand = arr[hand_off : hand_off + N_KINDS]
+    if max_meld_points_nb(arr, hand, params, team, 0) >= team_min_nb(arr, team):
+        return True
+    return concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team)
+
+
+@njit(cache=True)
+def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
     # a discard's legality depends on the kind only through holding it: ask once
     first = -1
     for k in range(N_KINDS):

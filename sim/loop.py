@@ -360,6 +360,23 @@ def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table
 
 
 @njit(cache=True)
+def _outcome_to_decisions_nb(dec_out, start, stop, state, score, n_teams) -> None:
+    """Join the hand's outcome into its decision rows (score_us, score_them, went_out_us)."""
+    ws = state[Off.WENT_OUT_SEAT]
+    went_team = state[Off.TEAM_OF_SEAT + ws] if ws >= 0 and state[Off.END_REASON] == End.WENT_OUT else -1
+    for r in range(start, stop):
+        rec = dec_out[r]
+        team = rec["team"]
+        rec["score_us"] = score[0, team]
+        them = -(1 << 30)
+        for t in range(n_teams):
+            if t != team and score[0, t] > them:
+                them = score[0, t]
+        rec["score_them"] = them if n_teams > 1 else 0
+        rec["went_out_us"] = 1 if went_team == team else 0
+
+
+@njit(cache=True)
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
     log_rate, check, hand_out, game_out, dec_out, dec_reserve, status,
@@ -417,6 +434,7 @@ def play_chunk_nb(
             if (log and dec_out.shape[0] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
                 status[0] = BUFFER
                 return done, n_hands, n_games, n_dec
+            dec_start = n_dec
             n_dec = play_hand_nb(
                 state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
                 seed, game, h, log, dec_out, n_dec, check, composition, totals, status,
@@ -424,6 +442,7 @@ def play_chunk_nb(
             if status[0] != OK:
                 return done, n_hands, n_games, n_dec
             score_hand_nb(state, params, score)
+            _outcome_to_decisions_nb(dec_out, dec_start, n_dec, state, score, n_teams)
             if check:
                 code = check_score_nb(state, params, score, composition)
                 if code != 0:

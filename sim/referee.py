@@ -53,12 +53,10 @@ TAKE_SEQS = tuple(range(Act.TAKE_SEQ, N_ACTIONS))  # take the pile onto a sequen
 SUIT_NAMES = "CDHS"
 
 # When a team that has opened takes the pile with hand cards (a pair, or a natural and a wild
-# card), the core puts the rest of the pile into the hand *before* it picks the suits of the
-# naturals that leave the hand (`pick_suit`), so a pile card of the rank may be melded in place
-# of a hand card.  Physically the pair comes from the hand before the pile is picked up (True).
-# Kind counts are the same either way; only the suits left in the hand differ.  False follows
-# the core (so that hands replay); see tests/test_scenarios_samba.py for the difference.
-PAIR_BEFORE_PILE = False
+# card), the cards that take it come from the hand before the pile is picked up (True: the
+# physical order, which the core follows).  False melds the suits picked after the pile joined
+# the hand; kind counts are the same either way, only the suits left in the hand differ.
+PAIR_BEFORE_PILE = True
 END_NAMES = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "exhausted",
              End.RED3_LAST: "red three last", End.TURN_LIMIT: "turn limit"}
 

@@ -126,8 +126,8 @@ def records_to_frames(
 ) -> dict[str, pd.DataFrame]:
     """Reference flattening of the record arrays into the table columns of docs/DATA.md.
 
-    (The engine's ``ChunkResult.to_frames`` may delegate here.)  The decision columns
-    score_us / score_them / went_out_us are added by ``conform_frames``.
+    (The engine's ``ChunkResult.to_frames`` delegates here.)  Decision columns score_us /
+    score_them / went_out_us missing from the records are added by ``conform_frames``.
     """
     n_teams = int(rules.n_teams)
     players = int(rules.players)
@@ -155,7 +155,9 @@ def records_to_frames(
     for t in range(n_teams):
         g[f"final_t{t}"] = games["final"][:, t]
     g["capped"] = games["capped"]
-    d = {name: decisions[name] for name in decision_record_dt.names}
+    # the engine's records carry score_us / score_them / went_out_us; other chunk functions may
+    # leave them out, and conform_frames then joins them from the hands
+    d = {name: decisions[name] for name in decision_record_dt.names if name in (decisions.dtype.names or ())}
     return {
         "hands": pd.DataFrame(h, copy=True),
         "decisions": pd.DataFrame(d, copy=True),

@@ -15,7 +15,7 @@ VARIANTS = [
     (preset, players, layout)
     for preset in ("classic", "german")
     for players, layout in ((2, None), (3, None), (4, None), (5, None), (6, "2x3"), (6, "3x2"))
-]
+] + [("samba", 4, None)]
 
 
 @pytest.mark.parametrize(("preset", "players", "layout"), VARIANTS)
@@ -91,6 +91,17 @@ def test_core_and_referee_agree_other_variants(preset, players, layout, cum):
     assert _referee_check(rules, seed=2, n_hands=150, cum=cum) == 150
 
 
+def test_core_and_referee_agree_samba():
+    """Samba: suits, sequences, several melds per rank, draw two.  The referee replays the
+    engine's suit choices from ENGINE.md and checks every action with its exact opening search."""
+    assert _referee_check(RuleSet.preset("samba"), seed=3, n_hands=300) == 300
+
+
+@pytest.mark.parametrize("cum", [[7000, -20], [1600, 3100]])
+def test_core_and_referee_agree_samba_minimums(cum):
+    assert _referee_check(RuleSet.preset("samba"), seed=4, n_hands=100, cum=cum) == 100
+
+
 def test_results_do_not_depend_on_chunking():
     rules = RuleSet.preset("classic")
     whole = run_chunk(rules, ("random",) * 4, seed=9, start=0, count=60, log_rate=0.5)
@@ -138,3 +149,15 @@ def test_illegal_action_from_a_strategy_stops_the_run_with_the_key(monkeypatch):
     with pytest.raises(pyplay.StrategyIllegalError, match=r"Cheater.*seed=0 game=0 hand=0"):
         play_hand_py(rules, [Cheater()] * 4)
     _ = EngineError
+
+
+def test_decision_rows_carry_the_hands_outcome():
+    rules = RuleSet.preset("classic", players=6, team_layout="3x2")
+    res = run_chunk(rules, ("greedy",) * 6, seed=2, start=0, count=40, log_rate=1.0)
+    by_game = {int(h["game"]): h for h in res.hands}
+    for d in res.decisions[::7]:
+        h = by_game[int(d["game"])]
+        scores = list(h["score"][:3])
+        assert d["score_us"] == scores[d["team"]]
+        assert d["score_them"] == max(s for t, s in enumerate(scores) if t != d["team"])
+        assert d["went_out_us"] == int(h["went_out_team"] == d["team"])
