@@ -10,7 +10,7 @@ EPILOG = """example:
   canasta compare expert greedy --rules classic --players 4 --until-ci 10
       plays duplicate deals (each deal twice, seats swapped) until the 95% CI of
       expert-minus-greedy points per hand is narrower than +-10, then prints one row.
-  canasta compare expert greedy cautious --hands 20000 --out cmp.csv
+  canasta compare expert greedy patient --hands 20000 --out cmp.csv
       every pairing on the same deals plus a Bradley-Terry / Elo ranking.
 """
 

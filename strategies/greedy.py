@@ -43,7 +43,13 @@ WILD_DISCARD_BASE = 10_000
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     if obs[Off.PHASE] == Phase.DRAW:
-        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO, Act.DRAW, Act.DECLINE):
+        top = obs[Off.PILE_TOP]
+        if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + obs[Off.MELD_NAT + obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]] * N_KINDS + top] > 0:
+            # only then can a take be legal (a cheap filter; the engine's check decides)
+            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+                if why_illegal_nb(obs, H, params, a) == 0:
+                    return a
+        for a in (Act.DRAW, Act.DECLINE):
             if why_illegal_nb(obs, H, params, a) == 0:
                 return a
         n = legal_actions_nb(obs, H, params, buf)

@@ -170,6 +170,9 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if why_illegal_nb(obs, H, params, a) == 0:
                     return a
             return _first_legal_nb(obs, params, buf)
+        top = obs[Off.PILE_TOP]
+        if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + obs[Off.MELD_NAT + obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]] * N_KINDS + top] == 0:
+            return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
         if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
             return Act.TAKE_ONTO
         if pile >= knobs[K_PAIR_MIN] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
