@@ -997,10 +997,19 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     n = 0
     phase = arr[Off.PHASE]
     if phase == Phase.DRAW:
-        for a in range(0, Act.DECLINE + 1):
-            if why_illegal_nb(arr, hand_off, params, a) == 0:
-                out[n] = a
-                n += 1
+        if why_illegal_nb(arr, hand_off, params, Act.DRAW) == 0:
+            out[n] = Act.DRAW
+            n += 1
+        top = arr[Off.PILE_TOP]
+        if arr[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL:
+            # takes are possible only with a natural on top (else PILE_EMPTY / TOP_BLOCKED)
+            for a in range(Act.TAKE_PAIR, Act.TAKE_ONTO + 1):
+                if why_illegal_nb(arr, hand_off, params, a) == 0:
+                    out[n] = a
+                    n += 1
+        if arr[Off.STOCK_LEN] == 0 and why_illegal_nb(arr, hand_off, params, Act.DECLINE) == 0:
+            out[n] = Act.DECLINE
+            n += 1
         if params[Par.SEQUENCES] != 0 and arr[Off.PILE_LEN] > 0:
             for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
                 if why_illegal_nb(arr, hand_off, params, a) == 0:
