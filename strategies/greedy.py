@@ -6,8 +6,10 @@ Draw phase -- the first legal of
   1. `take onto` (the top card onto a team meld: costs nothing),
   2. `take 7 7` (a natural pair),
   3. `take 7 JK`, then `take 7 2` (a natural + a wild; jokers first, see below),
-  4. `draw`; with the stock exhausted: `decline`.
+  4. Samba: `take 7H onto 4H..6H` (the top card extends a team sequence),
+  5. `draw`; with the stock exhausted: `decline`.
 Meld phase -- the first legal of
+  0. Samba: extend a team sequence, then a new sequence (strategies/sequences.py),
   1. add a natural to a team meld (aces down to fours),
   2. a new meld of three naturals (aces down to fours),
   3. a new meld of a natural pair + a wild (joker before two),
@@ -32,6 +34,7 @@ from numba import njit
 
 from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.legal import legal_actions_nb, why_illegal_nb
+from strategies.sequences import sequence_move_nb, sequence_take_nb
 
 KNOBS: dict[str, float] = {}
 
@@ -49,6 +52,9 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
                 if why_illegal_nb(obs, H, params, a) == 0:
                     return a
+        a = sequence_take_nb(obs, params)
+        if a >= 0:
+            return a
         for a in (Act.DRAW, Act.DECLINE):
             if why_illegal_nb(obs, H, params, a) == 0:
                 return a
@@ -57,7 +63,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     team = obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]]
     base = team * N_KINDS
     csize = params[Par.CANASTA_SIZE]
-    if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0:
+    if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:
         # exact shortcut (saves the opening oracle): no meld is legal when the hand's card points
         # cannot reach the minimum and no rank plus the wilds can make a canasta (concealed)
         wilds = obs[H + Kind.TWO] + obs[H + Kind.JOKER]
@@ -70,6 +76,10 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         pts += obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
         if pts < obs[Off.TEAM_MIN + team] and most + wilds < csize:
             return _discard_nb(obs, params, buf)
+    # 0. Samba: sequences first (a samba is worth 1,500)
+    a = sequence_move_nb(obs, params)
+    if a >= 0:
+        return a
     # 1. naturals onto team melds
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         if obs[H + k] > 0 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] > 0:

@@ -64,6 +64,7 @@ import numpy as np
 from numba import njit
 
 from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from strategies.sequences import sequence_move_nb, sequence_take_nb
 from sim.legal import (
     can_go_out_concealed_nb,
     canastas_nb,
@@ -170,6 +171,9 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if why_illegal_nb(obs, H, params, a) == 0:
                     return a
             return _first_legal_nb(obs, params, buf)
+        a = sequence_take_nb(obs, params)
+        if a >= 0:
+            return a
         top = obs[Off.PILE_TOP]
         if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + obs[Off.MELD_NAT + obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]] * N_KINDS + top] == 0:
             return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
@@ -246,6 +250,9 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if pts >= obs[Off.TEAM_MIN + team] + knobs[K_OPEN_THR]:
                     mode = 2
     if mode > 0:
+        a = sequence_move_nb(obs, params)  # Samba: sequences first
+        if a >= 0:
+            return a
         a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
         if a >= 0:
             return a

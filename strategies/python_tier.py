@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, N_KINDS, Act, Kind, Off, Par, Phase
 from strategies.greedy import WILD_DISCARD_BASE
 
 __all__ = ["PythonStrategy", "PyGreedy"]
@@ -78,14 +78,32 @@ class PyGreedy(PythonStrategy):
         ok = set(legal)
         H = Off.HANDS
         hand = [int(x) for x in obs[H : H + N_KINDS]]
+        sequences = bool(params[Par.SEQUENCES])
         if obs[Off.PHASE] == Phase.DRAW:
-            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO, Act.DRAW, Act.DECLINE):
+            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+                if a in ok:
+                    return a
+            if sequences:
+                for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
+                    if a in ok:
+                        return a
+            for a in (Act.DRAW, Act.DECLINE):
                 if a in ok:
                     return a
             return legal[0]
         team = int(obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]])
         base = team * N_KINDS
         csize = int(params[Par.CANASTA_SIZE])
+        if sequences:  # 0. Samba: extend sequences (slot order, below then above), then new ones
+            for q in range(MAX_SEQS):
+                for end in (0, 1):
+                    if Act.SEQ_ADD + q * 2 + end in ok:
+                        return Act.SEQ_ADD + q * 2 + end
+            for suit in range(4):
+                for low in range(LAST_NATURAL - 2, FIRST_NATURAL - 1, -1):
+                    a = Act.SEQ_NEW + suit * 9 + low - FIRST_NATURAL
+                    if a in ok:
+                        return a
 
         def size(k: int) -> int:
             i = base + k

@@ -60,7 +60,7 @@ def test_python_greedy_matches_fast_greedy():
 
 
 def test_python_greedy_matches_on_other_tables():
-    for preset, players, layout in (("german", 4, None), ("classic", 3, None), ("classic", 6, "3x2")):
+    for preset, players, layout in (("german", 4, None), ("classic", 3, None), ("classic", 6, "3x2"), ("samba", 4, None)):
         rules = _rules(preset, players, layout)
         for game in range(6):
             fast = play_hand_py(rules, ["greedy"] * players, seed=9, game=game, hand=0)
@@ -119,3 +119,15 @@ def test_greedy_beats_random_duplicate():
     d = ((r1["score"][:, 0] - r1["score"][:, 1]) + (r2["score"][:, 1] - r2["score"][:, 0])) / 2.0
     lo = d.mean() - 1.96 * d.std(ddof=1) / math.sqrt(n)
     assert lo > 0, (d.mean(), lo)
+
+
+def test_every_strategy_plays_samba_legally_and_uses_sequences():
+    rules = RuleSet.preset("samba")
+    for name in NAMES:
+        n = 30 if name == "random" else 80
+        res = run_chunk(rules, [name] * 4, seed=13, start=0, count=n, check=True, log_rate=1.0)
+        assert len(res.hands) == n
+        if name in ("greedy", "expert"):
+            # they lay and extend sequences (decision type 5) and go out with two canastas
+            assert (res.decisions["decision_type"] == 5).sum() > n
+            assert (res.hands["end_reason"] == 1).mean() > 0.5, name
