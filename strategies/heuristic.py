@@ -64,7 +64,6 @@ import numpy as np
 from numba import njit
 
 from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
-from strategies.sequences import sequence_move_nb, sequence_take_nb
 from sim.legal import (
     can_go_out_concealed_nb,
     canastas_nb,
@@ -73,6 +72,7 @@ from sim.legal import (
     why_illegal_nb,
     wild_capacity_nb,
 )
+from strategies.sequences import sequence_move_nb, sequence_take_nb
 
 KNOB_NAMES = (
     "open_threshold",
