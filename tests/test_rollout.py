@@ -268,3 +268,14 @@ def test_cli_prints_tables(tmp_path, capsys):
     assert _odds(tmp_path, FOUR, "--strategy", "expert", "--seed", "2", "--within", "1", "4") == 0
     out = capsys.readouterr().out
     assert "P(the hand ends by this team going out)" in out and "us" in out and "them" in out
+
+
+def test_the_readme_example_position_runs(capsys):
+    from pathlib import Path
+
+    from sim.cli import main
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "position-example.txt"
+    assert main(["odds", "--position", str(path), "--strategy", "greedy", "--rollouts", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "200 rollouts" in out and "P(team goes out within k turns)" in out
