@@ -589,10 +589,22 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     suits = _suits_out_nb(arr, suit_off_nb(hand_off), params, top, add_nat)
     arr[hand_off + top] += 1
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, 1)
+    why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, gained, rest, top)
+    _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
+    arr[hand_off + top] -= 1
+    _suits_back_nb(arr, suit_off_nb(hand_off), params, top, add_nat, suits)
+    return why
+
+
+@njit(cache=True)
+def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, top) -> int:
+    """The look-ahead of a pile take once the top card is melded (in place): a team that has
+    not opened must still reach its minimum from the hand (the rest of the pile waits aside);
+    an opened team gets the pile into the hand at once and must be able to end the turn."""
     took = arr[Off.TOOK_PILE]
     arr[Off.TOOK_PILE] = 1
     if not opened:
-        why = _after_move_ok_nb(arr, hand, params, team, gained, rest, hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, points, rest, hand_off)
     else:
         # opened team: the pile cards join the hand at once (fewer than two cards in all here)
         for k in range(N_KINDS):
@@ -605,9 +617,6 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
             if k != Kind.RED3:
                 arr[hand_off + k] -= arr[Off.PILE_COUNTS + k]
     arr[Off.TOOK_PILE] = took
-    _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
-    arr[hand_off + top] -= 1
-    _suits_back_nb(arr, suit_off_nb(hand_off), params, top, add_nat, suits)
     return why
 
 
@@ -902,21 +911,7 @@ def _why_seq_nb(arr, hand_off, params, action, team) -> int:
     _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, 1)
     hand = arr[hand_off : hand_off + N_KINDS]
     if take:
-        took = arr[Off.TOOK_PILE]
-        arr[Off.TOOK_PILE] = 1
-        if not opened:
-            why = _after_move_ok_nb(arr, hand, params, team, points, rest, hand_off)
-        else:
-            for k in range(N_KINDS):
-                if k != Kind.RED3:
-                    arr[hand_off + k] += arr[Off.PILE_COUNTS + k]
-            arr[hand_off + new_kind] -= 1
-            why = Why.OK if finish_possible_nb(arr, hand, params, team) else Why.KEEP_CARDS
-            arr[hand_off + new_kind] += 1
-            for k in range(N_KINDS):
-                if k != Kind.RED3:
-                    arr[hand_off + k] -= arr[Off.PILE_COUNTS + k]
-        arr[Off.TOOK_PILE] = took
+        why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, new_kind)
     else:
         why = _after_move_ok_nb(arr, hand, params, team, points, arr[Off.ASIDE_LEN], hand_off)
     _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, -1)

@@ -294,6 +294,22 @@ def play_hand_nb(
             status[3] = hand
             status[4] = -1
             return dec_n
+    return play_out_nb(
+        state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, dec_out, dec_n,
+        check, composition, totals, status,
+    )
+
+
+@njit(cache=True)
+def play_out_nb(
+    state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, dec_out, dec_n,
+    check, composition, totals, status,
+) -> int:
+    """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
+    decides from its observation, the engine applies; optional decision log and invariant
+    checks.  Returns the new number of decision rows.  On an illegal action status[0] = ILLEGAL
+    and status[1..6] = seat, action, why, game, hand, strategy id; on a broken invariant
+    status[0] = INVARIANT and status[1..4] = code, game, hand, turn."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]

@@ -53,7 +53,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.apply import SCORE_ROWS, apply_action_nb, begin_turn_nb, score_hand_nb, team_minimum_nb
+from sim.apply import SCORE_ROWS, begin_turn_nb, score_hand_nb, team_minimum_nb
 from sim.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
@@ -67,10 +67,10 @@ from sim.enums import (
     Off,
     Par,
     Phase,
+    decision_record_dt,
 )
-from sim.loop import ILLEGAL, INVARIANT, OK, build_obs_nb, check_state_nb, deck_composition_nb
+from sim.loop import ILLEGAL, INVARIANT, OK, check_state_nb, deck_composition_nb, play_out_nb
 from sim.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
-from strategies.registry import decide_nb
 
 __all__ = [
     "Deal",
@@ -233,14 +233,15 @@ def complete_nb(state: np.ndarray, state0: np.ndarray, params: np.ndarray, deal:
 
 
 @njit(cache=True)
-def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, out, status) -> int:
+def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, out, status, no_log) -> int:
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
     Rollout i deals with the stream key (seed, i, 0, STREAM_DECK) and seat s decides with
     (seed, i, 0, STREAM_PLAYERS + 1 + s).  The completed state is always checked with
     `check_state_nb`; with ``check`` every state after an action too.  On an illegal action
-    status[0] = ILLEGAL, status[1..] = seat, action, why, rollout, strategy id; on a broken
-    invariant status[0] = INVARIANT, status[1..] = code, rollout, turn.
+    status[0] = ILLEGAL, status[1..6] = seat, action, why, rollout, 0, strategy id; on a broken
+    invariant status[0] = INVARIANT, status[1..4] = code, rollout, hand (-1: the dealt position
+    itself), turn.  `no_log` is an empty decision_record_dt array (rollouts log nothing).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     obs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -266,27 +267,10 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
             return j
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
-        while state[Off.PHASE] != Phase.OVER:
-            seat = state[Off.SEAT]
-            build_obs_nb(state, seat, obs)
-            action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
-            why = apply_action_nb(state, params, action)
-            if why != 0:
-                status[0] = ILLEGAL
-                status[1] = seat
-                status[2] = action
-                status[3] = why
-                status[4] = i
-                status[5] = strat_ids[seat]
-                return j
-            if check:
-                code = check_state_nb(state, params, composition, totals, buf)
-                if code != 0:
-                    status[0] = INVARIANT
-                    status[1] = code
-                    status[2] = i
-                    status[3] = state[Off.TURN]
-                    return j
+        play_out_nb(state, params, strat_ids, knobs, rng, obs, buf, seed, i, 0, False, no_log, 0,
+                    check, composition, totals, status)
+        if status[0] != OK:
+            return j
         score_hand_nb(state, params, score)
         rec = out[j]
         ws = state[Off.WENT_OUT_SEAT]
@@ -562,17 +546,17 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
     for s, spec in enumerate(strategies):
         ids[s], knobs[s] = parse_spec(spec)
     out = np.zeros(rollouts, rollout_record_dt)
-    status = np.zeros(8, np.int64)
+    status = np.zeros(16, np.int64)
     done = rollouts_nb(setup.state0, setup.params, setup.deal, ids, knobs, int(seed), 0, int(rollouts),
-                       bool(check), out, status)
+                       bool(check), out, status, np.zeros(0, decision_record_dt))
     if status[0] == ILLEGAL:
         raise RuntimeError(
-            f"strategy {STRATEGY_NAMES[int(status[5])]!r} (seat {int(status[1])}) chose an illegal action "
+            f"strategy {STRATEGY_NAMES[int(status[6])]!r} (seat {int(status[1])}) chose an illegal action "
             f"{action_text_safe(int(status[2]))}: {WHY_TEXT[int(status[3])]}; rollout {int(status[4])} seed {seed}")
     if status[0] == INVARIANT:
         if int(status[3]) < 0:
             raise ValueError(f"the position is impossible under these rules: {_check_text(int(status[1]))}")
         raise RuntimeError(f"invariant broken: {_check_text(int(status[1]))} in rollout {int(status[2])} "
-                           f"turn {int(status[3])} seed {seed}")
+                           f"turn {int(status[4])} seed {seed}")
     assert done == rollouts
     return out
