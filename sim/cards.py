@@ -107,7 +107,3 @@ def code_token(code: int) -> str:
 
 def deck_codes(ids: list[int]) -> np.ndarray:
     return np.array([card_code(c) for c in ids], np.int32)
-
-
-def deck_kinds(ids: list[int]) -> np.ndarray:
-    return np.array([kind_of_card(c) for c in ids], np.int32)

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from sim.cli_rules import rules_from_args
+from sim.enums import Off
 from sim.game import GameState
 from sim.history import format_history
 from sim.pyplay import play_hand_py
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
     print(format_history(make, gs.actions, strategies))
     try:
-        ref = referee_hand(gs.params, list(gs.deck), int(gs.state[16]), cum or [0] * rules.n_teams, gs.actions)
+        ref = referee_hand(gs.params, list(gs.deck), int(gs.state[Off.DEALER]), cum or [0] * rules.n_teams, gs.actions)
         agree = ref.score == gs.score_breakdown()["score"]
         print(f"referee: every action legal; score {'confirmed' if agree else 'DIFFERS: ' + str(ref.score)}")
         return 0 if agree else 1

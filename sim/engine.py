@@ -9,7 +9,6 @@ import pandas as pd
 
 from sim.enums import (
     MAX_SEATS,
-    N_KINDS,
     decision_record_dt,
     game_record_dt,
     hand_record_dt,
@@ -144,5 +143,3 @@ def action_text_safe(action: int) -> str:
     except Exception:  # noqa: BLE001 - only for the message
         return str(action)
 
-
-_ = N_KINDS

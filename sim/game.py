@@ -13,8 +13,8 @@ import numpy as np
 
 from sim.actions import action_text_with_top, parse_action, sequence_action_text
 from sim.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
-from sim.cards import deck_codes, kind_name, parse_deck_text, read_deck_file
-from sim.enums import MAX_SEATS, MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
+from sim.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
+from sim.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
 from sim.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
 from sim.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
@@ -74,7 +74,7 @@ class GameState:
         elif isinstance(deck, str):
             kinds = deck_codes(parse_deck_text(deck, rules.decks))
         elif deck is not None:
-            kinds = deck_codes(parse_deck_text(" ".join(_id_token(c) for c in deck), rules.decks))
+            kinds = deck_codes(parse_deck_text(" ".join(card_token(c) for c in deck), rules.decks))
         else:
             kinds = np.zeros(200, np.int32)
             fill_deck_nb(comp, kinds)
@@ -228,12 +228,3 @@ class GameState:
 def _display_order() -> list[int]:
     # jokers and twos first, then A K Q ... 4, black threes last
     return [13, 0, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-
-
-def _id_token(card_id: int) -> str:
-    from sim.cards import card_token
-
-    return card_token(card_id)
-
-
-_ = MAX_SEATS

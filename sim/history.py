@@ -25,9 +25,7 @@ def _melds_text(gs: GameState, team: int) -> str:
         tag = ""
         if size >= gs.rules.canasta_size and rank != "3":
             tag = "*natural canasta*" if t + j == 0 else "*mixed canasta*"
-        wild = ("2" * t) + ("JK" * j and " JK" * j)
         parts.append(f"{rank}s x{n}" + (f"+{t}x2" if t else "") + (f"+{j}xJK" if j else "") + (f" {tag}" if tag else ""))
-        _ = wild
     for k in range(15):
         closed = int(gs.state[Off.CLOSED_COUNT + team * N_KINDS + k])
         if closed:
@@ -101,5 +99,4 @@ def format_history(make_state: Callable[[], GameState], actions: list[int], stra
         if key == "hand_penalty":
             vals = [-v for v in vals]
         lines.append(f"  {label:<28}" + "".join(f"{v:>12}" for v in vals)[12 - 12:])
-    _ = N_KINDS
     return "\n".join(lines)

@@ -90,12 +90,6 @@ def meld_size_nb(arr: np.ndarray, team: int, kind: int) -> int:
 
 
 @njit(cache=True)
-def meld_wilds_nb(arr: np.ndarray, team: int, kind: int) -> int:
-    i = team * N_KINDS + kind
-    return arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
-
-
-@njit(cache=True)
 def canastas_nb(arr: np.ndarray, params: np.ndarray, team: int) -> int:
     """Canastas of the team: open melds of canasta size, closed ones (Samba) and sambas."""
     n = 0
@@ -437,7 +431,7 @@ def _opening_ok_after_nb(arr, params, team, add_points, completes) -> bool:
 
 
 @njit(cache=True)
-def _after_move_ok_nb(arr, hand, params, team, gained_points, aside, hand_off) -> int:
+def _after_move_ok_nb(arr, hand, params, team, aside, hand_off) -> int:
     """Checks shared by every meld, add and take once the cards have moved (in scratch copies):
     the opening stays reachable and the hand-size rule holds.  `arr` is already updated."""
     n = 0
@@ -604,7 +598,7 @@ def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, t
     took = arr[Off.TOOK_PILE]
     arr[Off.TOOK_PILE] = 1
     if not opened:
-        why = _after_move_ok_nb(arr, hand, params, team, points, rest, hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, rest, hand_off)
     else:
         # opened team: the pile cards join the hand at once (fewer than two cards in all here)
         for k in range(N_KINDS):
@@ -686,7 +680,7 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
         arr[hand_off + kind] -= 1
         arr[Off.PENDING_VALUE] += pend
         suits = _suits_out_nb(arr, suit_off_nb(hand_off), params, kind, 1)
-        why = _after_move_ok_nb(arr, hand, params, team, gained, arr[Off.ASIDE_LEN], hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, arr[Off.ASIDE_LEN], hand_off)
         _suits_back_nb(arr, suit_off_nb(hand_off), params, kind, 1, suits)
         arr[Off.PENDING_VALUE] -= pend
         arr[hand_off + kind] += 1
@@ -696,7 +690,7 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
     if kind == Kind.BLACK3:
         why = _why_black3_after_nb(arr, hand, params, team, new_size)
     else:
-        why = _after_move_ok_nb(arr, hand, params, team, gained, arr[Off.ASIDE_LEN], hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, arr[Off.ASIDE_LEN], hand_off)
     _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, -1)
     _suits_back_nb(arr, suit_off_nb(hand_off), params, kind, n_nat, suits)
     return why
@@ -913,7 +907,7 @@ def _why_seq_nb(arr, hand_off, params, action, team) -> int:
     if take:
         why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, new_kind)
     else:
-        why = _after_move_ok_nb(arr, hand, params, team, points, arr[Off.ASIDE_LEN], hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, arr[Off.ASIDE_LEN], hand_off)
     _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, -1)
     return why
 

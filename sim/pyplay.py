@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.enums import MAX_SEATS, N_ACTIONS, N_KINDS, Off, Par
+from sim.enums import MAX_SEATS, N_ACTIONS, Off
 from sim.game import GameState
-from sim.legal import WHY_TEXT, legal_actions_nb
+from sim.legal import legal_actions_nb
 from sim.rng import STREAM_PLAYERS, seed_rng_nb
 from sim.rules import RuleSet
 from strategies.registry import decide_nb, parse_spec
@@ -81,5 +81,3 @@ def play_game_py(rules: RuleSet, strategies: list[Any], seed: int = 0, game: int
             break
     return hands
 
-
-_ = (N_KINDS, Par, WHY_TEXT)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
+from sim.enums import Off
 from sim.pyplay import play_hand_py
 from sim.referee import IllegalAction, referee_hand
 from sim.rules import RuleSet
@@ -55,7 +56,7 @@ def _referee_check(rules: RuleSet, seed: int, n_hands: int, cum=None) -> int:
     for game in range(n_hands):
         gs = play_hand_py(rules, ["random"] * rules.players, seed=seed, game=game, hand=0, cum_scores=cum)
         cum_scores = list(cum or [0] * rules.n_teams)
-        dealer = int(gs.state[16])
+        dealer = int(gs.state[Off.DEALER])
         try:
             ref = referee_hand(gs.params, list(gs.deck), dealer, cum_scores, gs.actions)
         except IllegalAction as exc:  # pragma: no cover - the failure message is the point
@@ -68,8 +69,8 @@ def _referee_check(rules: RuleSet, seed: int, n_hands: int, cum=None) -> int:
         assert ref.red3_points == core["red3_points"]
         assert ref.go_out_bonus == core["go_out_bonus"]
         assert ref.hand_penalty == core["hand_penalty"]
-        assert ref.end_reason == int(gs.state[5])
-        assert ref.concealed == bool(gs.state[17])
+        assert ref.end_reason == int(gs.state[Off.END_REASON])
+        assert ref.concealed == bool(gs.state[Off.CONCEALED])
         agreed += 1
     return agreed
 
