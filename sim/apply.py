@@ -30,7 +30,7 @@ from sim.enums import (
 from sim.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_minimum_nb(params: np.ndarray, cum_score: int) -> int:
     """Initial-meld minimum for a team with this cumulative score."""
     if cum_score < 0:
@@ -42,13 +42,13 @@ def team_minimum_nb(params: np.ndarray, cum_score: int) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_hand_nb(state: np.ndarray, reason: int) -> None:
     state[Off.END_REASON] = reason
     state[Off.PHASE] = Phase.OVER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _give_nb(state, seat, code) -> None:
     """One card (a code) into a hand."""
     kind = code & 15
@@ -58,7 +58,7 @@ def _give_nb(state, seat, code) -> None:
         state[Off.HAND_SUITS + seat * N_SUITED + (code >> 4) * 11 + kind - FIRST_NATURAL] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_nb(state, params, seat, kind, n) -> int:
     """Take n cards of `kind` out of a hand; returns the code of the last one removed."""
     state[Off.HANDS + seat * N_KINDS + kind] -= n
@@ -72,7 +72,7 @@ def _remove_nb(state, params, seat, kind, n) -> int:
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pop_stock_nb(state) -> int:
     code = state[Off.STOCK + state[Off.STOCK_POS]]
     state[Off.STOCK_POS] += 1
@@ -80,7 +80,7 @@ def _pop_stock_nb(state) -> int:
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     """Draw one card for `seat`: red threes are laid and replaced.  Returns False when the hand
     ended (a red three was the last stock card) or the stock is empty."""
@@ -97,7 +97,7 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _push_pile_nb(state, code) -> None:
     kind = code & 15
     state[Off.PILE + state[Off.PILE_LEN]] = code
@@ -109,7 +109,7 @@ def _push_pile_nb(state, code) -> None:
         state[Off.PILE_FREEZE] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
     """Reset the per-turn fields for the seat to act; end the hand if it cannot go on."""
     seat = state[Off.SEAT]
@@ -134,14 +134,14 @@ def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
         end_hand_nb(state, End.EXHAUSTED)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_turn_nb(state, params) -> None:
     state[Off.SEAT] = (state[Off.SEAT] + 1) % state[Off.N_SEATS]
     state[Off.TURN] += 1
     begin_turn_nb(state, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_hand_nb(
     state: np.ndarray,
     params: np.ndarray,
@@ -211,7 +211,7 @@ def init_hand_nb(
     begin_turn_nb(state, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _opened_check_nb(state, params, seat, team, points) -> None:
     """Count points towards a pending initial meld; once it is made, the pile cards held aside
     join the hand."""
@@ -226,7 +226,7 @@ def _opened_check_nb(state, params, seat, team, points) -> None:
         state[Off.ASIDE_LEN] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand=True) -> None:
     """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals (and the wild
     cards, if `wilds_from_hand`) leave the hand here (a pile take removes them beforehand).  Tracks points towards the opening and canastas;
@@ -271,7 +271,7 @@ def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sequence_nb(state, params, seat, team, action, top_code) -> None:
     """Lay or extend a sequence; with `top_code` >= 0 the new card is the taken top discard."""
     slot, suit, low, length, new_kind = seq_move_nb(state, team, action)
@@ -300,7 +300,7 @@ def _sequence_nb(state, params, seat, team, action, top_code) -> None:
     _opened_check_nb(state, params, seat, team, points)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _went_out_nb(state, seat, with_discard) -> None:
     # a concealed going out below the minimum still put the team's melds down: it has melded
     state[Off.TEAM_OPENED + state[Off.TEAM_OF_SEAT + seat]] = 1
@@ -311,7 +311,7 @@ def _went_out_nb(state, seat, with_discard) -> None:
     end_hand_nb(state, End.WENT_OUT)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_pile_nb(state, params, seat, team) -> int:
     """Empty the pile: red threes are laid, the top card is returned (as a code), the rest goes
     to the hand, or is held aside (compacted at the bottom of PILE) while the team's initial
@@ -344,7 +344,7 @@ def _take_pile_nb(state, params, seat, team) -> int:
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """Apply `action` for the seat to act.  Returns 0, or the `Why` code of an illegal action
     (the state is then unchanged)."""
@@ -420,7 +420,7 @@ def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
 SCORE_ROWS = 8  # score, meld points, canasta bonus, red threes, going out, hand penalty, canastas, natural canastas
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """Score a finished hand into out (int32, shape (SCORE_ROWS, MAX_TEAMS)): rows are total,
     meld points, canasta bonuses (sambas included), red-three points, going-out bonus,
@@ -500,7 +500,7 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
         out[0, t] = melds + bonus + r3_points + go - penalty
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_totals_nb(state: np.ndarray, out: np.ndarray) -> None:
     """Count every card of the hand by kind, wherever it is (hands, melds, closed canastas,
     sequences, red threes laid, pile, aside, stock) into out (int64, shape (N_KINDS,)): the

@@ -78,18 +78,18 @@ WHY_TEXT = (
 # ----------------------------------------------------------------------------- small readers
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_of_nb(arr: np.ndarray) -> int:
     return arr[Off.TEAM_OF_SEAT + arr[Off.SEAT]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_size_nb(arr: np.ndarray, team: int, kind: int) -> int:
     i = team * N_KINDS + kind
     return arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def canastas_nb(arr: np.ndarray, params: np.ndarray, team: int) -> int:
     """Canastas of the team: open melds of canasta size, closed ones (Samba) and sambas."""
     n = 0
@@ -105,13 +105,13 @@ def canastas_nb(arr: np.ndarray, params: np.ndarray, team: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def suit_off_nb(hand_off: int) -> int:
     """Offset of the suited naturals of the hand at `hand_off` (state or observation)."""
     return Off.HAND_SUITS + (hand_off - Off.HANDS) // N_KINDS * N_SUITED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def closed_room_nb(params: np.ndarray, size: int, cap: int) -> int:
     """Wild capacity limited so that no wild card joins a completed canasta (Samba)."""
     if params[Par.WILD_ONTO_CANASTA] != 0:
@@ -122,12 +122,12 @@ def closed_room_nb(params: np.ndarray, size: int, cap: int) -> int:
     return cap if cap < room else room
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pile_frozen_for_nb(arr: np.ndarray, team: int) -> bool:
     return arr[Off.PILE_FREEZE] > 0 or arr[Off.TEAM_OPENED + team] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wild_capacity_nb(params: np.ndarray, naturals: int, wilds: int) -> int:
     """How many more wild cards a meld with these counts may take."""
     cap = params[Par.MAX_WILD]
@@ -137,7 +137,7 @@ def wild_capacity_nb(params: np.ndarray, naturals: int, wilds: int) -> int:
     return cap if cap > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_min_nb(arr: np.ndarray, team: int) -> int:
     return arr[Off.TEAM_MIN + team]
 
@@ -145,7 +145,7 @@ def team_min_nb(arr: np.ndarray, team: int) -> int:
 # ----------------------------------------------------------------------------- opening oracles
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
     """Most card points the hand can still meld this turn (new melds or additions to the team's
     melds), ignoring the keep-two-cards rule; returns (points, cards melded).
@@ -212,7 +212,7 @@ def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
     return points, cards
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def max_meld_points_nb(arr, hand, params, team, keep) -> int:
     """Most card points meldable this turn while keeping at least `keep` (0..2) cards in hand.
     `hand` (a view) is modified while searching and restored."""
@@ -245,7 +245,7 @@ def max_meld_points_nb(arr, hand, params, team, keep) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _meld_after_all_nb(arr, hand, params, team, k) -> tuple:
     """Size and remaining wild capacity of the team's meld of rank k once every natural of the
     hand is in it, and the wild cards it must get to exist: (size, capacity, mandatory, ok)."""
@@ -278,7 +278,7 @@ def _meld_after_all_nb(arr, hand, params, team, k) -> tuple:
     return size, cap, mandatory, True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_meld_all_nb(arr, hand, params, team, need_canastas) -> bool:
     """Can every card of `hand` be melded (new melds or additions) so that the team ends with at
     least `need_canastas` canastas?  Black threes go into one black-three meld."""
@@ -328,7 +328,7 @@ def _can_meld_all_nb(arr, hand, params, team, need_canastas) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_go_out_concealed_nb(arr, hand, params, team) -> bool:
     """Could the acting player still go out this turn by melding the whole hand (with at most
     one final discard), the team ending with enough canastas (at least one this turn)?
@@ -349,7 +349,7 @@ def can_go_out_concealed_nb(arr, hand, params, team) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_go_out_now_nb(arr, params, team) -> bool:
     """Team canastas suffice and, if the initial meld is still pending, a concealed going out
     (when allowed) covers for it."""
@@ -363,7 +363,7 @@ def may_go_out_now_nb(arr, params, team) -> bool:
     return concealed_waiver_nb(arr, params) and arr[Off.CANASTAS_THIS_TURN] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def concealed_waiver_nb(arr, params) -> bool:
     """A concealed going out this turn would not need the initial-meld minimum."""
     return (
@@ -373,7 +373,7 @@ def concealed_waiver_nb(arr, params) -> bool:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_possible_nb(arr, hand, params, team) -> bool:
     """With fewer than two cards left (and none aside), can the player still end the turn
     legally?  0 cards: the team may go out now.  1 card: discard it going out, or add it to a
@@ -418,7 +418,7 @@ def finish_possible_nb(arr, hand, params, team) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _opening_ok_after_nb(arr, params, team, add_points, completes) -> bool:
     if arr[Off.TEAM_OPENED + team] != 0:
         return True
@@ -430,7 +430,7 @@ def _opening_ok_after_nb(arr, params, team, add_points, completes) -> bool:
 # ----------------------------------------------------------------------------- the check
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_move_ok_nb(arr, hand, params, team, aside, hand_off) -> int:
     """Checks shared by every meld, add and take once the cards have moved (in scratch copies):
     the opening stays reachable and the hand-size rule holds.  `arr` is already updated."""
@@ -468,7 +468,7 @@ def _after_move_ok_nb(arr, hand, params, team, aside, hand_off) -> int:
     return Why.OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def why_illegal_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, action: int) -> int:
     """0 if `action` is legal for the player to act, else a `Why` code.
 
@@ -517,7 +517,7 @@ def why_illegal_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, action: i
     return _why_meld_nb(arr, hand_off, params, action, team)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _why_take_nb(arr, hand_off, params, action, team) -> int:
     plen = arr[Off.PILE_LEN]
     if plen == 0:
@@ -590,7 +590,7 @@ def _why_take_nb(arr, hand_off, params, action, team) -> int:
     return why
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, top) -> int:
     """The look-ahead of a pile take once the top card is melded (in place): a team that has
     not opened must still reach its minimum from the hand (the rest of the pile waits aside);
@@ -614,7 +614,7 @@ def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, t
     return why
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decode_meld_nb(action):
     """(kind, naturals, twos, jokers, is_add) moved from the hand by a meld/add action."""
     if action < Act.ADD_NAT:
@@ -632,7 +632,7 @@ def _decode_meld_nb(action):
     return action - Act.ADD_JOKER, 0, 0, 1, True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _why_meld_nb(arr, hand_off, params, action, team) -> int:
     kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
     if kind != Kind.BLACK3 and (kind < FIRST_NATURAL or kind > LAST_NATURAL):
@@ -696,7 +696,7 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
     return why
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_suit_nb(arr, suit_off, params, kind) -> int:
     """Which suit of a natural rank leaves the hand (discard or group meld): with sequences in
     play the copy with the fewest same-suit neighbours (the least useful for a sequence), else
@@ -719,7 +719,7 @@ def pick_suit_nb(arr, suit_off, params, kind) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suits_out_nb(arr, suit_off, params, kind, n) -> int:
     """Remove n naturals of `kind` from the suited counts as the applier would (Samba only);
     returns the suits removed, packed two bits each, for _suits_back_nb."""
@@ -733,7 +733,7 @@ def _suits_out_nb(arr, suit_off, params, kind, n) -> int:
     return packed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suits_back_nb(arr, suit_off, params, kind, n, packed) -> None:
     if params[Par.SEQUENCES] == 0 or kind < FIRST_NATURAL or kind > LAST_NATURAL:
         return
@@ -742,7 +742,7 @@ def _suits_back_nb(arr, suit_off, params, kind, n, packed) -> None:
         arr[suit_off + s * 11 + kind - FIRST_NATURAL] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pending, completes, sign) -> None:
     """Move cards from the hand to the team's meld of `kind` (sign=1) or back (sign=-1)."""
     i = team * N_KINDS + kind
@@ -756,7 +756,7 @@ def _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pending, complet
     arr[Off.CANASTAS_THIS_TURN] += sign * completes
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _why_black3_after_nb(arr, hand, params, team, new_size) -> int:
     """Black threes only as the last melds of a going out: afterwards at most one other card is
     left (the final discard) and the black-three meld can end within its allowed size."""
@@ -776,7 +776,7 @@ def _why_black3_after_nb(arr, hand, params, team, new_size) -> int:
     return Why.OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
     if kind == Kind.RED3:
         return Why.BAD_KIND
@@ -800,7 +800,7 @@ def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
 # ----------------------------------------------------------------------------- Samba sequences
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seq_move_nb(arr, team, action) -> tuple:
     """What a sequence action does: (slot, suit, new low kind, new length, added kind).  For a
     new sequence the slot is the first free one (-1 if none) and the added kind is -1."""
@@ -823,7 +823,7 @@ def seq_move_nb(arr, team, action) -> tuple:
     return slot, suit, low, length + 1, low + length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seq_set_nb(arr, hand_off, team, slot, suit, low, length, kinds_lo, kinds_hi, from_hand, pending, completes, old_low, old_len, sign) -> None:
     """Move the suited cards kinds_lo..kinds_hi of `suit` from the hand into sequence `slot`
     (sign=1), or back (sign=-1, restoring old_low / old_len)."""
@@ -847,7 +847,7 @@ def _seq_set_nb(arr, hand_off, team, slot, suit, low, length, kinds_lo, kinds_hi
     arr[Off.CANASTAS_THIS_TURN] += sign * completes
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _why_seq_nb(arr, hand_off, params, action, team) -> int:
     if params[Par.SEQUENCES] == 0:
         return Why.RULE_OFF
@@ -912,15 +912,43 @@ def _why_seq_nb(arr, hand_off, params, action, team) -> int:
     return why
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _take_suited_nb(arr, so, hand_off, suit, k, w0, w1, w2) -> tuple:
+    """Take one card of rank k and `suit` out of the hand in place, counting it in the undo
+    words (4 bits per suited slot, 15 slots per word) so that `_put_back_nb` can return it."""
+    slot = suit * 11 + k - FIRST_NATURAL
+    arr[so + slot] -= 1
+    arr[hand_off + k] -= 1
+    bit = np.int64(1) << (4 * (slot % 15))
+    if slot < 15:
+        return w0 + bit, w1, w2
+    if slot < 30:
+        return w0, w1 + bit, w2
+    return w0, w1, w2 + bit
+
+
+@njit(cache=True, _nrt=False)
+def _put_back_nb(arr, so, hand_off, word, first_slot) -> None:
+    for j in range(15):
+        n = (word >> (4 * j)) & 15
+        if n != 0:
+            slot = first_slot + j
+            arr[so + slot] += n
+            arr[hand_off + FIRST_NATURAL + slot % 11] += n
+
+
+@njit(cache=True, _nrt=False)
 def seq_plan_points_nb(arr, hand_off, params, team) -> tuple:
     """A constructive lower bound of the points still meldable this turn when sequences are in
     play: extend the team's sequences with suited cards from the hand, lay every run of three
-    or more suited cards, then meld groups from the rest.  Returns (points, cards melded)."""
+    or more suited cards, then meld groups from the rest.  Returns (points, cards melded).
+    Works on the hand in place and puts every card back: the kernels run without numba's
+    reference-counting runtime, so they cannot allocate scratch arrays."""
     csize = params[Par.CANASTA_SIZE]
     so = suit_off_nb(hand_off)
-    hs = arr[so : so + N_SUITED].copy()  # Samba only: a small scratch copy is fine here
-    hk = arr[hand_off : hand_off + N_KINDS].copy()
+    w0 = np.int64(0)
+    w1 = np.int64(0)
+    w2 = np.int64(0)
     points = 0
     cards = 0
     free = 0
@@ -932,17 +960,15 @@ def seq_plan_points_nb(arr, hand_off, params, team) -> tuple:
             continue
         suit = arr[Off.SEQ_SUIT + j]
         low = arr[Off.SEQ_LOW + j]
-        while length < csize and low - 1 >= FIRST_NATURAL and hs[suit * 11 + low - 1 - FIRST_NATURAL] > 0:
+        while length < csize and low - 1 >= FIRST_NATURAL and arr[so + suit * 11 + low - 1 - FIRST_NATURAL] > 0:
             low -= 1
             length += 1
-            hs[suit * 11 + low - FIRST_NATURAL] -= 1
-            hk[low] -= 1
+            w0, w1, w2 = _take_suited_nb(arr, so, hand_off, suit, low, w0, w1, w2)
             points += params[Par.CARD_VALUE + low]
             cards += 1
-        while length < csize and low + length <= LAST_NATURAL and hs[suit * 11 + low + length - FIRST_NATURAL] > 0:
+        while length < csize and low + length <= LAST_NATURAL and arr[so + suit * 11 + low + length - FIRST_NATURAL] > 0:
             k = low + length
-            hs[suit * 11 + k - FIRST_NATURAL] -= 1
-            hk[k] -= 1
+            w0, w1, w2 = _take_suited_nb(arr, so, hand_off, suit, k, w0, w1, w2)
             points += params[Par.CARD_VALUE + k]
             cards += 1
             length += 1
@@ -952,26 +978,28 @@ def seq_plan_points_nb(arr, hand_off, params, team) -> tuple:
             found = False
             k = FIRST_NATURAL
             while k <= LAST_NATURAL and free > 0:
-                if hs[suit * 11 + k - FIRST_NATURAL] == 0:
+                if arr[so + suit * 11 + k - FIRST_NATURAL] == 0:
                     k += 1
                     continue
                 r = k
-                while r <= LAST_NATURAL and r - k < csize and hs[suit * 11 + r - FIRST_NATURAL] > 0:
+                while r <= LAST_NATURAL and r - k < csize and arr[so + suit * 11 + r - FIRST_NATURAL] > 0:
                     r += 1
                 if r - k >= 3:
                     for m in range(k, r):
-                        hs[suit * 11 + m - FIRST_NATURAL] -= 1
-                        hk[m] -= 1
+                        w0, w1, w2 = _take_suited_nb(arr, so, hand_off, suit, m, w0, w1, w2)
                         points += params[Par.CARD_VALUE + m]
                         cards += 1
                     free -= 1
                     found = True
                 k = r
-    p, c = _max_meld_points_free_nb(arr, hk, params, team)
+    p, c = _max_meld_points_free_nb(arr, arr[hand_off : hand_off + N_KINDS], params, team)
+    _put_back_nb(arr, so, hand_off, w0, 0)
+    _put_back_nb(arr, so, hand_off, w1, 15)
+    _put_back_nb(arr, so, hand_off, w2, 30)
     return points + p, cards + c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action ids into out[:n] and return n (draw-phase actions; or melds and
     additions by kind, then discards by kind).
@@ -1060,7 +1088,7 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     return _legal_discards_nb(arr, hand_off, params, out, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
     """False only when no meld action can be legal: a team that has not opened, has laid
     nothing this turn, and whose whole hand cannot reach the minimum nor go out concealed
@@ -1074,7 +1102,7 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
     return concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
     # a discard's legality depends on the kind only through holding it: ask once
     first = -1

@@ -36,7 +36,7 @@ INVARIANT = 2  # --check found a broken invariant: status[1..] = code, game, han
 BUFFER = 3  # a record buffer is too small: the caller reruns the chunk with larger ones
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_composition_nb(params: np.ndarray, out: np.ndarray) -> int:
     """Cards of each kind in the packs (int64[N_KINDS]); returns the number of cards."""
     d = params[Par.DECKS]
@@ -47,7 +47,7 @@ def deck_composition_nb(params: np.ndarray, out: np.ndarray) -> int:
     return 54 * d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
     """The unshuffled deck as card codes (kind | suit << 4), pack after pack."""
     n = 0
@@ -67,7 +67,7 @@ def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray, samba: bool = True) -> None:
     """The acting seat's view: the public part and its own hand, nothing else.  Without Samba
     rules (samba=False) the Samba-only fields and the suits, which stay zero, are not copied.
@@ -84,13 +84,13 @@ def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray, samba: bool = Tr
             obs[Off.HAND_SUITS + k] = state[h + k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_hash_nb(seed: int, game: int, hand: int) -> float:
     """Deterministic uniform in [0, 1) per hand key: which hands have their decisions logged."""
     return float(key_nb(seed, game, hand, 7) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarray, totals: np.ndarray, buf: np.ndarray) -> int:
     """Invariants after every action; 0 = fine, else a code (see CHECK_TEXT in sim.engine)."""
     if state[Off.PHASE] != Phase.OVER:
@@ -176,7 +176,7 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, composition: np.ndarray) -> int:
     """Cross-check the score by a different route: the points on the table must equal the value
     of the whole deck minus what is in hands, pile, stock and aside; the parts must add up."""
@@ -206,7 +206,7 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game, hand) -> None:
     seat = state[Off.SEAT]
     team = state[Off.TEAM_OF_SEAT + seat]
@@ -265,7 +265,7 @@ def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game
     rec["min_opp_hand_size"] = mn if nxt >= 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand_nb(
     state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
     seed, game, hand, log, dec_out, dec_n, check, composition, totals, status,
@@ -300,7 +300,7 @@ def play_hand_nb(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_out_nb(
     state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, dec_out, dec_n,
     check, composition, totals, status,
@@ -344,7 +344,7 @@ def play_out_nb(
     return dec_n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table, n_teams) -> None:
     rec["seed"] = seed
     rec["game"] = game
@@ -375,7 +375,7 @@ def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table
         rec["seat_of_player"][s] = seat_table[s] if s < state[Off.N_SEATS] else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _outcome_to_decisions_nb(dec_out, start, stop, state, score, n_teams) -> None:
     """Join the hand's outcome into its decision rows (score_us, score_them, went_out_us)."""
     ws = state[Off.WENT_OUT_SEAT]

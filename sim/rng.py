@@ -15,7 +15,7 @@ STREAM_DECK = 0
 STREAM_PLAYERS = 1  # strategies' own random choices
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix64_nb(x: np.uint64) -> np.uint64:
     """SplitMix64 finaliser: a bijective 64-bit hash."""
     z = x
@@ -24,7 +24,7 @@ def mix64_nb(x: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def key_nb(seed: int, game: int, hand: int, stream: int) -> np.uint64:
     """Hash of the key (seed, game, hand, stream); every argument is a non-negative int."""
     k = mix64_nb(np.uint64(seed) + GOLDEN)
@@ -34,32 +34,32 @@ def key_nb(seed: int, game: int, hand: int, stream: int) -> np.uint64:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_rng_nb(rng: np.ndarray, seed: int, game: int, hand: int, stream: int) -> None:
     """Reset `rng` (uint64, shape (2,)) to the start of the stream of this key."""
     rng[0] = key_nb(seed, game, hand, stream)
     rng[1] = np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64_nb(rng: np.ndarray) -> np.uint64:
     rng[1] += np.uint64(1)
     return mix64_nb(rng[0] + rng[1] * GOLDEN)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uniform_nb(rng: np.ndarray) -> float:
     """Float in [0, 1) with 53 random bits."""
     return float(next_u64_nb(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def randint_nb(rng: np.ndarray, n: int) -> int:
     """Integer in [0, n) (n > 0).  The bias of the float method is below 2**-40 for n < 2**13."""
     return int(uniform_nb(rng) * n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_nb(rng: np.ndarray, arr: np.ndarray, n: int) -> None:
     """Fisher-Yates shuffle of arr[:n] in place."""
     for i in range(n - 1, 0, -1):

@@ -128,13 +128,13 @@ rollout_record_dt = np.dtype(
 # ----------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _is_wild_nb(card: int) -> bool:
     k = card & 15
     return k == Kind.TWO or k == Kind.JOKER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal_to_hand_nb(state, seat, card) -> None:
     """One hidden card into a hand (HAND_SIZE already counts it: it comes from the position).
     The single place to extend when hands carry suits (Samba)."""
@@ -144,7 +144,7 @@ def _deal_to_hand_nb(state, seat, card) -> None:
         state[_HAND_SUITS + seat * _N_SUITED + (card >> 4) * 11 + k - FIRST_NATURAL] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _partial_shuffle_nb(rng, arr, lo, hi, k) -> None:
     """Put a uniform random ordered sample of k entries of arr[lo:hi] into arr[lo:lo+k]."""
     for i in range(k):
@@ -154,12 +154,13 @@ def _partial_shuffle_nb(rng, arr, lo, hi, k) -> None:
         arr[j] = tmp
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def complete_nb(state: np.ndarray, state0: np.ndarray, params: np.ndarray, deal: np.ndarray,
                 rng: np.ndarray, pool: np.ndarray) -> None:
     """state := state0 with the unknown slots dealt from ``deal`` (see the module docstring),
     then `begin_turn_nb`.  ``pool`` is int32 scratch of at least MAX_CARDS entries."""
-    state[:] = state0
+    for i in range(state.shape[0]):  # a plain loop: slice copies need numba's runtime (NRT)
+        state[i] = state0[i]
     n_plain = deal[Deal.N_PLAIN]
     nr = n_plain + deal[Deal.N_WILD]
     for i in range(nr):

@@ -42,7 +42,7 @@ KNOBS: dict[str, float] = {}
 WILD_DISCARD_BASE = 10_000
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     if obs[Off.PHASE] == Phase.DRAW:
@@ -137,7 +137,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     return _discard_nb(obs, params, buf)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     """6. discard the least useful card."""
     H = Off.HANDS

@@ -144,13 +144,13 @@ def knobs_with(**overrides: float) -> dict[str, float]:
     return {k: float(overrides.get(k, v)) for k, v in DEFAULTS.items()}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_legal_nb(obs, params, buf) -> int:
     n = legal_actions_nb(obs, Off.HANDS, params, buf)
     return buf[0] if n > 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     seat = obs[Off.SEAT]
@@ -262,7 +262,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     return _first_legal_nb(obs, params, buf)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
     """The first legal meld/add of the plan, or -1 to discard.  `opening`: the minimum must be
     reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
@@ -342,7 +342,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     return _black3_nb(obs, params, team)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
     if obs[H + Kind.BLACK3] > 0:
@@ -352,7 +352,7 @@ def _black3_nb(obs, params, team) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards) -> int:
     """Score every held kind (lower = discard it) and return the discard action."""
     H = Off.HANDS

@@ -16,7 +16,7 @@ from sim.rng import randint_nb
 KNOBS: dict[str, float] = {}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     n = legal_actions_nb(obs, Off.HANDS, params, buf)
     if n == 0:

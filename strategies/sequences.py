@@ -12,7 +12,7 @@ from sim.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, Act, Off, Par
 from sim.legal import suit_off_nb, why_illegal_nb
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sequence_move_nb(obs: np.ndarray, params: np.ndarray) -> int:
     """A legal sequence extension or new sequence, or -1.  Order: slots 0.., below then above;
     then new runs by suit C D H S, the highest run first."""
@@ -44,7 +44,7 @@ def sequence_move_nb(obs: np.ndarray, params: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sequence_take_nb(obs: np.ndarray, params: np.ndarray) -> int:
     """A legal take of the pile onto a team sequence, or -1."""
     if params[Par.SEQUENCES] == 0 or obs[Off.PILE_LEN] == 0:

@@ -131,3 +131,66 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
             # they lay and extend sequences (decision type 5) and go out with two canastas
             assert (res.decisions["decision_type"] == 5).sum() > n
             assert (res.hands["end_reason"] == 1).mean() > 0.5, name
+
+
+# modules whose numba kernels run in the hot loop, and the only kernels there that may keep
+# numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
+HOT_MODULES = ("sim.legal", "sim.apply", "sim.loop", "sim.rng", "sim.rollout",
+               "strategies.registry", "strategies.greedy", "strategies.heuristic",
+               "strategies.random_play", "strategies.sequences")
+ALLOCATING_KERNELS = {"sim.loop.play_chunk_nb", "sim.rollout.rollouts_nb"}
+
+
+def test_hot_loop_kernels_are_compiled_without_nrt():
+    import importlib
+
+    from numba.core.registry import CPUDispatcher
+
+    seen = 0
+    for mod_name in HOT_MODULES:
+        mod = importlib.import_module(mod_name)
+        for name, obj in vars(mod).items():
+            if not isinstance(obj, CPUDispatcher) or obj.py_func.__module__ != mod_name:
+                continue
+            seen += 1
+            full = f"{mod_name}.{name}"
+            assert type(obj._cache).__name__ != "NullCache", f"{full} lacks cache=True"
+            nrt = obj.targetoptions.get("_nrt", True)
+            if full in ALLOCATING_KERNELS:
+                assert nrt is True, f"{full} allocates and needs the runtime"
+            else:
+                assert nrt is False, f"{full} runs in the hot loop: declare @njit(cache=True, _nrt=False)"
+    assert seen > 60
+
+
+def test_readme_strategy_example_plays_legally(tmp_path):
+    """The worked example of a fast strategy in the README compiles and plays a whole hand of
+    legal actions (driven through GameState, action by action)."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    from sim.enums import N_ACTIONS
+    from sim.game import GameState
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    code = next(b for b in blocks if "def decide_nb(obs, params, knobs, rng, buf)" in b)
+    path = tmp_path / "readme_strategy.py"
+    path.write_text(code)
+    spec = importlib.util.spec_from_file_location("readme_strategy", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    knobs = np.array(list(module.KNOBS.values()), np.float64)
+    rng = np.zeros(2, np.uint64)
+    buf = np.zeros(N_ACTIONS, np.int32)
+    for game in range(3):
+        gs = GameState.new_hand(seed=4, game=game)
+        steps = 0
+        while not gs.is_over:
+            a = int(module.decide_nb(gs.observation(), gs.params, knobs, rng, buf))
+            assert gs.why_illegal(a) is None, f"the README strategy chose {gs.text(a)!r}"
+            gs.apply(a)
+            steps += 1
+            assert steps < 5000
+        assert steps > 10
