@@ -247,10 +247,8 @@ def run_chunk_task(
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker)."""
     res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check)
-    frames = store.records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
-    frames = store.conform_frames(frames, int(rules.n_teams))
-    rows = {t: len(frames[t]) for t in store.TABLES}
-    return index, store.encode_frames(frames), rows
+    payload, rows = store.chunk_payload(res, rules, strategies)
+    return index, payload, rows
 
 
 # ----------------------------------------------------------------------------- execution
