@@ -78,12 +78,12 @@ WHY_TEXT = (
 # ----------------------------------------------------------------------------- small readers
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def team_of_nb(arr: np.ndarray) -> int:
     return arr[Off.TEAM_OF_SEAT + arr[Off.SEAT]]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def meld_size_nb(arr: np.ndarray, team: int, kind: int) -> int:
     i = team * N_KINDS + kind
     return arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
@@ -127,7 +127,7 @@ def pile_frozen_for_nb(arr: np.ndarray, team: int) -> bool:
     return arr[Off.PILE_FREEZE] > 0 or arr[Off.TEAM_OPENED + team] == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def wild_capacity_nb(params: np.ndarray, naturals: int, wilds: int) -> int:
     """How many more wild cards a meld with these counts may take."""
     cap = params[Par.MAX_WILD]
@@ -632,9 +632,15 @@ def _decode_meld_nb(action):
     return action - Act.ADD_JOKER, 0, 0, 1, True
 
 
-@njit(cache=True, _nrt=False)
-def _why_meld_nb(arr, hand_off, params, action, team) -> int:
-    kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
+# returned by _meld_checks_nb when only the look-ahead can decide
+LOOKAHEAD = -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _meld_checks_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add) -> int:
+    """Every check of a meld or addition that needs no look-ahead: a `Why` code, or LOOKAHEAD.
+    Inlined into `_why_meld_nb` and into `legal_actions_nb` (which enumerates with it, the
+    same checks, without the cost of a call per candidate)."""
     if kind != Kind.BLACK3 and (kind < FIRST_NATURAL or kind > LAST_NATURAL):
         return Why.BAD_KIND
     if kind != Kind.BLACK3 and arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
@@ -664,18 +670,27 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
             return Why.WILD_LIMIT
         if is_add and nat + w >= params[Par.CANASTA_SIZE] and params[Par.WILD_ONTO_CANASTA] == 0:
             return Why.CANASTA_CLOSED
-    used = n_nat + wild
     if kind != Kind.BLACK3 and arr[Off.TEAM_OPENED + team] != 0:
         # the common case needs no look-ahead: the hand keeps two cards
-        if arr[Off.ASIDE_LEN] + arr[Off.HAND_SIZE + arr[Off.SEAT]] - used >= 2:
+        if arr[Off.ASIDE_LEN] + arr[Off.HAND_SIZE + arr[Off.SEAT]] - n_nat - wild >= 2:
             return Why.OK
-    # look-ahead: move the cards in place, check, move them back (no allocation)
+    return LOOKAHEAD
+
+
+@njit(cache=True, _nrt=False)
+def _meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add) -> int:
+    """Move the cards in place, check what must still hold (the opening reachable, a legal end
+    of the turn), move them back (no allocation)."""
+    i = team * N_KINDS + kind
+    nat = arr[Off.MELD_NAT + i]
+    w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
+    used = n_nat + n_two + n_joker
     hand = arr[hand_off : hand_off + N_KINDS]
     gained = n_nat * params[Par.CARD_VALUE + kind] + n_two * params[Par.CARD_VALUE + Kind.TWO] + n_joker * params[Par.CARD_VALUE + Kind.JOKER]
     new_size = nat + w + used
     completes = 1 if kind != Kind.BLACK3 and nat + w < params[Par.CANASTA_SIZE] <= new_size else 0
     pend = gained if arr[Off.TEAM_OPENED + team] == 0 else 0
-    if arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] == 0 and is_add:
+    if nat + w == 0 and is_add:
         # a natural onto a closed canasta: only the hand changes
         arr[hand_off + kind] -= 1
         arr[Off.PENDING_VALUE] += pend
@@ -694,6 +709,20 @@ def _why_meld_nb(arr, hand_off, params, action, team) -> int:
     _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, -1)
     _suits_back_nb(arr, suit_off_nb(hand_off), params, kind, n_nat, suits)
     return why
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _meld_why_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add) -> int:
+    why = _meld_checks_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
+    if why != LOOKAHEAD:
+        return why
+    return _meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
+
+
+@njit(cache=True, _nrt=False)
+def _why_meld_nb(arr, hand_off, params, action, team) -> int:
+    kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
+    return _meld_why_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
 
 
 @njit(cache=True, _nrt=False)
@@ -1047,25 +1076,27 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
             if meld_size_nb(arr, team, k) == 0:
                 if c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0:
                     # Samba: a natural onto a closed canasta of the rank
-                    if why_illegal_nb(arr, hand_off, params, Act.ADD_NAT + k) == 0:
+                    if _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
                         out[n] = Act.ADD_NAT + k
                         n += 1
                 if c >= 2:
-                    for v in range(3):
-                        if (v == 0 and c < 3) or (v == 1 and twos == 0) or (v == 2 and jokers == 0):
-                            continue
-                        a = Act.MELD + k * 3 + v
-                        if why_illegal_nb(arr, hand_off, params, a) == 0:
-                            out[n] = a
-                            n += 1
+                    if c >= 3 and _meld_why_nb(arr, hand_off, params, team, k, 3, 0, 0, False) == 0:
+                        out[n] = Act.MELD + k * 3
+                        n += 1
+                    if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 1, 0, False) == 0:
+                        out[n] = Act.MELD + k * 3 + 1
+                        n += 1
+                    if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 0, 1, False) == 0:
+                        out[n] = Act.MELD + k * 3 + 2
+                        n += 1
             else:
-                if c > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_NAT + k) == 0:
+                if c > 0 and _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
                     out[n] = Act.ADD_NAT + k
                     n += 1
-                if twos > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_TWO + k) == 0:
+                if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 1, 0, True) == 0:
                     out[n] = Act.ADD_TWO + k
                     n += 1
-                if jokers > 0 and why_illegal_nb(arr, hand_off, params, Act.ADD_JOKER + k) == 0:
+                if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 0, 1, True) == 0:
                     out[n] = Act.ADD_JOKER + k
                     n += 1
     if params[Par.SEQUENCES] != 0:
