@@ -348,11 +348,19 @@ def _take_pile_nb(state, params, seat, team) -> int:
 def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """Apply `action` for the seat to act.  Returns 0, or the `Why` code of an illegal action
     (the state is then unchanged)."""
-    seat = state[Off.SEAT]
-    hand_off = Off.HANDS + seat * N_KINDS
-    why = why_illegal_nb(state, hand_off, params, action)
+    why = why_illegal_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, action)
     if why != Why.OK:
         return why
+    do_action_nb(state, params, action)
+    return Why.OK
+
+
+@njit(cache=True, _nrt=False)
+def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
+    """The `do` half: apply an action already found legal for the seat to act, by
+    `why_illegal_nb` or as a member of `legal_actions_nb`'s list for this state (the logging
+    loop has that list anyway).  Never call it with an unchecked action.  Returns 0."""
+    seat = state[Off.SEAT]
     team = team_of_nb(state)
     state[Off.DECISIONS] += 1
     if action == Act.DRAW:

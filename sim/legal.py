@@ -78,6 +78,23 @@ WHY_TEXT = (
 # ----------------------------------------------------------------------------- small readers
 
 
+# de Bruijn table: the index of the lowest set bit without a loop (numba's cache cannot link
+# the LLVM cttz intrinsic)
+_DEBRUIJN64 = np.array(
+    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22,
+     45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+     46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def lowest_bit_nb(mask: int) -> int:
+    """Index of the lowest set bit of a non-zero int64 mask."""
+    low = np.uint64(mask & -mask)
+    return _DEBRUIJN64[(low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def team_of_nb(arr: np.ndarray) -> int:
     return arr[Off.TEAM_OF_SEAT + arr[Off.SEAT]]
@@ -487,16 +504,17 @@ def why_illegal_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, action: i
         if phase != Phase.DRAW:
             return Why.PHASE
         if action == Act.DRAW:
-            return Why.OK if arr[Off.STOCK_LEN] > 0 else Why.NO_STOCK
+            return _why_draw_nb(arr)
         if action == Act.DECLINE:
             if arr[Off.STOCK_LEN] > 0:
                 return Why.NOT_EXHAUSTED
             if params[Par.EXHAUSTED_FORCED_TAKE] != 0:
-                if why_illegal_nb(arr, hand_off, params, Act.TAKE_ONTO) == 0:
+                # (the checkers directly, not why_illegal_nb: numba's cache mislinks recursion)
+                if _why_take_nb(arr, hand_off, params, Act.TAKE_ONTO, team) == 0:
                     return Why.FORCED_TAKE
                 if params[Par.SEQUENCES] != 0:
                     for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
-                        if why_illegal_nb(arr, hand_off, params, a) == 0:
+                        if _why_seq_nb(arr, hand_off, params, a, team) == 0:
                             return Why.FORCED_TAKE
             return Why.OK
         if action == 6 or action == 7:
@@ -515,6 +533,11 @@ def why_illegal_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, action: i
     if action >= Act.DISCARD:
         return _why_discard_nb(arr, hand_off, params, action - Act.DISCARD, team)
     return _why_meld_nb(arr, hand_off, params, action, team)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _why_draw_nb(arr) -> int:
+    return Why.OK if arr[Off.STOCK_LEN] > 0 else Why.NO_STOCK
 
 
 @njit(cache=True, _nrt=False)
@@ -1040,17 +1063,20 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     params : int32[:]  rule parameters
     out : int16 or int32[:], shape (N_ACTIONS,)  output buffer
     """
+    # the per-kind checkers of why_illegal_nb are called directly (the same checks, without
+    # its dispatch per candidate)
     n = 0
     phase = arr[Off.PHASE]
+    team = team_of_nb(arr)
     if phase == Phase.DRAW:
-        if why_illegal_nb(arr, hand_off, params, Act.DRAW) == 0:
+        if _why_draw_nb(arr) == 0:
             out[n] = Act.DRAW
             n += 1
         top = arr[Off.PILE_TOP]
         if arr[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL:
             # takes are possible only with a natural on top (else PILE_EMPTY / TOP_BLOCKED)
             for a in range(Act.TAKE_PAIR, Act.TAKE_ONTO + 1):
-                if why_illegal_nb(arr, hand_off, params, a) == 0:
+                if _why_take_nb(arr, hand_off, params, a, team) == 0:
                     out[n] = a
                     n += 1
         if arr[Off.STOCK_LEN] == 0 and why_illegal_nb(arr, hand_off, params, Act.DECLINE) == 0:
@@ -1058,47 +1084,59 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
             n += 1
         if params[Par.SEQUENCES] != 0 and arr[Off.PILE_LEN] > 0:
             for a in range(Act.TAKE_SEQ, Act.N_ACTIONS):
-                if why_illegal_nb(arr, hand_off, params, a) == 0:
+                if _why_seq_nb(arr, hand_off, params, a, team) == 0:
                     out[n] = a
                     n += 1
         return n
     if phase != Phase.MELD:
         return 0
-    team = team_of_nb(arr)
     twos = arr[hand_off + Kind.TWO]
     jokers = arr[hand_off + Kind.JOKER]
     if not _any_meld_possible_nb(arr, hand_off, params, team):
         return _legal_discards_nb(arr, hand_off, params, out, n)
-    for k in range(N_KINDS):
+    # the kinds with a candidate, gathered without branches first (the per-kind branches of a
+    # direct loop mispredict a lot); candidates the hand cannot pay for are skipped (NO_CARDS)
+    wilds = twos + jokers
+    with_meld = 0
+    cand = 0
+    for k in range(FIRST_NATURAL - 1, LAST_NATURAL + 1):  # black threes (kind 2) and naturals
         c = arr[hand_off + k]
-        if k == Kind.BLACK3 or FIRST_NATURAL <= k <= LAST_NATURAL:
-            # candidates the hand cannot even pay for are skipped (they would be NO_CARDS)
-            if meld_size_nb(arr, team, k) == 0:
-                if c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0:
-                    # Samba: a natural onto a closed canasta of the rank
-                    if _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
-                        out[n] = Act.ADD_NAT + k
-                        n += 1
-                if c >= 2:
-                    if c >= 3 and _meld_why_nb(arr, hand_off, params, team, k, 3, 0, 0, False) == 0:
-                        out[n] = Act.MELD + k * 3
-                        n += 1
-                    if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 1, 0, False) == 0:
-                        out[n] = Act.MELD + k * 3 + 1
-                        n += 1
-                    if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 0, 1, False) == 0:
-                        out[n] = Act.MELD + k * 3 + 2
-                        n += 1
-            else:
-                if c > 0 and _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
+        i = team * N_KINDS + k
+        melded = arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0
+        closed = arr[Off.CLOSED_COUNT + i] > 0
+        yes = (melded and (c > 0 or wilds > 0)) or (not melded and (c >= 2 or (c > 0 and closed)))
+        cand |= np.int64(yes) << k
+        with_meld |= np.int64(melded) << k
+    while cand != 0:
+        k = lowest_bit_nb(cand)
+        cand &= cand - 1
+        c = arr[hand_off + k]
+        if (with_meld >> k) & 1 == 0:
+            if c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0:
+                # Samba: a natural onto a closed canasta of the rank
+                if _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
                     out[n] = Act.ADD_NAT + k
                     n += 1
-                if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 1, 0, True) == 0:
-                    out[n] = Act.ADD_TWO + k
+            if c >= 2:
+                if c >= 3 and _meld_why_nb(arr, hand_off, params, team, k, 3, 0, 0, False) == 0:
+                    out[n] = Act.MELD + k * 3
                     n += 1
-                if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 0, 1, True) == 0:
-                    out[n] = Act.ADD_JOKER + k
+                if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 1, 0, False) == 0:
+                    out[n] = Act.MELD + k * 3 + 1
                     n += 1
+                if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 0, 1, False) == 0:
+                    out[n] = Act.MELD + k * 3 + 2
+                    n += 1
+        else:
+            if c > 0 and _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
+                out[n] = Act.ADD_NAT + k
+                n += 1
+            if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 1, 0, True) == 0:
+                out[n] = Act.ADD_TWO + k
+                n += 1
+            if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 0, 1, True) == 0:
+                out[n] = Act.ADD_JOKER + k
+                n += 1
     if params[Par.SEQUENCES] != 0:
         so = suit_off_nb(hand_off)
         for suit in range(4):
@@ -1133,7 +1171,7 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
     return concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
     # a discard's legality depends on the kind only through holding it: ask once
     first = -1
@@ -1141,7 +1179,7 @@ def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
         if arr[hand_off + k] > 0 and k != Kind.RED3:
             first = k
             break
-    if first >= 0 and why_illegal_nb(arr, hand_off, params, Act.DISCARD + first) == 0:
+    if first >= 0 and _why_discard_nb(arr, hand_off, params, first, team_of_nb(arr)) == 0:
         for k in range(first, N_KINDS):
             if arr[hand_off + k] > 0 and k != Kind.RED3:
                 out[n] = Act.DISCARD + k

@@ -8,7 +8,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.apply import SCORE_ROWS, apply_action_nb, card_totals_nb, init_hand_nb, score_hand_nb
+from sim.apply import (
+    SCORE_ROWS,
+    apply_action_nb,
+    card_totals_nb,
+    do_action_nb,
+    init_hand_nb,
+    score_hand_nb,
+)
 from sim.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
@@ -207,9 +214,12 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
 
 
 @njit(cache=True, _nrt=False)
-def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game, hand) -> None:
+def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, rec, seed, game, hand) -> None:
+    """One decision row: the key, who decides what, and the state features (docs/DATA.md).
+    can0..can2: the canastas of teams 0..2."""
     seat = state[Off.SEAT]
     team = state[Off.TEAM_OF_SEAT + seat]
+    n_teams = state[Off.N_TEAMS]
     rec["seed"] = seed
     rec["game"] = game
     rec["hand"] = hand
@@ -237,24 +247,26 @@ def _log_decision_nb(state, params, seat_table, action, n_legal, rec, seed, game
     rec["team_opened"] = state[Off.TEAM_OPENED + team]
     rec["pending_value"] = state[Off.PENDING_VALUE]
     rec["stock_size"] = state[Off.STOCK_LEN]
-    rec["canastas_us"] = canastas_nb(state, params, team)
+    rec["canastas_us"] = can0 if team == 0 else (can1 if team == 1 else can2)
     rec["cum_us"] = state[Off.CUM_SCORE + team]
     opp_open = 0
     can_them = 0
     cum_them = -(1 << 30)
-    for t in range(state[Off.N_TEAMS]):
+    for t in range(n_teams):
         if t != team:
             opp_open = max(opp_open, state[Off.TEAM_OPENED + t])
-            can_them = max(can_them, canastas_nb(state, params, t))
+            can_them = max(can_them, can0 if t == 0 else (can1 if t == 1 else can2))
             cum_them = max(cum_them, state[Off.CUM_SCORE + t])
     rec["opp_opened"] = opp_open
     rec["canastas_them"] = can_them
-    rec["cum_them"] = cum_them if state[Off.N_TEAMS] > 1 else 0
+    rec["cum_them"] = cum_them if n_teams > 1 else 0
     n = state[Off.N_SEATS]
     nxt = -1
     mn = 127
     for j in range(1, n):
-        s = (seat + j) % n
+        s = seat + j
+        if s >= n:
+            s -= n
         if state[Off.TEAM_OF_SEAT + s] != team:
             hs = state[Off.HAND_SIZE + s]
             if nxt < 0:
@@ -311,6 +323,11 @@ def play_out_nb(
     and status[1..6] = seat, action, why, game, hand, strategy id; on a broken invariant
     status[0] = INVARIANT and status[1..4] = code, game, hand, turn."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
+    # canastas per team for the decision rows, recounted only after a meld (MAX_TEAMS = 3)
+    can0 = 0
+    can1 = 0
+    can2 = 0
+    melded = True
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
@@ -319,10 +336,27 @@ def play_out_nb(
             if dec_n >= dec_out.shape[0]:
                 status[0] = BUFFER
                 return dec_n
-            n_legal = legal_actions_nb(obs, Off.HANDS, params, buf)
-            _log_decision_nb(state, params, status[8:14], action, n_legal, dec_out[dec_n], seed, game, hand)
+            # the legal list (from the state, not from the strategy's copy) gives n_legal and
+            # verifies the action: a member needs no second check (verify / do)
+            n_legal = legal_actions_nb(state, Off.HANDS + seat * N_KINDS, params, buf)
+            if melded:
+                can0 = canastas_nb(state, params, 0)
+                can1 = canastas_nb(state, params, 1) if state[Off.N_TEAMS] > 1 else 0
+                can2 = canastas_nb(state, params, 2) if state[Off.N_TEAMS] > 2 else 0
+            _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, dec_out[dec_n], seed, game, hand)
             dec_n += 1
-        why = apply_action_nb(state, params, action)
+            melded = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
+            listed = False
+            for j in range(n_legal):
+                if buf[j] == action:
+                    listed = True
+                    break
+            if listed:
+                why = do_action_nb(state, params, action)
+            else:
+                why = apply_action_nb(state, params, action)
+        else:
+            why = apply_action_nb(state, params, action)
         if why != 0:
             status[0] = ILLEGAL
             status[1] = seat

@@ -3,6 +3,8 @@ independent referee on thousands of hands."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,54 @@ def test_decision_rows_carry_the_hands_outcome():
         assert d["score_us"] == scores[d["team"]]
         assert d["score_them"] == max(s for t, s in enumerate(scores) if t != d["team"])
         assert d["went_out_us"] == int(h["went_out_team"] == d["team"])
+
+
+@functools.cache
+def _legal_list_mismatch():
+    """A compiled brute-force check: at every step of random play, legal_actions_nb lists
+    exactly the actions why_illegal_nb accepts (it enumerates with the same checkers, pruned)."""
+    from numba import njit
+
+    from sim.apply import apply_action_nb
+    from sim.enums import N_ACTIONS, N_KINDS, Phase
+    from sim.legal import legal_actions_nb, why_illegal_nb
+    from sim.rng import randint_nb
+
+    @njit  # not cached: it is compiled once per test process (a few seconds)
+    def mismatch(state, params, rng, buf):
+        step = 0
+        while state[Off.PHASE] != Phase.OVER:
+            hand_off = Off.HANDS + state[Off.SEAT] * N_KINDS
+            n = legal_actions_nb(state, hand_off, params, buf)
+            m = 0
+            for a in range(N_ACTIONS):
+                if why_illegal_nb(state, hand_off, params, a) == 0:
+                    m += 1
+                    found = False
+                    for j in range(n):
+                        if buf[j] == a:
+                            found = True
+                    if not found:
+                        return step
+            if m != n or n == 0:
+                return step
+            apply_action_nb(state, params, buf[randint_nb(rng, n)])
+            step += 1
+        return -1
+
+    return mismatch
+
+
+@pytest.mark.parametrize(("preset", "players", "layout"), VARIANTS)
+def test_legal_list_is_exactly_what_why_illegal_accepts(preset, players, layout):
+    from sim.enums import N_ACTIONS
+    from sim.game import GameState
+
+    mismatch = _legal_list_mismatch()
+    rules = RuleSet.preset(preset, players=players, team_layout=layout)
+    rng = np.array([12345, 678], np.uint64)
+    buf = np.zeros(N_ACTIONS, np.int32)
+    for game in range(60):
+        gs = GameState.new_hand(rules, seed=21, game=game)
+        step = mismatch(gs.state, gs.params, rng, buf)
+        assert step == -1, f"{preset} {players}p game {game}: the legal list differs at step {step}"
