@@ -1074,8 +1074,20 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
             n += 1
         top = arr[Off.PILE_TOP]
         if arr[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL:
-            # takes are possible only with a natural on top (else PILE_EMPTY / TOP_BLOCKED)
+            # takes are possible only with a natural on top (else PILE_EMPTY / TOP_BLOCKED),
+            # and only with the cards they need (else NO_CARDS / NO_MELD)
+            c = arr[hand_off + top]
+            i = team * N_KINDS + top
+            melded = arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0
             for a in range(Act.TAKE_PAIR, Act.TAKE_ONTO + 1):
+                if a == Act.TAKE_PAIR and c < 2:
+                    continue
+                if a == Act.TAKE_NAT_TWO and (c < 1 or arr[hand_off + Kind.TWO] < 1):
+                    continue
+                if a == Act.TAKE_NAT_JOKER and (c < 1 or arr[hand_off + Kind.JOKER] < 1):
+                    continue
+                if a == Act.TAKE_ONTO and not melded:
+                    continue
                 if _why_take_nb(arr, hand_off, params, a, team) == 0:
                     out[n] = a
                     n += 1

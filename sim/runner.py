@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import importlib
+import inspect
 import math
 import os
 import sys
@@ -233,6 +235,15 @@ def package_versions() -> dict[str, str]:
 # ----------------------------------------------------------------------------- worker side
 
 
+@functools.cache
+def _takes_reuse_buffers(chunk_fn: ChunkFn) -> bool:
+    """The engine's run_chunk can write into a reused buffer (the result is encoded at once)."""
+    try:
+        return "reuse_buffers" in inspect.signature(chunk_fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def run_chunk_task(
     chunk_fn: ChunkFn,
     rules: Any,
@@ -246,7 +257,8 @@ def run_chunk_task(
     check: bool,
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker)."""
-    res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check)
+    kw = {"reuse_buffers": True} if _takes_reuse_buffers(chunk_fn) else {}
+    res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw)
     payload, rows = store.chunk_payload(res, rules, strategies)
     return index, payload, rows
 
