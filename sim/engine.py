@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 
 from sim.enums import (
+    DEC_GROUPS,
     MAX_SEATS,
     decision_record_dt,
     game_record_dt,
@@ -38,11 +37,35 @@ class EngineError(RuntimeError):
     """A strategy broke the rules or an invariant failed: one line with the hand's key."""
 
 
-@dataclass
 class ChunkResult:
-    hands: np.ndarray
-    decisions: np.ndarray
-    games: np.ndarray = field(default_factory=lambda: np.zeros(0, game_record_dt))
+    """The records of one chunk: `hands` (hand_record_dt), `decisions` (decision_record_dt) and
+    `games` (game_record_dt).  The engine logs decisions column-wise: `decision_columns` maps
+    each decision field to its (contiguous) column, and `decisions` assembles the records from
+    them on first use."""
+
+    def __init__(
+        self,
+        hands: np.ndarray,
+        decisions: np.ndarray | None = None,
+        games: np.ndarray | None = None,
+        decision_columns: dict[str, np.ndarray] | None = None,
+    ) -> None:
+        self.hands = hands
+        self.games = games if games is not None else np.zeros(0, game_record_dt)
+        self._decisions = decisions
+        self.decision_columns = decision_columns
+        if decisions is None and decision_columns is None:
+            self._decisions = np.zeros(0, decision_record_dt)
+
+    @property
+    def decisions(self) -> np.ndarray:
+        if self._decisions is None:
+            cols = self.decision_columns
+            rows = np.empty(len(cols["seed"]), decision_record_dt)
+            for name in decision_record_dt.names:
+                rows[name] = cols[name]
+            self._decisions = rows
+        return self._decisions
 
     def to_frames(self, rules: RuleSet, strategies: tuple[str, ...]) -> dict[str, pd.DataFrame]:
         from sim.store import conform_frames, records_to_frames
@@ -113,11 +136,11 @@ def run_chunk(
     while True:
         hand_out = np.zeros(hands_cap, hand_record_dt)
         game_out = np.zeros(count + 1, game_record_dt)
-        dec_out = _decision_buffer(dec_cap, reuse_buffers)  # every used row is written in full
+        d8, d16, d32, d64 = _decision_columns(dec_cap, reuse_buffers)  # every used row is written in full
         status = np.zeros(16, np.int64)
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
-            float(log_rate), bool(check), hand_out, game_out, dec_out, reserve if log_rate > 0 else 0, status,
+            float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
         )
         if status[0] == BUFFER:
             if n_h >= hands_cap:
@@ -139,22 +162,28 @@ def run_chunk(
             f"game={int(status[2])} hand={int(status[3])} turn={int(status[4])}"
         )
     assert status[0] == OK and done == count
-    # the decision rows stay a view of their buffer: copying them cost as much as writing them
-    # (the buffer over-allocates by at most ~50% for a good strategy; see dec_cap)
-    return ChunkResult(hand_out[:n_h].copy(), dec_out[:n_d], game_out[:n_g].copy())
+    # the decision columns stay views of their buffers: copying them cost as much as writing
+    # them (the buffers over-allocate by at most ~50% for a good strategy; see dec_cap)
+    columns = {}
+    for (names, _), arr in zip(DEC_GROUPS, (d8, d16, d32, d64), strict=True):
+        for j, name in enumerate(names):
+            columns[name] = arr[j, :n_d]
+    return ChunkResult(hand_out[:n_h].copy(), None, game_out[:n_g].copy(), columns)
 
 
-_REUSABLE: dict[str, np.ndarray] = {}
+_REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}
 
 
-def _decision_buffer(rows: int, reuse: bool) -> np.ndarray:
-    if not reuse:
-        return np.empty(rows, decision_record_dt)
-    buf = _REUSABLE.get("decisions")
-    if buf is None or len(buf) < rows:
-        buf = np.empty(rows, decision_record_dt)
-        _REUSABLE["decisions"] = buf
-    return buf[:rows]
+def _decision_columns(rows: int, reuse: bool) -> tuple[np.ndarray, ...]:
+    """int8/16/32/64 arrays [n_fields, rows] for the kernels' decision columns."""
+    if reuse:
+        bufs = _REUSABLE.get("decisions")
+        if bufs is not None and bufs[0].shape[1] >= rows:
+            return bufs
+    bufs = tuple(np.empty((len(names), rows), dtype) for names, dtype in DEC_GROUPS)
+    if reuse:
+        _REUSABLE["decisions"] = bufs
+    return bufs
 
 
 def action_text_safe(action: int) -> str:

@@ -295,6 +295,61 @@ decision_record_dt = np.dtype(
     align=True,
 )
 
+# The kernels log decisions column-wise (no record-to-column transposition before parquet):
+# one 2-D array per integer width, one row per field, in these orders.  `decision_record_dt`
+# above is the same table as records (`ChunkResult.decisions`).
+DEC_I8_FIELDS = (
+    "seat", "team", "decision_type", "hand_size", "pile_frozen", "team_opened", "opp_opened",
+    "canastas_us", "canastas_them", "next_opp_hand_size", "min_opp_hand_size", "went_out_us",
+)
+DEC_I16_FIELDS = ("turn", "action", "n_legal", "pile_size", "stock_size", "pending_value")
+DEC_I32_FIELDS = ("hand", "cum_us", "cum_them", "score_us", "score_them")
+DEC_I64_FIELDS = ("seed", "game")
+
+
+class D8T(NamedTuple):
+    SEAT: int = 0
+    TEAM: int = 1
+    DECISION_TYPE: int = 2
+    HAND_SIZE: int = 3
+    PILE_FROZEN: int = 4
+    TEAM_OPENED: int = 5
+    OPP_OPENED: int = 6
+    CANASTAS_US: int = 7
+    CANASTAS_THEM: int = 8
+    NEXT_OPP_HAND_SIZE: int = 9
+    MIN_OPP_HAND_SIZE: int = 10
+    WENT_OUT_US: int = 11
+
+
+class D16T(NamedTuple):
+    TURN: int = 0
+    ACTION: int = 1
+    N_LEGAL: int = 2
+    PILE_SIZE: int = 3
+    STOCK_SIZE: int = 4
+    PENDING_VALUE: int = 5
+
+
+class D32T(NamedTuple):
+    HAND: int = 0
+    CUM_US: int = 1
+    CUM_THEM: int = 2
+    SCORE_US: int = 3
+    SCORE_THEM: int = 4
+
+
+class D64T(NamedTuple):
+    SEED: int = 0
+    GAME: int = 1
+
+
+D8 = D8T()
+D16 = D16T()
+D32 = D32T()
+D64 = D64T()
+DEC_GROUPS = ((DEC_I8_FIELDS, np.int8), (DEC_I16_FIELDS, np.int16), (DEC_I32_FIELDS, np.int32), (DEC_I64_FIELDS, np.int64))
+
 game_record_dt = np.dtype(
     [
         ("seed", np.int64),

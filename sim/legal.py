@@ -1108,17 +1108,20 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
         return _legal_discards_nb(arr, hand_off, params, out, n)
     # the kinds with a candidate, gathered without branches first (the per-kind branches of a
     # direct loop mispredict a lot); candidates the hand cannot pay for are skipped (NO_CARDS)
-    wilds = twos + jokers
-    with_meld = 0
-    cand = 0
-    for k in range(FIRST_NATURAL - 1, LAST_NATURAL + 1):  # black threes (kind 2) and naturals
+    wild = np.int64(twos + jokers > 0)
+    with_meld = np.int64(0)
+    cand = np.int64(0)
+    for k in range(FIRST_NATURAL - 1, LAST_NATURAL + 1):  # black threes (kind 1) and naturals
         c = arr[hand_off + k]
         i = team * N_KINDS + k
-        melded = arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0
-        closed = arr[Off.CLOSED_COUNT + i] > 0
-        yes = (melded and (c > 0 or wilds > 0)) or (not melded and (c >= 2 or (c > 0 and closed)))
-        cand |= np.int64(yes) << k
-        with_meld |= np.int64(melded) << k
+        melded = np.int64(arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0)
+        closed = np.int64(arr[Off.CLOSED_COUNT + i] > 0)
+        held = np.int64(c > 0)
+        pair = np.int64(c >= 2)
+        # bitwise, not `and`/`or`: no branches
+        yes = (melded & (held | wild)) | ((1 - melded) & (pair | (held & closed)))
+        cand |= yes << k
+        with_meld |= melded << k
     while cand != 0:
         k = lowest_bit_nb(cand)
         cand &= cand - 1
@@ -1185,15 +1188,16 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
 
 @njit(cache=True, _nrt=False, inline="always")
 def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
-    # a discard's legality depends on the kind only through holding it: ask once
+    # a discard's legality depends on the kind only through holding it: ask once.  Red threes
+    # (the last kind) are never held.  The list is written without branches (a slot is written
+    # for every kind, kept only when held): held kinds are unpredictable, branches mispredict.
     first = -1
-    for k in range(N_KINDS):
-        if arr[hand_off + k] > 0 and k != Kind.RED3:
+    for k in range(Kind.RED3):
+        if arr[hand_off + k] > 0:
             first = k
             break
     if first >= 0 and _why_discard_nb(arr, hand_off, params, first, team_of_nb(arr)) == 0:
-        for k in range(first, N_KINDS):
-            if arr[hand_off + k] > 0 and k != Kind.RED3:
-                out[n] = Act.DISCARD + k
-                n += 1
+        for k in range(first, Kind.RED3):
+            out[n] = Act.DISCARD + k
+            n += 1 if arr[hand_off + k] > 0 else 0
     return n

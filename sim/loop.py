@@ -17,6 +17,10 @@ from sim.apply import (
     score_hand_nb,
 )
 from sim.enums import (
+    D8,
+    D16,
+    D32,
+    D64,
     FIRST_NATURAL,
     LAST_NATURAL,
     MAX_SEATS,
@@ -214,18 +218,18 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
 
 
 @njit(cache=True, _nrt=False)
-def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, rec, seed, game, hand) -> None:
-    """One decision row: the key, who decides what, and the state features (docs/DATA.md).
-    can0..can2: the canastas of teams 0..2."""
+def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, d8, d16, d32, d64, r, seed, game, hand) -> None:
+    """Decision row r, column-wise (layout `D8`, `D16`, `D32`, `D64`): the key, who decides
+    what, and the state features (docs/DATA.md).  can0..can2: the canastas of teams 0..2."""
     seat = state[Off.SEAT]
     team = state[Off.TEAM_OF_SEAT + seat]
     n_teams = state[Off.N_TEAMS]
-    rec["seed"] = seed
-    rec["game"] = game
-    rec["hand"] = hand
-    rec["turn"] = state[Off.TURN]
-    rec["seat"] = seat_table[seat]
-    rec["team"] = team
+    d64[D64.SEED, r] = seed
+    d64[D64.GAME, r] = game
+    d32[D32.HAND, r] = hand
+    d16[D16.TURN, r] = state[Off.TURN]
+    d8[D8.SEAT, r] = seat_table[seat]
+    d8[D8.TEAM, r] = team
     if action <= Act.TAKE_ONTO or action >= Act.TAKE_SEQ:
         dt = 0
     elif action == Act.DECLINE:
@@ -238,17 +242,17 @@ def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, rec, 
         dt = 3
     else:
         dt = 5
-    rec["decision_type"] = dt
-    rec["action"] = action
-    rec["n_legal"] = n_legal
-    rec["hand_size"] = state[Off.HAND_SIZE + seat]
-    rec["pile_size"] = state[Off.PILE_LEN]
-    rec["pile_frozen"] = 1 if state[Off.PILE_FREEZE] > 0 else 0
-    rec["team_opened"] = state[Off.TEAM_OPENED + team]
-    rec["pending_value"] = state[Off.PENDING_VALUE]
-    rec["stock_size"] = state[Off.STOCK_LEN]
-    rec["canastas_us"] = can0 if team == 0 else (can1 if team == 1 else can2)
-    rec["cum_us"] = state[Off.CUM_SCORE + team]
+    d8[D8.DECISION_TYPE, r] = dt
+    d16[D16.ACTION, r] = action
+    d16[D16.N_LEGAL, r] = n_legal
+    d8[D8.HAND_SIZE, r] = state[Off.HAND_SIZE + seat]
+    d16[D16.PILE_SIZE, r] = state[Off.PILE_LEN]
+    d8[D8.PILE_FROZEN, r] = 1 if state[Off.PILE_FREEZE] > 0 else 0
+    d8[D8.TEAM_OPENED, r] = state[Off.TEAM_OPENED + team]
+    d16[D16.PENDING_VALUE, r] = state[Off.PENDING_VALUE]
+    d16[D16.STOCK_SIZE, r] = state[Off.STOCK_LEN]
+    d8[D8.CANASTAS_US, r] = can0 if team == 0 else (can1 if team == 1 else can2)
+    d32[D32.CUM_US, r] = state[Off.CUM_SCORE + team]
     opp_open = 0
     can_them = 0
     cum_them = -(1 << 30)
@@ -257,9 +261,9 @@ def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, rec, 
             opp_open = max(opp_open, state[Off.TEAM_OPENED + t])
             can_them = max(can_them, can0 if t == 0 else (can1 if t == 1 else can2))
             cum_them = max(cum_them, state[Off.CUM_SCORE + t])
-    rec["opp_opened"] = opp_open
-    rec["canastas_them"] = can_them
-    rec["cum_them"] = cum_them if n_teams > 1 else 0
+    d8[D8.OPP_OPENED, r] = opp_open
+    d8[D8.CANASTAS_THEM, r] = can_them
+    d32[D32.CUM_THEM, r] = cum_them if n_teams > 1 else 0
     n = state[Off.N_SEATS]
     nxt = -1
     mn = 127
@@ -273,14 +277,14 @@ def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, rec, 
                 nxt = hs
             if hs < mn:
                 mn = hs
-    rec["next_opp_hand_size"] = nxt
-    rec["min_opp_hand_size"] = mn if nxt >= 0 else -1
+    d8[D8.NEXT_OPP_HAND_SIZE, r] = nxt
+    d8[D8.MIN_OPP_HAND_SIZE, r] = mn if nxt >= 0 else -1
 
 
 @njit(cache=True, _nrt=False)
 def play_hand_nb(
     state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-    seed, game, hand, log, dec_out, dec_n, check, composition, totals, status,
+    seed, game, hand, log, d8, d16, d32, d64, dec_n, check, composition, totals, status,
 ) -> int:
     """Play one hand to its end from a dealt deck; returns the new number of decision rows.
 
@@ -291,7 +295,8 @@ def play_hand_nb(
     strat_ids : int64[MAX_SEATS]   strategy id per active seat
     knobs : float64[MAX_SEATS, MAX_KNOBS]  knob vector per active seat
     rng : uint64[MAX_SEATS, 2]     one random stream per active seat
-    dec_out : decision_record_dt[:] filled from dec_n on when `log`
+    d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`D8`..`D64`),
+                   filled from row dec_n on when `log`
     status : int64[8]              set on an illegal action or a broken invariant
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
@@ -307,14 +312,14 @@ def play_hand_nb(
             status[4] = -1
             return dec_n
     return play_out_nb(
-        state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, dec_out, dec_n,
+        state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
         check, composition, totals, status,
     )
 
 
 @njit(cache=True, _nrt=False)
 def play_out_nb(
-    state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, dec_out, dec_n,
+    state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
     check, composition, totals, status,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
@@ -333,7 +338,7 @@ def play_out_nb(
         build_obs_nb(state, seat, obs, samba)
         action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
         if log:
-            if dec_n >= dec_out.shape[0]:
+            if dec_n >= d8.shape[1]:
                 status[0] = BUFFER
                 return dec_n
             # the legal list (from the state, not from the strategy's copy) gives n_legal and
@@ -343,7 +348,7 @@ def play_out_nb(
                 can0 = canastas_nb(state, params, 0)
                 can1 = canastas_nb(state, params, 1) if state[Off.N_TEAMS] > 1 else 0
                 can2 = canastas_nb(state, params, 2) if state[Off.N_TEAMS] > 2 else 0
-            _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, dec_out[dec_n], seed, game, hand)
+            _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
             dec_n += 1
             melded = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
             listed = False
@@ -410,26 +415,25 @@ def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table
 
 
 @njit(cache=True, _nrt=False)
-def _outcome_to_decisions_nb(dec_out, start, stop, state, score, n_teams) -> None:
+def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> None:
     """Join the hand's outcome into its decision rows (score_us, score_them, went_out_us)."""
     ws = state[Off.WENT_OUT_SEAT]
     went_team = state[Off.TEAM_OF_SEAT + ws] if ws >= 0 and state[Off.END_REASON] == End.WENT_OUT else -1
     for r in range(start, stop):
-        rec = dec_out[r]
-        team = rec["team"]
-        rec["score_us"] = score[0, team]
+        team = d8[D8.TEAM, r]
+        d32[D32.SCORE_US, r] = score[0, team]
         them = -(1 << 30)
         for t in range(n_teams):
             if t != team and score[0, t] > them:
                 them = score[0, t]
-        rec["score_them"] = them if n_teams > 1 else 0
-        rec["went_out_us"] = 1 if went_team == team else 0
+        d32[D32.SCORE_THEM, r] = them if n_teams > 1 else 0
+        d8[D8.WENT_OUT_US, r] = 1 if went_team == team else 0
 
 
 @njit(cache=True)
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
-    log_rate, check, hand_out, game_out, dec_out, dec_reserve, status,
+    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -442,6 +446,8 @@ def play_chunk_nb(
     seat_tables : int64[R, MAX_SEATS]  table seat of each active seat, per rotation
     table_strats : int64[MAX_SEATS]  strategy id per table seat
     table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
+    hand_out : hand_record_dt[:], game_out : game_record_dt[:]  hand and game records
+    d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.enums.D8`..)
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
@@ -481,18 +487,18 @@ def play_chunk_nb(
             shuffle_nb(deck_rng, deck, n_cards)
             dealer = (game + h) % n_act
             log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
-            if (log and dec_out.shape[0] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
+            if (log and d8.shape[1] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
                 status[0] = BUFFER
                 return done, n_hands, n_games, n_dec
             dec_start = n_dec
             n_dec = play_hand_nb(
                 state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-                seed, game, h, log, dec_out, n_dec, check, composition, totals, status,
+                seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status,
             )
             if status[0] != OK:
                 return done, n_hands, n_games, n_dec
             score_hand_nb(state, params, score)
-            _outcome_to_decisions_nb(dec_out, dec_start, n_dec, state, score, n_teams)
+            _outcome_to_decisions_nb(d8, d32, dec_start, n_dec, state, score, n_teams)
             if check:
                 code = check_score_nb(state, params, score, composition)
                 if code != 0:

@@ -67,7 +67,6 @@ from sim.enums import (
     Off,
     Par,
     Phase,
-    decision_record_dt,
 )
 from sim.loop import ILLEGAL, INVARIANT, OK, check_state_nb, deck_composition_nb, play_out_nb
 from sim.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
@@ -234,7 +233,7 @@ def complete_nb(state: np.ndarray, state0: np.ndarray, params: np.ndarray, deal:
 
 
 @njit(cache=True)
-def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, out, status, no_log) -> int:
+def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, out, status) -> int:
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
     Rollout i deals with the stream key (seed, i, 0, STREAM_DECK) and seat s decides with
@@ -242,7 +241,7 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
     `check_state_nb`; with ``check`` every state after an action too.  On an illegal action
     status[0] = ILLEGAL, status[1..6] = seat, action, why, rollout, 0, strategy id; on a broken
     invariant status[0] = INVARIANT, status[1..4] = code, rollout, hand (-1: the dealt position
-    itself), turn.  `no_log` is an empty decision_record_dt array (rollouts log nothing).
+    itself), turn.  Rollouts log no decisions.
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     obs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -253,6 +252,10 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
     composition = np.zeros(N_KINDS, np.int64)
     totals = np.zeros(N_KINDS, np.int64)
     score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+    no_log8 = np.zeros((1, 0), np.int8)  # rollouts log nothing: empty decision columns
+    no_log16 = np.zeros((1, 0), np.int16)
+    no_log32 = np.zeros((1, 0), np.int32)
+    no_log64 = np.zeros((1, 0), np.int64)
     deck_composition_nb(params, composition)
     turn0 = state0[Off.TURN]
     for j in range(n):
@@ -268,8 +271,8 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
             return j
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
-        play_out_nb(state, params, strat_ids, knobs, rng, obs, buf, seed, i, 0, False, no_log, 0,
-                    check, composition, totals, status)
+        play_out_nb(state, params, strat_ids, knobs, rng, obs, buf, seed, i, 0, False,
+                    no_log8, no_log16, no_log32, no_log64, 0, check, composition, totals, status)
         if status[0] != OK:
             return j
         score_hand_nb(state, params, score)
@@ -549,7 +552,7 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(16, np.int64)
     done = rollouts_nb(setup.state0, setup.params, setup.deal, ids, knobs, int(seed), 0, int(rollouts),
-                       bool(check), out, status, np.zeros(0, decision_record_dt))
+                       bool(check), out, status)
     if status[0] == ILLEGAL:
         raise RuntimeError(
             f"strategy {STRATEGY_NAMES[int(status[6])]!r} (seat {int(status[1])}) chose an illegal action "

@@ -292,16 +292,17 @@ def _column(values: np.ndarray, dtype: np.dtype) -> pa.Array:
 
 def record_tables(
     hands: np.ndarray,
-    decisions: np.ndarray,
+    decisions: np.ndarray | Mapping[str, np.ndarray],
     games: np.ndarray,
     rules: Any,
     strategies: Sequence[str],
 ) -> dict[str, pa.Table] | None:
     """The chunk's three tables straight from the record arrays, without pandas: the same
     columns, order and types as ``conform_frames(records_to_frames(...))`` (a test holds the two
-    equal).  None when the records need the general path: decision records without the outcome
-    columns, or keys out of order."""
-    names = decisions.dtype.names or ()
+    equal).  `decisions` is a decision_record_dt array or a mapping of its columns (the engine's
+    column-wise log: contiguous columns go to arrow without a copy).  None when the records need
+    the general path: decisions without the outcome columns, or keys out of order."""
+    names = tuple(decisions) if isinstance(decisions, Mapping) else (decisions.dtype.names or ())
     if not all(c in names for c in ("score_us", "score_them", "went_out_us")):
         return None
     for rec, table in ((hands, "hands"), (decisions, "decisions"), (games, "games")):
@@ -371,7 +372,8 @@ def encode_frames(frames: Mapping[str, pd.DataFrame]) -> dict[str, bytes]:
 def chunk_payload(res: Any, rules: Any, strategies: Sequence[str]) -> tuple[dict[str, bytes], dict[str, int]]:
     """A chunk function's result as parquet bytes per table and row counts: straight from the
     records when possible, else through pandas (records_to_frames + conform_frames)."""
-    tables = record_tables(res.hands, res.decisions, res.games, rules, strategies)
+    columns = getattr(res, "decision_columns", None)
+    tables = record_tables(res.hands, columns if columns is not None else res.decisions, res.games, rules, strategies)
     if tables is None:
         frames = records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
         tables = frame_tables(conform_frames(frames, int(rules.n_teams)))

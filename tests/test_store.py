@@ -29,8 +29,12 @@ def test_fast_path_equals_general_path(preset, players, layout, mode):
     rules = RuleSet.preset(preset, players=players, team_layout=layout) if layout else RuleSet.preset(preset, players=players)
     strategies = tuple(["greedy", "expert"][i % 2] for i in range(players))
     res = run_chunk(rules, strategies, 3, 10, 6 if mode == "games" else 40, mode=mode, log_rate=0.5)
-    fast = store.record_tables(res.hands, res.decisions, res.games, rules, strategies)
+    fast = store.record_tables(res.hands, res.decision_columns, res.games, rules, strategies)
     assert fast is not None
+    # the engine's columns and the records assembled from them give the same tables
+    from_records = store.record_tables(res.hands, res.decisions, res.games, rules, strategies)
+    for name in store.TABLES:
+        assert fast[name].equals(from_records[name]), name
     general = _general(res, rules, strategies)
     for name in store.TABLES:
         assert fast[name].column_names == general[name].column_names, name
