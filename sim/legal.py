@@ -1126,31 +1126,33 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
         k = lowest_bit_nb(cand)
         cand &= cand - 1
         c = arr[hand_off + k]
-        if (with_meld >> k) & 1 == 0:
-            if c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0:
-                # Samba: a natural onto a closed canasta of the rank
-                if _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
-                    out[n] = Act.ADD_NAT + k
-                    n += 1
-            if c >= 2:
-                if c >= 3 and _meld_why_nb(arr, hand_off, params, team, k, 3, 0, 0, False) == 0:
-                    out[n] = Act.MELD + k * 3
-                    n += 1
-                if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 1, 0, False) == 0:
-                    out[n] = Act.MELD + k * 3 + 1
-                    n += 1
-                if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 2, 0, 1, False) == 0:
-                    out[n] = Act.MELD + k * 3 + 2
-                    n += 1
-        else:
-            if c > 0 and _meld_why_nb(arr, hand_off, params, team, k, 1, 0, 0, True) == 0:
-                out[n] = Act.ADD_NAT + k
-                n += 1
-            if twos > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 1, 0, True) == 0:
-                out[n] = Act.ADD_TWO + k
-                n += 1
-            if jokers > 0 and _meld_why_nb(arr, hand_off, params, team, k, 0, 0, 1, True) == 0:
-                out[n] = Act.ADD_JOKER + k
+        melded = (with_meld >> k) & 1 == 1
+        # up to four candidates per kind, in list order; one call site keeps the inlined
+        # checks (and the compile time) small.  Not melded: a natural onto a closed canasta
+        # (Samba), then the meld variants; melded: natural, two, joker added.
+        for v in range(4):
+            if melded:
+                if v == 3:
+                    break
+                a = (Act.ADD_NAT, Act.ADD_TWO, Act.ADD_JOKER)[v] + k
+                n_nat = 1 if v == 0 else 0
+                n_two = 1 if v == 1 else 0
+                n_joker = 1 if v == 2 else 0
+                is_add = True
+                pay = (c > 0, twos > 0, jokers > 0)[v]
+            elif v == 0:
+                a = Act.ADD_NAT + k
+                n_nat, n_two, n_joker, is_add = 1, 0, 0, True
+                pay = c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0
+            else:
+                a = Act.MELD + k * 3 + v - 1
+                n_nat = 3 if v == 1 else 2
+                n_two = 1 if v == 2 else 0
+                n_joker = 1 if v == 3 else 0
+                is_add = False
+                pay = (c >= 3, c >= 2 and twos > 0, c >= 2 and jokers > 0)[v - 1]
+            if pay and _meld_why_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add) == 0:
+                out[n] = a
                 n += 1
     if params[Par.SEQUENCES] != 0:
         so = suit_off_nb(hand_off)
