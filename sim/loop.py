@@ -217,7 +217,7 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one call site; ~60 arguments to pass otherwise
 def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, d8, d16, d32, d64, r, seed, game, hand) -> None:
     """Decision row r, column-wise (layout `D8`, `D16`, `D32`, `D64`): the key, who decides
     what, and the state features (docs/DATA.md).  can0..can2: the canastas of teams 0..2."""

@@ -33,7 +33,7 @@ _ENTRIES = (
 STRATEGY_NAMES: tuple[str, ...] = tuple(name for name, _ in _ENTRIES)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # inlined into the loop: saves a call per decision
 def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     if strategy_id == 0:
         return random_play.decide_nb(obs, params, knobs, rng, buf)
