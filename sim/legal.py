@@ -1111,11 +1111,18 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     wild = np.int64(twos + jokers > 0)
     with_meld = np.int64(0)
     cand = np.int64(0)
+    # views indexed by the kind alone: the compiler then sees non-negative indices and loads
+    # contiguously (with offsets added inside the loop it emitted slow vector gathers)
+    base = team * N_KINDS
+    hand = arr[hand_off : hand_off + N_KINDS]
+    meld_nat = arr[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
+    meld_two = arr[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
+    meld_joker = arr[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
+    closed_count = arr[Off.CLOSED_COUNT + base : Off.CLOSED_COUNT + base + N_KINDS]
     for k in range(FIRST_NATURAL - 1, LAST_NATURAL + 1):  # black threes (kind 1) and naturals
-        c = arr[hand_off + k]
-        i = team * N_KINDS + k
-        melded = np.int64(arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0)
-        closed = np.int64(arr[Off.CLOSED_COUNT + i] > 0)
+        c = hand[k]
+        melded = np.int64(meld_nat[k] + meld_two[k] + meld_joker[k] > 0)
+        closed = np.int64(closed_count[k] > 0)
         held = np.int64(c > 0)
         pair = np.int64(c >= 2)
         # bitwise, not `and`/`or`: no branches
