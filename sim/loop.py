@@ -328,11 +328,12 @@ def play_out_nb(
     and status[1..6] = seat, action, why, game, hand, strategy id; on a broken invariant
     status[0] = INVARIANT and status[1..4] = code, game, hand, turn."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
-    # canastas per team for the decision rows, recounted only after a meld (MAX_TEAMS = 3)
+    # canastas per team for the decision rows (MAX_TEAMS = 3), recounted only for the team
+    # that melded last (-2: every team, at the start; -1: none)
     can0 = 0
     can1 = 0
     can2 = 0
-    melded = True
+    recount = -2
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
@@ -344,13 +345,18 @@ def play_out_nb(
             # the legal list (from the state, not from the strategy's copy) gives n_legal and
             # verifies the action: a member needs no second check (verify / do)
             n_legal = legal_actions_nb(state, Off.HANDS + seat * N_KINDS, params, buf)
-            if melded:
-                can0 = canastas_nb(state, params, 0)
-                can1 = canastas_nb(state, params, 1) if state[Off.N_TEAMS] > 1 else 0
-                can2 = canastas_nb(state, params, 2) if state[Off.N_TEAMS] > 2 else 0
+            if recount != -1:
+                n_teams = state[Off.N_TEAMS]
+                if recount == -2 or recount == 0:
+                    can0 = canastas_nb(state, params, 0)
+                if (recount == -2 or recount == 1) and n_teams > 1:
+                    can1 = canastas_nb(state, params, 1)
+                if (recount == -2 or recount == 2) and n_teams > 2:
+                    can2 = canastas_nb(state, params, 2)
             _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
             dec_n += 1
-            melded = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
+            melds = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
+            recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
             listed = False
             for j in range(n_legal):
                 if buf[j] == action:
