@@ -1141,23 +1141,23 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
             if melded:
                 if v == 3:
                     break
-                a = (Act.ADD_NAT, Act.ADD_TWO, Act.ADD_JOKER)[v] + k
+                a = Act.ADD_NAT + v * (Act.ADD_TWO - Act.ADD_NAT) + k  # ADD_NAT, ADD_TWO, ADD_JOKER
                 n_nat = 1 if v == 0 else 0
                 n_two = 1 if v == 1 else 0
                 n_joker = 1 if v == 2 else 0
                 is_add = True
-                pay = (c > 0, twos > 0, jokers > 0)[v]
+                pay = c > 0 if v == 0 else (twos > 0 if v == 1 else jokers > 0)
             elif v == 0:
                 a = Act.ADD_NAT + k
                 n_nat, n_two, n_joker, is_add = 1, 0, 0, True
-                pay = c > 0 and arr[Off.CLOSED_COUNT + team * N_KINDS + k] > 0
+                pay = c > 0 and closed_count[k] > 0
             else:
                 a = Act.MELD + k * 3 + v - 1
                 n_nat = 3 if v == 1 else 2
                 n_two = 1 if v == 2 else 0
                 n_joker = 1 if v == 3 else 0
                 is_add = False
-                pay = (c >= 3, c >= 2 and twos > 0, c >= 2 and jokers > 0)[v - 1]
+                pay = c >= 3 if v == 1 else (c >= 2 and (twos > 0 if v == 2 else jokers > 0))
             if pay and _meld_why_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add) == 0:
                 out[n] = a
                 n += 1
