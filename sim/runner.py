@@ -586,52 +586,58 @@ def simulate(
     plan = Plan(mode, total, chunk_size)
     manifest = build_manifest(rules, seat_strategies, plan, seed, log_rate, check, command)
     root = Path(out) if out is not None else None
-    done: list[int] = []
-    if root is not None:
-        manifest, found = _prepare_folder(root, manifest, resume)
-        if found is not None:
-            done = found
-            if len(done) == plan.n_chunks:
-                return RunResult(root, manifest, already_complete=True)
-    done_set = set(done)
-    tasks = [(i, *plan.chunk(i)) for i in range(plan.n_chunks) if i not in done_set]
-    initial = sum(plan.chunk(i)[1] for i in done)
-    if progress is None:
-        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
-
-    payloads: dict[int, dict[str, bytes]] = {}
-    finished = len(done)
-    t0 = time.perf_counter()
-    hands_played = 0
-    try:
-        with _backend(backend, scheduler, jobs), _progress_bar(progress, plan, initial) as bar:
-            for index, payload, rows in _execute(
-                tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
-            ):
-                if root is not None:
-                    store.write_chunk(root, index, payload, rows)
-                else:
-                    payloads[index] = payload
-                finished += 1
-                hands_played += rows["hands"]
-                bar.update(plan.chunk(index)[1])
-                elapsed = time.perf_counter() - t0
-                if mode == "games" and elapsed > 0:
-                    bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
-    except KeyboardInterrupt:
+    if root is not None and root.exists() and not root.is_dir():
+        raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
+    if root is not None and store.folder_has_files(root):
+        store.read_manifest(root)  # refuse a foreign folder before writing anything into it
+    # the folder stays locked while this process may write into it
+    with store.lock_folder(root) if root is not None else contextlib.nullcontext():
+        done: list[int] = []
         if root is not None:
-            store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))
-        raise RunInterrupted(root, finished, plan.n_chunks) from None
-    elapsed = time.perf_counter() - t0
-    units = sum(count for _, _, count in tasks)
+            manifest, found = _prepare_folder(root, manifest, resume)
+            if found is not None:
+                done = found
+                if len(done) == plan.n_chunks:
+                    return RunResult(root, manifest, already_complete=True)
+        done_set = set(done)
+        tasks = [(i, *plan.chunk(i)) for i in range(plan.n_chunks) if i not in done_set]
+        initial = sum(plan.chunk(i)[1] for i in done)
+        if progress is None:
+            progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
 
-    if root is not None:
-        return RunResult(root, manifest, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
-    frames = {}
-    for table in store.TABLES:
-        parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
-        frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
-    return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
+        payloads: dict[int, dict[str, bytes]] = {}
+        finished = len(done)
+        t0 = time.perf_counter()
+        hands_played = 0
+        try:
+            with _backend(backend, scheduler, jobs), _progress_bar(progress, plan, initial) as bar:
+                for index, payload, rows in _execute(
+                    tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
+                ):
+                    if root is not None:
+                        store.write_chunk(root, index, payload, rows)
+                    else:
+                        payloads[index] = payload
+                    finished += 1
+                    hands_played += rows["hands"]
+                    bar.update(plan.chunk(index)[1])
+                    elapsed = time.perf_counter() - t0
+                    if mode == "games" and elapsed > 0:
+                        bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
+        except KeyboardInterrupt:
+            if root is not None:
+                store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))
+            raise RunInterrupted(root, finished, plan.n_chunks) from None
+        elapsed = time.perf_counter() - t0
+        units = sum(count for _, _, count in tasks)
+
+        if root is not None:
+            return RunResult(root, manifest, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
+        frames = {}
+        for table in store.TABLES:
+            parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
+            frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
+        return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
 
 
 def hands_per_second(result: RunResult) -> float:

@@ -7,6 +7,7 @@ Layout of a run folder (docs/DATA.md)::
     runs/x/decisions/part-000123.parquet
     runs/x/games/part-000123.parquet
     runs/x/done/000123                written last: the chunk is complete (JSON row counts)
+    runs/x/.lock                      locked (flock) by the process writing the folder
 
 Every file is written under a temporary name in its final folder and renamed with os.replace,
 so a file with a final name is always complete.  A chunk counts as done iff its marker and its
@@ -22,11 +23,13 @@ Notebook use::
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,7 @@ TABLES = ("hands", "decisions", "games")
 DONE_DIR = "done"
 COMPRESSION = "zstd"
 TMP_SUFFIX = ".tmp"
+LOCK = ".lock"  # held (flock) by the process writing into the folder
 
 # settings that make two runs the same experiment (compared on --resume / reuse of a folder)
 EXPERIMENT_KEYS = ("rules", "strategies", "seed", "mode", "total", "chunk_size", "log_decisions")
@@ -502,7 +506,35 @@ def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
 
 
 def folder_has_files(root: Path) -> bool:
-    return root.is_dir() and any(True for _ in os.scandir(root))
+    return root.is_dir() and any(e.name != LOCK for e in os.scandir(root))
+
+
+@contextlib.contextmanager
+def lock_folder(root: Path) -> Iterator[None]:
+    """Hold the folder's lock while writing into it: a second run into the same folder (which
+    could overwrite the first one's temporary files, or clean them up on --resume) is refused
+    with a one-line RunFolderError.  The operating system drops the lock when the process ends,
+    also on kill -9, so a stale lock file never blocks a later run."""
+    root.mkdir(parents=True, exist_ok=True)
+    fh = open(root / LOCK, "a+")  # noqa: SIM115 - held open until the run ends
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.seek(0)
+        holder = fh.read().strip() or "another process"
+        fh.close()
+        raise RunFolderError(
+            f"{root} is in use by another run ({holder}); wait for it to end or choose another --out"
+        ) from None
+    try:
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}")
+        fh.flush()
+        yield
+    finally:
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        fh.close()
 
 
 def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str | None:

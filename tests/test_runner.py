@@ -368,3 +368,26 @@ def test_zero_hands_and_progress_bar(tmp_path, capsys):
     assert r.complete and not r.already_complete and r.hands.empty
     r = runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
     assert "300/300" in capsys.readouterr().err
+
+
+def test_a_folder_in_use_is_refused(tmp_path, fake_cli, capsys):
+    """A second run into a folder another run is writing to stops with one line (it could
+    overwrite the first run's temporary files or clean them away on --resume)."""
+    out = tmp_path / "busy"
+    with store.lock_folder(out):
+        with pytest.raises(store.RunFolderError, match="in use by another run"):
+            sim_run(out)
+        code = cli.main(["simulate", "--hands", "500", "--out", str(out), "--no-progress"])
+        assert code == 2
+        err = one_line_error(capsys)
+        assert "in use by another run" in err and "pid" in err
+    # released: the run goes ahead in the same folder, and the lock file does not make it foreign
+    assert len(sim_run(out).read("hands")) == 1800
+
+
+def test_out_that_is_a_file_is_refused(tmp_path, fake_cli, capsys):
+    path = tmp_path / "file.txt"
+    path.write_text("x")
+    code = cli.main(["simulate", "--hands", "500", "--out", str(path), "--no-progress"])
+    assert code == 2
+    assert "is a file, not a run folder" in one_line_error(capsys)
