@@ -1105,7 +1105,7 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
     twos = arr[hand_off + Kind.TWO]
     jokers = arr[hand_off + Kind.JOKER]
     if not _any_meld_possible_nb(arr, hand_off, params, team):
-        return _legal_discards_nb(arr, hand_off, params, out, n)
+        return _legal_discards_nb(arr, hand_off, params, team, out, n)
     # the kinds with a candidate, gathered without branches first (the per-kind branches of a
     # direct loop mispredict a lot); candidates the hand cannot pay for are skipped (NO_CARDS)
     wild = np.int64(twos + jokers > 0)
@@ -1178,7 +1178,7 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
                     if why_illegal_nb(arr, hand_off, params, a) == 0:
                         out[n] = a
                         n += 1
-    return _legal_discards_nb(arr, hand_off, params, out, n)
+    return _legal_discards_nb(arr, hand_off, params, team, out, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -1196,7 +1196,7 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
+def _legal_discards_nb(arr, hand_off, params, team, out, n) -> int:
     # a discard's legality depends on the kind only through holding it: ask once.  Red threes
     # (the last kind) are never held.  The list is written without branches (a slot is written
     # for every kind, kept only when held): held kinds are unpredictable, branches mispredict.
@@ -1205,7 +1205,7 @@ def _legal_discards_nb(arr, hand_off, params, out, n) -> int:
         if arr[hand_off + k] > 0:
             first = k
             break
-    if first >= 0 and _why_discard_nb(arr, hand_off, params, first, team_of_nb(arr)) == 0:
+    if first >= 0 and _why_discard_nb(arr, hand_off, params, first, team) == 0:
         for k in range(first, Kind.RED3):
             out[n] = Act.DISCARD + k
             n += 1 if arr[hand_off + k] > 0 else 0

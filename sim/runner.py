@@ -499,9 +499,8 @@ def build_manifest(
 
 
 def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int] | None]:
-    """Create or reuse the run folder; returns (manifest in force, done chunks or None if new)."""
-    if root.exists() and not root.is_dir():
-        raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
+    """Create or reuse the run folder (simulate has refused a file or a foreign folder before
+    locking it); returns (manifest in force, done chunks or None if new)."""
     if not store.folder_has_files(root):
         store.write_manifest(root, manifest)
         for sub in (*store.TABLES, store.DONE_DIR):

@@ -369,11 +369,6 @@ def encode_tables(tables: Mapping[str, pa.Table]) -> dict[str, bytes]:
     return {name: encode_table(tables[name], name) for name in TABLES}
 
 
-def encode_frames(frames: Mapping[str, pd.DataFrame]) -> dict[str, bytes]:
-    """Each conformed DataFrame of a chunk as parquet bytes."""
-    return encode_tables(frame_tables(frames))
-
-
 def chunk_payload(res: Any, rules: Any, strategies: Sequence[str]) -> tuple[dict[str, bytes], dict[str, int]]:
     """A chunk function's result as parquet bytes per table and row counts: straight from the
     records when possible, else through pandas (records_to_frames + conform_frames)."""
