@@ -111,10 +111,14 @@ def canastas_nb(arr: np.ndarray, params: np.ndarray, team: int) -> int:
     """Canastas of the team: open melds of canasta size, closed ones (Samba) and sambas."""
     n = 0
     csize = params[Par.CANASTA_SIZE]
+    # views indexed by the kind alone, summed without branches (the loop vectorizes)
+    base = team * N_KINDS
+    nat = arr[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
+    two = arr[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
+    joker = arr[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
+    closed = arr[Off.CLOSED_COUNT + base : Off.CLOSED_COUNT + base + N_KINDS]
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        if meld_size_nb(arr, team, k) >= csize:
-            n += 1
-        n += arr[Off.CLOSED_COUNT + team * N_KINDS + k]
+        n += np.int64(nat[k] + two[k] + joker[k] >= csize) + closed[k]
     if params[Par.SEQUENCES] != 0:
         for q in range(MAX_SEQS):
             if arr[Off.SEQ_LEN + team * MAX_SEQS + q] >= csize:
@@ -662,8 +666,8 @@ LOOKAHEAD = -1
 @njit(cache=True, _nrt=False, inline="always")
 def _meld_checks_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add) -> int:
     """Every check of a meld or addition that needs no look-ahead: a `Why` code, or LOOKAHEAD.
-    Inlined into `_why_meld_nb` and into `legal_actions_nb` (which enumerates with it, the
-    same checks, without the cost of a call per candidate)."""
+    `_natural_melds_nb` computes the same checks for all natural kinds at once (keep the two
+    in step: tests/test_conformance.py compares them on every step of random play)."""
     if kind != Kind.BLACK3 and (kind < FIRST_NATURAL or kind > LAST_NATURAL):
         return Why.BAD_KIND
     if kind != Kind.BLACK3 and arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
@@ -734,18 +738,13 @@ def _meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker,
     return why
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _meld_why_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add) -> int:
+@njit(cache=True, _nrt=False)
+def _why_meld_nb(arr, hand_off, params, action, team) -> int:
+    kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
     why = _meld_checks_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
     if why != LOOKAHEAD:
         return why
     return _meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
-
-
-@njit(cache=True, _nrt=False)
-def _why_meld_nb(arr, hand_off, params, action, team) -> int:
-    kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
-    return _meld_why_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
 
 
 @njit(cache=True, _nrt=False)
@@ -1102,65 +1101,21 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
         return n
     if phase != Phase.MELD:
         return 0
-    twos = arr[hand_off + Kind.TWO]
-    jokers = arr[hand_off + Kind.JOKER]
-    if not _any_meld_possible_nb(arr, hand_off, params, team):
+    opened = arr[Off.TEAM_OPENED + team] != 0
+    if not opened and not _any_meld_possible_nb(arr, hand_off, params, team):
         return _legal_discards_nb(arr, hand_off, params, team, out, n)
-    # the kinds with a candidate, gathered without branches first (the per-kind branches of a
-    # direct loop mispredict a lot); candidates the hand cannot pay for are skipped (NO_CARDS)
-    wild = np.int64(twos + jokers > 0)
-    with_meld = np.int64(0)
-    cand = np.int64(0)
-    # views indexed by the kind alone: the compiler then sees non-negative indices and loads
-    # contiguously (with offsets added inside the loop it emitted slow vector gathers)
-    base = team * N_KINDS
-    hand = arr[hand_off : hand_off + N_KINDS]
-    meld_nat = arr[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
-    meld_two = arr[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
-    meld_joker = arr[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
-    closed_count = arr[Off.CLOSED_COUNT + base : Off.CLOSED_COUNT + base + N_KINDS]
-    for k in range(FIRST_NATURAL - 1, LAST_NATURAL + 1):  # black threes (kind 1) and naturals
-        c = hand[k]
-        melded = np.int64(meld_nat[k] + meld_two[k] + meld_joker[k] > 0)
-        closed = np.int64(closed_count[k] > 0)
-        held = np.int64(c > 0)
-        pair = np.int64(c >= 2)
-        # bitwise, not `and`/`or`: no branches
-        yes = (melded & (held | wild)) | ((1 - melded) & (pair | (held & closed)))
-        cand |= yes << k
-        with_meld |= melded << k
-    while cand != 0:
-        k = lowest_bit_nb(cand)
-        cand &= cand - 1
-        c = arr[hand_off + k]
-        melded = (with_meld >> k) & 1 == 1
-        # up to four candidates per kind, in list order; one call site keeps the inlined
-        # checks (and the compile time) small.  Not melded: a natural onto a closed canasta
-        # (Samba), then the meld variants; melded: natural, two, joker added.
-        for v in range(4):
-            if melded:
-                if v == 3:
-                    break
-                a = Act.ADD_NAT + v * (Act.ADD_TWO - Act.ADD_NAT) + k  # ADD_NAT, ADD_TWO, ADD_JOKER
-                n_nat = 1 if v == 0 else 0
-                n_two = 1 if v == 1 else 0
-                n_joker = 1 if v == 2 else 0
-                is_add = True
-                pay = c > 0 if v == 0 else (twos > 0 if v == 1 else jokers > 0)
-            elif v == 0:
-                a = Act.ADD_NAT + k
-                n_nat, n_two, n_joker, is_add = 1, 0, 0, True
-                pay = c > 0 and closed_count[k] > 0
-            else:
-                a = Act.MELD + k * 3 + v - 1
-                n_nat = 3 if v == 1 else 2
-                n_two = 1 if v == 2 else 0
-                n_joker = 1 if v == 3 else 0
-                is_add = False
-                pay = c >= 3 if v == 1 else (c >= 2 and (twos > 0 if v == 2 else jokers > 0))
-            if pay and _meld_why_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add) == 0:
-                out[n] = a
+    # black threes first (list order is by kind): their checks differ, and they are rare
+    b3 = arr[hand_off + Kind.BLACK3]
+    if b3 > 0:
+        i = team * N_KINDS + Kind.BLACK3
+        if arr[Off.MELD_NAT + i] > 0 or arr[Off.CLOSED_COUNT + i] > 0:
+            if _why_meld_nb(arr, hand_off, params, Act.ADD_NAT + Kind.BLACK3, team) == 0:
+                out[n] = Act.ADD_NAT + Kind.BLACK3
                 n += 1
+        if b3 >= 3 and _why_meld_nb(arr, hand_off, params, Act.MELD + Kind.BLACK3 * 3, team) == 0:
+            out[n] = Act.MELD + Kind.BLACK3 * 3
+            n += 1
+    n = _natural_melds_nb(arr, hand_off, params, team, opened, out, n)
     if params[Par.SEQUENCES] != 0:
         so = suit_off_nb(hand_off)
         for suit in range(4):
@@ -1179,6 +1134,85 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
                         out[n] = a
                         n += 1
     return _legal_discards_nb(arr, hand_off, params, team, out, n)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _natural_melds_nb(arr, hand_off, params, team, opened, out, n) -> int:
+    """The melds and additions of natural kinds for legal_actions_nb, in list order.
+
+    The checks of _meld_checks_nb that need no look-ahead are a few counts compared: they are
+    computed for all kinds at once, without branches (the per-kind branches of a direct loop
+    mispredict a lot), as four bits per kind, the candidates in list order (a natural added;
+    a two or a three-natural meld; a joker or a meld with a two; a meld with a joker).  The
+    look-ahead runs only for the candidates that still need it: all of them before the team
+    has opened, else only those that would leave fewer than two cards."""
+    base = team * N_KINDS
+    # views indexed by the kind alone: the compiler then sees non-negative indices and loads
+    # contiguously (with offsets added inside the loop it emitted slow vector gathers)
+    hand = arr[hand_off : hand_off + N_KINDS]
+    meld_nat = arr[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
+    meld_two = arr[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
+    meld_joker = arr[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
+    closed_count = arr[Off.CLOSED_COUNT + base : Off.CLOSED_COUNT + base + N_KINDS]
+    cs = params[Par.CANASTA_SIZE]
+    max_wild = params[Par.MAX_WILD]
+    le_nat = np.int64(params[Par.WILD_LE_NAT] != 0)
+    wild_onto_full = np.int64(params[Par.WILD_ONTO_CANASTA] != 0)
+    min_nat = params[Par.MIN_NATURALS]
+    # a new meld of two naturals and a wild card: do MIN_NATURALS and the wild capacity allow it?
+    meld_wild = np.int64(min_nat <= 2 and wild_capacity_nb(params, 2, 0) >= 1)
+    meld_three = np.int64(min_nat <= 3)
+    has_two = np.int64(hand[Kind.TWO] > 0)
+    has_joker = np.int64(hand[Kind.JOKER] > 0)
+    # after black threes only more black threes (or the last discard)
+    no_b3 = np.int64(meld_nat[Kind.BLACK3] == 0)
+    bits = np.int64(0)
+    with_meld = np.int64(0)
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[k]
+        nat = meld_nat[k]
+        w = meld_two[k] + meld_joker[k]
+        melded = np.int64(nat + w > 0)
+        held = np.int64(c > 0)
+        pair = np.int64(c >= 2)
+        trip = np.int64(c >= 3)
+        closed = np.int64(closed_count[k] > 0)
+        # wild_capacity_nb(params, nat, w) >= 1, and no wild card onto a full canasta
+        cap = max_wild - le_nat * np.int64(nat < max_wild) * (max_wild - nat) - w
+        add_wild = np.int64(cap >= 1) & (wild_onto_full | np.int64(nat + w < cs))
+        b0 = held & (melded | closed)
+        b1 = (melded & has_two & add_wild) | ((1 - melded) & trip & meld_three)
+        b2 = (melded & has_joker & add_wild) | ((1 - melded) & pair & has_two & meld_wild)
+        b3 = (1 - melded) & pair & has_joker & meld_wild
+        bits |= ((b0 | (b1 << 1) | (b2 << 2) | (b3 << 3)) * no_b3) << (4 * k)
+        with_meld |= melded << k
+    # cards the player keeps after a candidate: the look-ahead is needed below two
+    cards = arr[Off.ASIDE_LEN] + arr[Off.HAND_SIZE + arr[Off.SEAT]]
+    while bits != 0:
+        b = lowest_bit_nb(bits)
+        bits &= bits - 1
+        k = b >> 2
+        v = b & 3
+        melded = (with_meld >> k) & 1 == 1
+        if v == 0:
+            a = Act.ADD_NAT + k
+            n_nat, n_two, n_joker, is_add = 1, 0, 0, True
+        elif melded:
+            a = Act.ADD_NAT + v * (Act.ADD_TWO - Act.ADD_NAT) + k  # ADD_TWO, ADD_JOKER
+            n_nat, n_two, n_joker, is_add = 0, 2 - v, v - 1, True
+        else:
+            a = Act.MELD + k * 3 + v - 1
+            n_nat = 3 if v == 1 else 2
+            n_two = 1 if v == 2 else 0
+            n_joker = 1 if v == 3 else 0
+            is_add = False
+        if opened and cards - n_nat - n_two - n_joker >= 2:
+            ok = True
+        else:
+            ok = _meld_lookahead_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add) == 0
+        out[n] = a
+        n += 1 if ok else 0
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -1200,13 +1234,23 @@ def _legal_discards_nb(arr, hand_off, params, team, out, n) -> int:
     # a discard's legality depends on the kind only through holding it: ask once.  Red threes
     # (the last kind) are never held.  The list is written without branches (a slot is written
     # for every kind, kept only when held): held kinds are unpredictable, branches mispredict.
-    first = -1
+    if arr[Off.HAND_SIZE + arr[Off.SEAT]] == 0:
+        return n
+    # the usual case, decided here as _why_discard_nb would: cards left after the discard,
+    # no black threes down, no initial meld pending
+    usual = (
+        arr[Off.HAND_SIZE + arr[Off.SEAT]] + arr[Off.ASIDE_LEN] > 1
+        and arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] == 0
+        and (arr[Off.TEAM_OPENED + team] != 0 or arr[Off.PENDING_VALUE] == 0)
+    )
+    if not usual:
+        first = 0
+        while arr[hand_off + first] == 0:
+            first += 1
+        if _why_discard_nb(arr, hand_off, params, first, team) != 0:
+            return n
+    hand = arr[hand_off : hand_off + N_KINDS]
     for k in range(Kind.RED3):
-        if arr[hand_off + k] > 0:
-            first = k
-            break
-    if first >= 0 and _why_discard_nb(arr, hand_off, params, first, team) == 0:
-        for k in range(first, Kind.RED3):
-            out[n] = Act.DISCARD + k
-            n += 1 if arr[hand_off + k] > 0 else 0
+        out[n] = Act.DISCARD + k
+        n += 1 if hand[k] > 0 else 0
     return n

@@ -425,14 +425,19 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
     """Join the hand's outcome into its decision rows (score_us, score_them, went_out_us)."""
     ws = state[Off.WENT_OUT_SEAT]
     went_team = state[Off.TEAM_OF_SEAT + ws] if ws >= 0 and state[Off.END_REASON] == End.WENT_OUT else -1
+    # the best opposing score per team (MAX_TEAMS = 3), worked out once, not per row
+    s0 = score[0, 0]
+    s1 = score[0, 1] if n_teams > 1 else 0
+    s2 = score[0, 2] if n_teams > 2 else 0
+    them0 = max(s1, s2) if n_teams > 2 else s1
+    them1 = max(s0, s2) if n_teams > 2 else s0
+    them2 = max(s0, s1)
+    if n_teams == 1:
+        them0 = 0
     for r in range(start, stop):
         team = d8[D8.TEAM, r]
-        d32[D32.SCORE_US, r] = score[0, team]
-        them = -(1 << 30)
-        for t in range(n_teams):
-            if t != team and score[0, t] > them:
-                them = score[0, t]
-        d32[D32.SCORE_THEM, r] = them if n_teams > 1 else 0
+        d32[D32.SCORE_US, r] = s0 if team == 0 else (s1 if team == 1 else s2)
+        d32[D32.SCORE_THEM, r] = them0 if team == 0 else (them1 if team == 1 else them2)
         d8[D8.WENT_OUT_US, r] = 1 if went_team == team else 0
 
 

@@ -169,13 +169,34 @@ def test_decision_rows_carry_the_hands_outcome():
 @functools.cache
 def _legal_list_mismatch():
     """A compiled brute-force check: at every step of random play, legal_actions_nb lists
-    exactly the actions why_illegal_nb accepts (it enumerates with the same checkers, pruned)."""
+    exactly the actions why_illegal_nb accepts (it enumerates with the same checkers, pruned),
+    in the documented order: melds and additions by kind (a natural added, then the other
+    variants), sequences, discards by kind.  Strategies choose by position in the list, so
+    the order is part of what makes a seed reproduce a result."""
     from numba import njit
 
     from sim.apply import apply_action_nb
-    from sim.enums import N_ACTIONS, N_KINDS, Phase
+    from sim.enums import N_ACTIONS, N_KINDS, Act, Phase
     from sim.legal import legal_actions_nb, why_illegal_nb
     from sim.rng import randint_nb
+
+    @njit
+    def order_key(a):
+        if a < Act.MELD or a >= Act.TAKE_SEQ:
+            return a  # the draw phase: by id
+        if a >= Act.SEQ_NEW:
+            return 2000 + a  # sequences after every meld and addition
+        if a >= Act.DISCARD:
+            return 3000 + a  # discards last, by kind
+        if a < Act.ADD_NAT:
+            kind, rank = (a - Act.MELD) // 3, 1 + (a - Act.MELD) % 3
+        elif a < Act.ADD_TWO:
+            kind, rank = a - Act.ADD_NAT, 0
+        elif a < Act.ADD_JOKER:
+            kind, rank = a - Act.ADD_TWO, 1
+        else:
+            kind, rank = a - Act.ADD_JOKER, 2
+        return 1000 + kind * 10 + rank
 
     @njit  # not cached: it is compiled once per test process (a few seconds)
     def mismatch(state, params, rng, buf):
@@ -195,6 +216,9 @@ def _legal_list_mismatch():
                         return step
             if m != n or n == 0:
                 return step
+            for j in range(1, n):
+                if order_key(buf[j]) <= order_key(buf[j - 1]):
+                    return step
             apply_action_nb(state, params, buf[randint_nb(rng, n)])
             step += 1
         return -1
