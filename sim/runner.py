@@ -256,23 +256,34 @@ def run_chunk_task(
     mode: str,
     log_rate: float,
     check: bool,
+    freeze_gc: bool = False,
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
-    """Play one chunk and encode its tables (runs in a worker)."""
+    """Play one chunk and encode its tables (runs in a worker).  freeze_gc: the process is a
+    worker of ours (loky), see _freeze_gc_once."""
     kw = {"reuse_buffers": True} if _takes_reuse_buffers(chunk_fn) else {}
     res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw)
     payload, rows = store.chunk_payload(res, rules, strategies)
-    _freeze_gc_once()
+    if freeze_gc:
+        _freeze_gc_once()
     return index, payload, rows
 
 
 _gc_frozen = False
 
 
+def _workers_are_ours(backend: str, jobs: int) -> bool:
+    """Chunks run in loky worker processes of this run (with one job they run in this one)."""
+    from joblib import effective_n_jobs
+
+    return backend == "loky" and effective_n_jobs(jobs) > 1
+
+
 def _freeze_gc_once() -> None:
     """After a worker's first chunk, the imported libraries and the compiled core stay for
     good: moving them out of the cycle collector's sight spares its full passes over them
     (measured: two 50 ms passes in a 3 s fully logged run, 3.5% of it).  Garbage made later
-    is collected as before."""
+    is collected as before.  Not done in the caller's own process (jobs=1: a notebook's
+    objects are not ours to freeze) nor in dask workers (shared with other work)."""
     global _gc_frozen
     if not _gc_frozen:
         _gc_frozen = True
@@ -328,8 +339,9 @@ def _execute(
     kw: dict[str, Any] = dict(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
     if backend == "loky":
         kw["backend"] = "loky"
+    freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
-        delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check)
+        delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check, freeze)
         for i, start, count in tasks
     )
     try:

@@ -391,3 +391,22 @@ def test_out_that_is_a_file_is_refused(tmp_path, fake_cli, capsys):
     code = cli.main(["simulate", "--hands", "500", "--out", str(path), "--no-progress"])
     assert code == 2
     assert "is a file, not a run folder" in one_line_error(capsys)
+
+
+def test_gc_frozen_once_in_workers_only(monkeypatch):
+    """Loky workers freeze the cycle collector's view after their first chunk, once; the
+    caller's own process (jobs=1) never does."""
+    import gc
+
+    calls = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
+    monkeypatch.setattr(runner, "_gc_frozen", False)
+    args = (FAKE, RULES, ("greedy",) * 4, 5, 0, 0, 10, "hands", 0.0, False)
+    runner.run_chunk_task(*args)
+    assert calls == []
+    runner.run_chunk_task(*args, True)
+    runner.run_chunk_task(*args, True)
+    assert calls == [1]
+    assert not runner._workers_are_ours("loky", 1)
+    assert runner._workers_are_ours("loky", 2)
+    assert not runner._workers_are_ours("dask", 2)

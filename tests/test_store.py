@@ -77,6 +77,10 @@ def test_encoding_is_compact_and_non_nullable():
     col = meta.row_group(0).column(meta.schema.names.index("action"))
     assert "BYTE_STREAM_SPLIT" in col.encodings
     assert col.compression == "ZSTD"
+    # the columns constant through a hand: plain lz4
+    for name in store.RUN_COLUMNS["decisions"]:
+        run_col = meta.row_group(0).column(meta.schema.names.index(name))
+        assert run_col.compression.startswith("LZ4") and "BYTE_STREAM_SPLIT" not in run_col.encodings, name
     schema = pq.read_schema(pa.BufferReader(data))
     assert not any(f.nullable for f in schema)
     # statistics on the keys (for filters), none on the features
