@@ -8,6 +8,7 @@ present, else ``seat % n_teams`` (n_teams = number of score_t* columns).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,12 +37,15 @@ class Run:
             return None
         import pyarrow.dataset as ds  # noqa: PLC0415
 
-        dset = ds.dataset([str(p) for p in self.tables[table]], format="parquet")
-        names = set(dset.schema.names)
-        cols = None if columns is None else [c for c in columns if c in names]
-        key = (table, None if cols is None else tuple(cols))
-        if key not in self._cache:
-            self._cache[key] = dset.to_table(columns=cols).to_pandas()
+        from sim.store import readable_shards  # noqa: PLC0415
+
+        with readable_shards(self.path):
+            dset = ds.dataset([str(p) for p in self.tables[table]], format="parquet")
+            names = set(dset.schema.names)
+            cols = None if columns is None else [c for c in columns if c in names]
+            key = (table, None if cols is None else tuple(cols))
+            if key not in self._cache:
+                self._cache[key] = dset.to_table(columns=cols).to_pandas()
         return self._cache[key]
 
     def columns(self, table: str) -> list[str]:
@@ -49,7 +53,10 @@ class Run:
             return []
         import pyarrow.parquet as pq  # noqa: PLC0415
 
-        return list(pq.read_schema(self.tables[table][0]).names)
+        from sim.store import readable_shards  # noqa: PLC0415
+
+        with readable_shards(self.path):
+            return list(pq.read_schema(self.tables[table][0]).names)
 
     @property
     def hands(self) -> pd.DataFrame:
@@ -93,9 +100,10 @@ def open_run(path) -> Run:
     # every chunk writes all three shards; a table with 0 rows counts as absent
     import pyarrow.parquet as pq  # noqa: PLC0415
 
-    for name in ("games", "decisions"):
-        if tables[name] and sum(pq.ParquetFile(f).metadata.num_rows for f in tables[name]) == 0:
-            tables[name] = []
+    with store.readable_shards(path) if store is not None else contextlib.nullcontext():
+        for name in ("games", "decisions"):
+            if tables[name] and sum(pq.ParquetFile(f).metadata.num_rows for f in tables[name]) == 0:
+                tables[name] = []
     return run
 
 

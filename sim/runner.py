@@ -444,7 +444,8 @@ class RunResult:
             src: list[Any] = [self._frames["hands"]]
         else:
             src = store.shard_files(self.path, "hands")
-        s = store.summarize_hands(src, n_teams)
+        with store.readable_shards(self.path):
+            s = store.summarize_hands(src, n_teams)
         n = s["hands"]
         teams = []
         for t in range(n_teams):
@@ -549,6 +550,7 @@ def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple
             "add --resume to finish it, or choose a new --out"
         )
     if resume:
+        done = store.intact_chunks(root, done)  # a chunk with a damaged shard is done again
         store.clean_unfinished(root, done)
         for sub in (*store.TABLES, store.DONE_DIR):
             (root / sub).mkdir(exist_ok=True)

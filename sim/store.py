@@ -481,6 +481,25 @@ def done_chunks(root: str | os.PathLike, n_chunks: int | None = None) -> list[in
     return sorted(done)
 
 
+def intact_chunks(root: str | os.PathLike, indices: Iterable[int]) -> list[int]:
+    """The chunks among `indices` whose shards are whole: each one's parquet footer reads and
+    counts the rows its done marker recorded.  Shards are not synced to disk (that would cost
+    about 1 ms per file), so after a power cut a marker can outlive the data it vouches for;
+    resuming then redoes such a chunk instead of trusting it.  Reads footers only (about
+    0.5 ms per file: 3 s for a 10-million-hand run)."""
+    root = Path(root)
+    good = []
+    for i in indices:
+        try:
+            rows = json.loads(marker_path(root, i).read_text())["rows"]
+            ok = all(pq.read_metadata(shard_path(root, t, i)).num_rows == rows[t] for t in TABLES)
+        except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
+            ok = False
+        if ok:
+            good.append(i)
+    return good
+
+
 def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
     """Delete temporary files and every file of a chunk not in `keep`; returns files removed."""
     root = Path(root)
@@ -582,6 +601,19 @@ def _filter_expression(filters: Any) -> Any:
     return pq.filters_to_expression(filters)
 
 
+@contextlib.contextmanager
+def readable_shards(root: str | os.PathLike) -> Iterator[None]:
+    """Reading a run's shards: a damaged one (a parquet reader's ArrowInvalid, e.g. after a
+    power cut or a copy cut short) becomes a one-line RunFolderError that says the cure."""
+    try:
+        yield
+    except pa.ArrowInvalid as exc:
+        what = " ".join(str(exc).split())
+        raise RunFolderError(
+            f"{root}: a damaged shard ({what}); `canasta simulate --out {root} --resume` does its chunk again"
+        ) from None
+
+
 def read_run(
     path: str | os.PathLike,
     table: str = "hands",
@@ -599,12 +631,13 @@ def read_run(
     columns = list(columns) if columns is not None else None
     if not files:
         return _empty_frame(path, table, columns)
-    dataset = ds.dataset([str(f) for f in files], format="parquet")
-    if columns is not None:
-        unknown = [c for c in columns if c not in dataset.schema.names]
-        if unknown:
-            raise KeyError(f"unknown column '{unknown[0]}' in table {table}")
-    result = dataset.to_table(columns=columns, filter=_filter_expression(filters))
+    with readable_shards(path):
+        dataset = ds.dataset([str(f) for f in files], format="parquet")
+        if columns is not None:
+            unknown = [c for c in columns if c not in dataset.schema.names]
+            if unknown:
+                raise KeyError(f"unknown column '{unknown[0]}' in table {table}")
+        result = dataset.to_table(columns=columns, filter=_filter_expression(filters))
     return result.to_pandas()
 
 

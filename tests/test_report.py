@@ -62,6 +62,20 @@ def test_cli_report_and_bad_folders(run_dir, tmp_path, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+def test_cli_report_on_a_damaged_shard(run_nodec, tmp_path, capsys):
+    """A shard cut short (a copy interrupted, a power cut) is named in one line, with the cure."""
+    import shutil
+
+    run = tmp_path / "copy"
+    shutil.copytree(run_nodec, run)
+    shard = sorted((run / "hands").glob("*.parquet"))[-1]
+    shard.write_bytes(shard.read_bytes()[:50])
+    capsys.readouterr()
+    assert main(["report", str(run), "-o", str(tmp_path / "x.html")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and shard.name in err and "--resume" in err
+
+
 def test_odds_tables(run_dir, run_nodec, capsys):
     run = open_run(run_dir)
     tab = odds.going_out_table(run, ["canastas_us"], within=3)

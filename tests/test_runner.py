@@ -149,6 +149,27 @@ def test_resume_after_lost_shards_and_garbage(tmp_path, reference):
     assert_same(reference, tables(r))
 
 
+def test_resume_redoes_chunks_whose_shards_are_damaged(tmp_path, reference):
+    """After a power cut a done marker can survive data that never reached the disk (shards
+    are not synced): --resume checks every done chunk's footers against its marker."""
+    out = tmp_path / "run"
+    sim_run(out)
+    hands1 = out / "hands" / "part-000001.parquet"
+    hands1.write_bytes(b"\x00" * hands1.stat().st_size)  # zero-filled, as after a crash
+    dec3 = out / "decisions" / "part-000003.parquet"
+    dec3.write_bytes(dec3.read_bytes()[:100])  # truncated
+    (out / "done" / "000005").write_text('{"rows": {"hands": 1}}')  # a marker that lies
+    assert store.done_chunks(out) == list(range(8))  # by their files all still look done
+    with pytest.raises(store.RunFolderError, match=r"damaged shard .*part-000001.*--resume"):
+        store.read_run(out)
+    assert store.intact_chunks(out, range(8)) == [0, 2, 4, 6, 7]
+    fake_engine.CALLS.clear()
+    r = sim_run(out, resume=True)
+    assert sorted(fake_engine.CALLS) == [(250, 250), (750, 250), (1250, 250)]
+    assert r.chunks_run == 3 and r.complete
+    assert_same(reference, tables(r))
+
+
 def test_interrupt_keeps_finished_chunks_and_resumes(tmp_path, reference):
     out = tmp_path / "run"
     with pytest.raises(runner.RunInterrupted) as exc:
