@@ -30,6 +30,7 @@ CHECK_TEXT = {
     10: "the player to act has no legal action (dead end)",
     11: "a hand's suited card counts do not match its kind counts",
     12: "an illegal sequence is on the table",
+    13: "a decision row's canasta counts do not match the table",
 }
 
 

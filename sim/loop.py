@@ -318,6 +318,17 @@ def play_hand_nb(
 
 
 @njit(cache=True, _nrt=False)
+def _cached_canastas_wrong_nb(state, params, can0, can1, can2) -> bool:
+    """The canasta counts the logging loop carries (recounted only after melds) against a
+    full count (a check-mode invariant)."""
+    n_teams = state[Off.N_TEAMS]
+    for t in range(n_teams):
+        if canastas_nb(state, params, t) != (can0 if t == 0 else (can1 if t == 1 else can2)):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def play_out_nb(
     state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
     check, composition, totals, status,
@@ -329,11 +340,14 @@ def play_out_nb(
     status[0] = INVARIANT and status[1..4] = code, game, hand, turn."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     # canastas per team for the decision rows (MAX_TEAMS = 3), recounted only for the team
-    # that melded last (-2: every team, at the start; -1: none)
+    # that melded last (-2: every team, at the start; -1: none).  Without Samba rules a meld or
+    # addition can change the count only if its meld now has canasta size (recount_kind).
     can0 = 0
     can1 = 0
     can2 = 0
     recount = -2
+    recount_kind = -1
+    csize = params[Par.CANASTA_SIZE]
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
@@ -345,6 +359,10 @@ def play_out_nb(
             # the legal list (from the state, not from the strategy's copy) gives n_legal and
             # verifies the action: a member needs no second check (verify / do)
             n_legal = legal_actions_nb(state, Off.HANDS + seat * N_KINDS, params, buf)
+            if recount >= 0 and recount_kind >= 0:
+                i = recount * N_KINDS + recount_kind
+                if state[Off.MELD_NAT + i] + state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i] < csize:
+                    recount = -1
             if recount != -1:
                 n_teams = state[Off.N_TEAMS]
                 if recount == -2 or recount == 0:
@@ -353,10 +371,23 @@ def play_out_nb(
                     can1 = canastas_nb(state, params, 1)
                 if (recount == -2 or recount == 2) and n_teams > 2:
                     can2 = canastas_nb(state, params, 2)
+            if check and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
+                status[0] = INVARIANT
+                status[1] = 13
+                status[2] = game
+                status[3] = hand
+                status[4] = state[Off.TURN]
+                return dec_n
             _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
             dec_n += 1
             melds = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
             recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
+            recount_kind = -1
+            if not samba and Act.MELD <= action < Act.DISCARD:
+                if action < Act.ADD_NAT:
+                    recount_kind = (action - Act.MELD) // 3
+                else:
+                    recount_kind = (action - Act.ADD_NAT) % N_KINDS
             listed = False
             for j in range(n_legal):
                 if buf[j] == action:

@@ -121,6 +121,16 @@ def test_greedy_beats_random_duplicate():
     assert lo > 0, (d.mean(), lo)
 
 
+@pytest.mark.parametrize(("preset", "players", "layout"), [("classic", 4, None), ("classic", 6, "3x2"), ("classic", 3, None)])
+def test_logged_canasta_counts_match_the_table(preset, players, layout):
+    """The logging loop recounts canastas only after a meld that could complete one; check mode
+    compares its counts with a full count at every logged decision (invariant 13)."""
+    rules = RuleSet.preset(preset, players=players, team_layout=layout)
+    for name in ("greedy", "expert", "random"):
+        res = run_chunk(rules, [name] * players, seed=17, start=0, count=60, check=True, log_rate=1.0)
+        assert (res.decisions["canastas_us"] > 0).any(), name
+
+
 def test_every_strategy_plays_samba_legally_and_uses_sequences():
     rules = RuleSet.preset("samba")
     for name in NAMES:
