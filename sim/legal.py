@@ -642,7 +642,7 @@ def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, t
 
 
 @njit(cache=True, _nrt=False)
-def _decode_meld_nb(action):
+def decode_meld_nb(action):
     """(kind, naturals, twos, jokers, is_add) moved from the hand by a meld/add action."""
     if action < Act.ADD_NAT:
         kind = (action - Act.MELD) // 3
@@ -740,7 +740,7 @@ def _meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker,
 
 @njit(cache=True, _nrt=False)
 def _why_meld_nb(arr, hand_off, params, action, team) -> int:
-    kind, n_nat, n_two, n_joker, is_add = _decode_meld_nb(action)
+    kind, n_nat, n_two, n_joker, is_add = decode_meld_nb(action)
     why = _meld_checks_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
     if why != LOOKAHEAD:
         return why
@@ -833,13 +833,18 @@ def _why_discard_nb(arr, hand_off, params, kind, team) -> int:
         return Why.BAD_KIND
     if arr[hand_off + kind] < 1:
         return Why.NO_CARDS
-    n = arr[Off.HAND_SIZE + arr[Off.SEAT]]
-    opened = arr[Off.TEAM_OPENED + team] != 0
-    pending = arr[Off.PENDING_VALUE]
-    if n + arr[Off.ASIDE_LEN] > 1:
+    return _discard_why_nb(arr, params, team)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _discard_why_nb(arr, params, team) -> int:
+    """What a discard of a held card must respect, whatever its kind (shared with
+    _legal_discards_nb, which asks it once for all kinds)."""
+    if arr[Off.HAND_SIZE + arr[Off.SEAT]] + arr[Off.ASIDE_LEN] > 1:
         if arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0:
             return Why.BLACK3  # black threes were melded: this turn must end by going out
-        if not opened and 0 < pending < team_min_nb(arr, team):
+        pending = arr[Off.PENDING_VALUE]
+        if arr[Off.TEAM_OPENED + team] == 0 and 0 < pending < team_min_nb(arr, team):
             return Why.OPENING
         return Why.OK
     # the last card: going out with a discard
@@ -1076,8 +1081,7 @@ def legal_actions_nb(arr: np.ndarray, hand_off: int, params: np.ndarray, out: np
             # takes are possible only with a natural on top (else PILE_EMPTY / TOP_BLOCKED),
             # and only with the cards they need (else NO_CARDS / NO_MELD)
             c = arr[hand_off + top]
-            i = team * N_KINDS + top
-            melded = arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] > 0
+            melded = meld_size_nb(arr, team, top) > 0
             for a in range(Act.TAKE_PAIR, Act.TAKE_ONTO + 1):
                 if a == Act.TAKE_PAIR and c < 2:
                     continue
@@ -1196,19 +1200,15 @@ def _natural_melds_nb(arr, hand_off, params, team, opened, out, n) -> int:
         melded = (with_meld >> k) & 1 == 1
         if v == 0:
             a = Act.ADD_NAT + k
-            n_nat, n_two, n_joker, is_add = 1, 0, 0, True
         elif melded:
             a = Act.ADD_NAT + v * (Act.ADD_TWO - Act.ADD_NAT) + k  # ADD_TWO, ADD_JOKER
-            n_nat, n_two, n_joker, is_add = 0, 2 - v, v - 1, True
         else:
             a = Act.MELD + k * 3 + v - 1
-            n_nat = 3 if v == 1 else 2
-            n_two = 1 if v == 2 else 0
-            n_joker = 1 if v == 3 else 0
-            is_add = False
-        if opened and cards - n_nat - n_two - n_joker >= 2:
+        # an addition moves one card, a new meld three
+        if opened and cards - (1 if v == 0 or melded else 3) >= 2:
             ok = True
         else:
+            _, n_nat, n_two, n_joker, is_add = decode_meld_nb(a)
             ok = _meld_lookahead_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add) == 0
         out[n] = a
         n += 1 if ok else 0
@@ -1231,24 +1231,11 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
 
 @njit(cache=True, _nrt=False, inline="always")
 def _legal_discards_nb(arr, hand_off, params, team, out, n) -> int:
-    # a discard's legality depends on the kind only through holding it: ask once.  Red threes
-    # (the last kind) are never held.  The list is written without branches (a slot is written
-    # for every kind, kept only when held): held kinds are unpredictable, branches mispredict.
-    if arr[Off.HAND_SIZE + arr[Off.SEAT]] == 0:
+    # a discard's legality depends on the kind only through holding it: ask once (inlined, no
+    # call).  Red threes (the last kind) are never held.  The list is written without branches
+    # (a slot is written for every kind, kept only when held): held kinds are unpredictable.
+    if arr[Off.HAND_SIZE + arr[Off.SEAT]] == 0 or _discard_why_nb(arr, params, team) != 0:
         return n
-    # the usual case, decided here as _why_discard_nb would: cards left after the discard,
-    # no black threes down, no initial meld pending
-    usual = (
-        arr[Off.HAND_SIZE + arr[Off.SEAT]] + arr[Off.ASIDE_LEN] > 1
-        and arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] == 0
-        and (arr[Off.TEAM_OPENED + team] != 0 or arr[Off.PENDING_VALUE] == 0)
-    )
-    if not usual:
-        first = 0
-        while arr[hand_off + first] == 0:
-            first += 1
-        if _why_discard_nb(arr, hand_off, params, first, team) != 0:
-            return n
     hand = arr[hand_off : hand_off + N_KINDS]
     for k in range(Kind.RED3):
         out[n] = Act.DISCARD + k

@@ -36,7 +36,7 @@ from sim.enums import (
     Par,
     Phase,
 )
-from sim.legal import canastas_nb, legal_actions_nb
+from sim.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
 from sim.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from strategies.registry import decide_nb
 
@@ -45,6 +45,16 @@ OK = 0
 ILLEGAL = 1  # a strategy chose an illegal action: status[1..] = seat, action, why, game, hand
 INVARIANT = 2  # --check found a broken invariant: status[1..] = code, game, hand, turn
 BUFFER = 3  # a record buffer is too small: the caller reruns the chunk with larger ones
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def flag_invariant_nb(status: np.ndarray, code: int, game: int, hand: int, turn: int) -> None:
+    """A broken invariant (CHECK_TEXT[code] in sim.engine) at game, hand, turn."""
+    status[0] = INVARIANT
+    status[1] = code
+    status[2] = game
+    status[3] = hand
+    status[4] = turn
 
 
 @njit(cache=True, _nrt=False)
@@ -305,11 +315,7 @@ def play_hand_nb(
     if check:
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
-            status[0] = INVARIANT
-            status[1] = code
-            status[2] = game
-            status[3] = hand
-            status[4] = -1
+            flag_invariant_nb(status, code, game, hand, -1)
             return dec_n
     return play_out_nb(
         state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
@@ -359,10 +365,8 @@ def play_out_nb(
             # the legal list (from the state, not from the strategy's copy) gives n_legal and
             # verifies the action: a member needs no second check (verify / do)
             n_legal = legal_actions_nb(state, Off.HANDS + seat * N_KINDS, params, buf)
-            if recount >= 0 and recount_kind >= 0:
-                i = recount * N_KINDS + recount_kind
-                if state[Off.MELD_NAT + i] + state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i] < csize:
-                    recount = -1
+            if recount >= 0 and recount_kind >= 0 and meld_size_nb(state, recount, recount_kind) < csize:
+                recount = -1
             if recount != -1:
                 n_teams = state[Off.N_TEAMS]
                 if recount == -2 or recount == 0:
@@ -372,11 +376,7 @@ def play_out_nb(
                 if (recount == -2 or recount == 2) and n_teams > 2:
                     can2 = canastas_nb(state, params, 2)
             if check and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
-                status[0] = INVARIANT
-                status[1] = 13
-                status[2] = game
-                status[3] = hand
-                status[4] = state[Off.TURN]
+                flag_invariant_nb(status, 13, game, hand, state[Off.TURN])
                 return dec_n
             _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
             dec_n += 1
@@ -384,10 +384,7 @@ def play_out_nb(
             recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
             recount_kind = -1
             if not samba and Act.MELD <= action < Act.DISCARD:
-                if action < Act.ADD_NAT:
-                    recount_kind = (action - Act.MELD) // 3
-                else:
-                    recount_kind = (action - Act.ADD_NAT) % N_KINDS
+                recount_kind = decode_meld_nb(action)[0]
             listed = False
             for j in range(n_legal):
                 if buf[j] == action:
@@ -411,11 +408,7 @@ def play_out_nb(
         if check:
             code = check_state_nb(state, params, composition, totals, buf)
             if code != 0:
-                status[0] = INVARIANT
-                status[1] = code
-                status[2] = game
-                status[3] = hand
-                status[4] = state[Off.TURN]
+                flag_invariant_nb(status, code, game, hand, state[Off.TURN])
                 return dec_n
     return dec_n
 
@@ -544,11 +537,7 @@ def play_chunk_nb(
             if check:
                 code = check_score_nb(state, params, score, composition)
                 if code != 0:
-                    status[0] = INVARIANT
-                    status[1] = code
-                    status[2] = game
-                    status[3] = h
-                    status[4] = state[Off.TURN]
+                    flag_invariant_nb(status, code, game, h, state[Off.TURN])
                     return done, n_hands, n_games, n_dec
             _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_tables[rot], n_teams)
             n_hands += 1

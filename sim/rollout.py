@@ -68,7 +68,15 @@ from sim.enums import (
     Par,
     Phase,
 )
-from sim.loop import ILLEGAL, INVARIANT, OK, check_state_nb, deck_composition_nb, play_out_nb
+from sim.loop import (
+    ILLEGAL,
+    INVARIANT,
+    OK,
+    check_state_nb,
+    deck_composition_nb,
+    flag_invariant_nb,
+    play_out_nb,
+)
 from sim.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
 
 __all__ = [
@@ -264,10 +272,7 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
         complete_nb(state, state0, params, deal, deal_rng, pool)
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
-            status[0] = INVARIANT
-            status[1] = code
-            status[2] = i
-            status[3] = -1
+            flag_invariant_nb(status, code, i, -1, -1)
             return j
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
