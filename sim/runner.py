@@ -282,9 +282,9 @@ def _freeze_gc_once() -> None:
     """After a worker's first chunk, the imported libraries and the compiled core stay for
     good: moving them out of the cycle collector's sight spares its full passes over them
     (measured in a worker: 35-50 ms each, about one per 3 s of fully logged play; after the
-    freeze 0.1 ms).  Garbage made later
-    is collected as before.  Not done in the caller's own process (jobs=1: a notebook's
-    objects are not ours to freeze) nor in dask workers (shared with other work)."""
+    freeze 0.1 ms).  Garbage made later is collected as before.  Not done in the caller's own
+    process (jobs=1: a notebook's objects are not ours to freeze) nor in dask workers (shared
+    with other work)."""
     global _gc_frozen
     if not _gc_frozen:
         _gc_frozen = True
