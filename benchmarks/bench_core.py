@@ -23,8 +23,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 _PROBE = """
 import time, json, sys
 t0 = time.perf_counter()
-from sim.rules import RuleSet
-from sim.engine import run_chunk
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
 rules = RuleSet.preset(sys.argv[1], players=int(sys.argv[2]))
 run_chunk(rules, (sys.argv[3],) * rules.players, seed=0, start=0, count=1)
 print(json.dumps({"first_hand_s": time.perf_counter() - t0}))
@@ -39,8 +39,8 @@ def compile_time(cache_dir: str, preset: str, players: int, strategy: str) -> fl
 
 
 def hands_per_second(preset: str, players: int, strategy: str, hands: int, repeats: int = 3) -> dict:
-    from sim.engine import run_chunk
-    from sim.rules import RuleSet
+    from sim.core.rules import RuleSet
+    from sim.play.engine import run_chunk
 
     rules = RuleSet.preset(preset, players=players)
     seats = (strategy,) * rules.players

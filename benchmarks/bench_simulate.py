@@ -1,11 +1,11 @@
 """Throughput of `canasta simulate`: hands/s per core by strategy and decision log rate, and the
 speed-up from 1 to 2 workers.  Prints a table and writes benchmarks/results/simulate.json.
 
-    python benchmarks/bench_simulate.py                      # real core (sim.engine.run_chunk)
+    python benchmarks/bench_simulate.py                      # real core (sim.play.engine.run_chunk)
     python benchmarks/bench_simulate.py --fake --hands 20000 # the runner alone (tests/fake_engine)
     python benchmarks/bench_simulate.py --ten-million        # + wall time of 10M hands on all cores
 
-Every measurement is a full `sim.runner.simulate` into a temporary run folder (play, flatten,
+Every measurement is a full `sim.runs.runner.simulate` into a temporary run folder (play, flatten,
 parquet encode in the workers, write in the parent), after a warm-up run that compiles the core
 (numba) in the processes used.  Strategies play themselves (all seats the same).
 """
@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim import runner, store  # noqa: E402
-from sim.rules import RuleSet  # noqa: E402
+from sim.core.rules import RuleSet  # noqa: E402
+from sim.runs import runner, store  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "simulate.json"
 
@@ -40,8 +40,7 @@ def chunk_function(args: argparse.Namespace):
         import fake_engine
 
         return fake_engine.run_chunk, "tests.fake_engine", fake_engine.STRATEGY_NAMES
-    fn = runner.resolve_chunk_fn(args.chunk_fn)
-    return fn, args.chunk_fn or "sim.engine:run_chunk", runner.registered_strategies()
+    return runner.resolve_chunk_fn(None), "sim.play.engine:run_chunk", runner.registered_strategies()
 
 
 def pick_strategies(wanted: list[str], available) -> list[str]:
@@ -104,7 +103,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strategies", default="greedy,expert", help="self-play strategies to time")
     ap.add_argument("--rates", default="0,0.05,1", help="decision log rates")
     ap.add_argument("--fake", action="store_true", help="time the runner with tests/fake_engine")
-    ap.add_argument("--chunk-fn", default=None, help="module:function instead of sim.engine:run_chunk")
     ap.add_argument("--no-speedup", action="store_true", help="skip the 1 vs 2 workers measurement")
     ap.add_argument("--ten-million", action="store_true", help="also time 10,000,000 hands on all cores")
     ap.add_argument("--big-hands", type=int, default=10_000_000, help=argparse.SUPPRESS)

@@ -1,5 +1,5 @@
 """Hands per second of every strategy on one core (classic, four players, all seats the same
-strategy, compile time excluded), plus the Python tier (PyGreedy through sim.pyplay).
+strategy, compile time excluded), plus the Python tier (PyGreedy through sim.play.pyplay).
 Writes benchmarks/results/strategies.json.
 
     python benchmarks/bench_strategies.py [--hands 20000]
@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.engine import run_chunk  # noqa: E402
-from sim.pyplay import play_hand_py  # noqa: E402
-from sim.rules import RuleSet  # noqa: E402
+from sim.core.rules import RuleSet  # noqa: E402
+from sim.play.engine import run_chunk  # noqa: E402
+from sim.play.pyplay import play_hand_py  # noqa: E402
 from strategies.python_tier import PyGreedy  # noqa: E402
 from strategies.registry import STRATEGY_NAMES  # noqa: E402
 

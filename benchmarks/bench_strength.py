@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.engine import run_chunk  # noqa: E402
-from sim.rules import RuleSet  # noqa: E402
+from sim.core.rules import RuleSet  # noqa: E402
+from sim.play.engine import run_chunk  # noqa: E402
 
 PAIRS = (
     ("greedy", "random"),

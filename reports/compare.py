@@ -22,9 +22,9 @@ Games (``games=N``): N whole games per seating in run_chunk's "games" mode, game
 0..N-1 (the same keys in both seatings); per-game difference = final(A) - final(B) averaged
 over the two seatings; a game counts as won by A with weight 1/2 per seating (ties 1/4).
 
-The engine is called through ``chunk_fn`` (default ``sim.engine.run_chunk``, imported lazily)
+The engine is called through ``chunk_fn`` (default ``sim.play.engine.run_chunk``, imported lazily)
 with the signature of docs/DATA.md; its ``ChunkResult.hands`` / ``.games`` structured arrays
-(``sim.enums.hand_record_dt`` / ``game_record_dt``) are read directly.
+(``sim.core.enums.hand_record_dt`` / ``game_record_dt``) are read directly.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ import numpy as np
 import pandas as pd
 
 from reports import stats
+from sim.core.rules import RuleSet
+from sim.play import engine
 
 __all__ = [
     "compare",
@@ -57,15 +59,11 @@ DEFAULT_CHUNK = 2000  # deals per run_chunk call
 def resolve_rules(rules=None, players: int | None = None):
     """A RuleSet from an object (returned as is), a preset name or None ("classic").
 
-    Presets come from ``sim.rules.RuleSet.preset(name, players=...)`` (6 players: 2x3)."""
+    Presets come from ``sim.core.rules.RuleSet.preset(name, players=...)`` (6 players: 2x3)."""
     if rules is not None and not isinstance(rules, str):
         return rules
     name = rules or "classic"
-    try:
-        import sim.rules as sr  # noqa: PLC0415 - the core may not exist yet
-    except ModuleNotFoundError as exc:
-        raise ValueError("sim.rules is not available yet (the game core is not installed)") from exc
-    return sr.RuleSet.preset(name, players=players or 4)
+    return RuleSet.preset(name, players=players or 4)
 
 
 def _attr(obj, name):
@@ -121,11 +119,7 @@ def seat_strategies(rules, team_strategies: Sequence[str]) -> tuple[str, ...]:
 
 
 def _default_chunk_fn():
-    try:
-        from sim.engine import run_chunk  # noqa: PLC0415 - lazy: numba compile on first use
-    except ModuleNotFoundError as exc:
-        raise ValueError("sim.engine.run_chunk is not available yet (the game core is missing)") from exc
-    return run_chunk
+    return engine.run_chunk
 
 
 def _chunks(start: int, count: int, size: int):

@@ -37,7 +37,7 @@ melds + red threes = 54 * decks.  With ``pile_cards`` the pile size and top foll
 ``pile``/``pile_top`` are given too they must agree) and ``frozen`` is derived (a wild card or red
 three in it freezes it); a red three is never its top card.
 
-Rollouts (``rollout``) deal the unseen cards at random (see ``sim.rollout`` for the rules of that
+Rollouts (``rollout``) deal the unseen cards at random (see ``sim.play.rollout`` for the rules of that
 random completion) and play the hand out with the chosen strategies.  ``n_teams`` is 2 for 2, 4 and 6 players, 3 for 3 players;
 5 players are refused (the sit-out rotation makes "whose seat" ambiguous).
 """
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.enums import KIND_NAMES, N_KINDS, Kind
+from sim.core.enums import KIND_NAMES, N_KINDS, Kind
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -347,7 +347,7 @@ class RolloutResult:
              current turn of ``to_move``, turn 2 the next player's, and so on.
     endings: how the hands ended (went out / stock exhausted / red three last / turn limit),
              share and mean number of turns.
-    records: the raw rollout records (sim.rollout.rollout_record_dt, engine team numbers).
+    records: the raw rollout records (sim.play.rollout.rollout_record_dt, engine team numbers).
     """
 
     teams: pd.DataFrame
@@ -389,13 +389,13 @@ END_NAMES = {0: "running", 1: "went out", 2: "stock exhausted", 3: "red three la
 def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1000, seed: int = 0,
             within=(1, 2, 3, 5, 10), check: bool = False) -> RolloutResult:
     """Going-out odds and expected hand scores from ``rollouts`` random completions of the hidden
-    cards (sim.rollout), each played out with ``strategy`` (one spec for every seat, or a list of
-    one per seat).  ``rules``: a sim.rules.RuleSet (default: classic for the position's players).
+    cards (sim.play.rollout), each played out with ``strategy`` (one spec for every seat, or a list of
+    one per seat).  ``rules``: a sim.core.rules.RuleSet (default: classic for the position's players).
     Rollout i depends only on (seed, i)."""
     import pandas as pd  # noqa: PLC0415
 
     from reports.stats import mean_ci, wilson_ci  # noqa: PLC0415
-    from sim.rollout import prepare, run_rollouts  # noqa: PLC0415
+    from sim.play.rollout import prepare, run_rollouts  # noqa: PLC0415
 
     ks = sorted({int(k) for k in within})
     if any(k < 1 for k in ks):

@@ -27,7 +27,7 @@ import pandas as pd  # noqa: E402
 
 from reports import odds, stats  # noqa: E402
 from reports.runs import Run, decisions_with_strategy, lineup, open_run, team_long, team_of_seat  # noqa: E402
-from sim.enums import Act, Kind  # noqa: E402
+from sim.core.enums import Act, Kind  # noqa: E402
 
 __all__ = ["build_report", "SECTIONS"]
 

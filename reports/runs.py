@@ -37,7 +37,7 @@ class Run:
             return None
         import pyarrow.dataset as ds  # noqa: PLC0415
 
-        from sim.store import readable_shards  # noqa: PLC0415
+        from sim.runs.store import readable_shards  # noqa: PLC0415
 
         with readable_shards(self.path):
             dset = ds.dataset([str(p) for p in self.tables[table]], format="parquet")
@@ -53,7 +53,7 @@ class Run:
             return []
         import pyarrow.parquet as pq  # noqa: PLC0415
 
-        from sim.store import readable_shards  # noqa: PLC0415
+        from sim.runs.store import readable_shards  # noqa: PLC0415
 
         with readable_shards(self.path):
             return list(pq.read_schema(self.tables[table][0]).names)
@@ -69,10 +69,10 @@ class Run:
 def open_run(path) -> Run:
     """Open a run folder; ValueError with a one-line message if it is not one.
 
-    Uses sim.store (manifest checks, only shards of completed chunks) when it is importable."""
+    Uses sim.runs.store (manifest checks, only shards of completed chunks) when it is importable."""
     path = Path(path)
     try:
-        from sim import store  # noqa: PLC0415
+        from sim.runs import store  # noqa: PLC0415
     except ImportError:  # pragma: no cover - the store is part of the project now
         store = None
     if not path.exists():

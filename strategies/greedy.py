@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
-from sim.legal import legal_actions_nb, why_illegal_nb
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.core.legal import legal_actions_nb, why_illegal_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
 KNOBS: dict[str, float] = {}

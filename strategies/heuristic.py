@@ -63,8 +63,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
-from sim.legal import (
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.core.legal import (
     can_go_out_concealed_nb,
     canastas_nb,
     legal_actions_nb,

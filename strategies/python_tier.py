@@ -1,15 +1,15 @@
 """The Python tier: write a strategy as a plain Python class, try it, then port it to numba.
 
 A Python strategy is any object with a `decide(obs, params, legal, rng) -> int` method (the base
-class `PythonStrategy` documents the contract).  `sim.pyplay.play_hand_py` drives it with the
+class `PythonStrategy` documents the contract).  `sim.play.pyplay.play_hand_py` drives it with the
 same kernels, deals and keys as the fast loops, one decision at a time -- roughly a hundred
 times slower than a compiled strategy, but with print(), breakpoints and numpy at hand.
 
 Prototyping a strategy::
 
-    from sim.enums import Act, Kind, Off, Phase
-    from sim.pyplay import play_hand_py
-    from sim.rules import RuleSet
+    from sim.core.enums import Act, Kind, Off, Phase
+    from sim.play.pyplay import play_hand_py
+    from sim.core.rules import RuleSet
     from strategies.python_tier import PyGreedy, PythonStrategy
 
     class DrawOnly(PythonStrategy):
@@ -39,7 +39,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.core.enums import (
+    FIRST_NATURAL,
+    LAST_NATURAL,
+    MAX_SEQS,
+    N_KINDS,
+    Act,
+    Kind,
+    Off,
+    Par,
+    Phase,
+)
 from strategies.greedy import WILD_DISCARD_BASE
 
 __all__ = ["PythonStrategy", "PyGreedy"]
@@ -51,14 +61,14 @@ class PythonStrategy:
     Override `decide`.  It is called once per decision of the seat it plays:
 
     obs : int32 array, the acting player's observation -- the public state followed by the own
-        hand (15 kind counts) at `Off.HANDS`; read it with the offsets of `sim.enums.Off`
+        hand (15 kind counts) at `Off.HANDS`; read it with the offsets of `sim.core.enums.Off`
         (e.g. `obs[Off.PILE_LEN]`, `obs[Off.MELD_NAT + team * 15 + kind]`).  Never modify it.
-    params : int32 array of rule parameters (`sim.enums.Par`).
-    legal : list[int], the legal action ids in the engine's order (`sim.enums.Act`: draw-phase
+    params : int32 array of rule parameters (`sim.core.enums.Par`).
+    legal : list[int], the legal action ids in the engine's order (`sim.core.enums.Act`: draw-phase
         actions, then melds/additions by kind, then discards by kind); never empty.
     rng : uint64[2], the seat's random stream, keyed like the fast tier's; use
-        `sim.rng.uniform_nb(rng)` / `randint_nb(rng, n)` for reproducible randomness.
-    Returns one element of `legal`.  `sim.legal.why_illegal_nb(obs, Off.HANDS, params, a)`
+        `sim.core.rng.uniform_nb(rng)` / `randint_nb(rng, n)` for reproducible randomness.
+    Returns one element of `legal`.  `sim.core.legal.why_illegal_nb(obs, Off.HANDS, params, a)`
     tells why another action is not.
     """
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.enums import Off
-from sim.legal import legal_actions_nb
-from sim.rng import randint_nb
+from sim.core.enums import Off
+from sim.core.legal import legal_actions_nb
+from sim.core.rng import randint_nb
 
 KNOBS: dict[str, float] = {}
 

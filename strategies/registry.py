@@ -5,10 +5,10 @@ Adding a strategy = one file in strategies/ defining `decide_nb(obs, params, kno
 in `decide_nb` below.  sim/ is never touched.
 
 The engine calls `decide_nb(strategy_id, obs, params, knobs, rng, buf)` with the acting
-player's observation only (public state + own hand, layout `sim.enums.Off`, own hand at
+player's observation only (public state + own hand, layout `sim.core.enums.Off`, own hand at
 `Off.HANDS`), the rule parameters, the seat's knob vector (float64), the seat's random stream
-(uint64[2], use `sim.rng` functions) and a scratch int32 buffer of N_ACTIONS entries (for
-`sim.legal.legal_actions_nb`).  It returns an action id; an illegal one stops the run.
+(uint64[2], use `sim.core.rng` functions) and a scratch int32 buffer of N_ACTIONS entries (for
+`sim.core.legal.legal_actions_nb`).  It returns an action id; an illegal one stops the run.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, Act, Off, Par
-from sim.legal import suit_off_nb, why_illegal_nb
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, Act, Off, Par
+from sim.core.legal import suit_off_nb, why_illegal_nb
 
 
 @njit(cache=True, _nrt=False)

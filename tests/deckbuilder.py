@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sim.cards import card_token, full_deck_ids, parse_card
-from sim.enums import JOKER_ID
+from sim.core.cards import card_token, full_deck_ids, parse_card
+from sim.core.enums import JOKER_ID
 
 HAND_SIZE_BY_PLAYERS = {2: 15, 3: 13, 4: 11, 5: 11, 6: 13}
 NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -206,8 +206,8 @@ def stock_after_deal(players: int = 4, decks: int | None = None, upcards: int = 
 
 def new_game(rules=None, dealer: int = 0, cum=None, hand_index: int = 0, **deck_kw):
     """A GameState dealt from `stacked_deck(**deck_kw)` for `rules` (classic 4p by default)."""
-    from sim.game import GameState
-    from sim.rules import RuleSet
+    from sim.core.rules import RuleSet
+    from sim.play.game import GameState
 
     rules = rules or RuleSet.preset("classic")
     deck_kw.setdefault("players", rules.players)
@@ -237,7 +237,7 @@ def drawn_card(gs, action: str = "draw") -> str:
     diff = gs.hand_counts(seat) - before
     got = [i for i, d in enumerate(diff) if d > 0]
     assert len(got) == 1 and diff.sum() == 1, f"draw added {diff}"
-    from sim.cards import kind_name
+    from sim.core.cards import kind_name
 
     return kind_name(got[0])
 
@@ -255,7 +255,7 @@ def card_totals(gs):
     """Cards of each kind wherever they are (hands, melds, red threes, pile, aside, stock)."""
     import numpy as np
 
-    from sim.apply import card_totals_nb
+    from sim.core.apply import card_totals_nb
 
     out = np.zeros(15, np.int64)
     card_totals_nb(gs.state, out)
@@ -281,8 +281,8 @@ def referee_agrees(gs, opening_superset: bool = False) -> dict:
     more: every action the engine accepts (`why_illegal` is None) must be legal for the
     referee, and every extra one must be refused by the engine for the opening minimum only.
     Hands (with suits), melds, closed canastas and sequences must match the engine's."""
-    from sim.enums import End, Off
-    from sim.referee import RefereeState, referee_hand
+    from sim.core.enums import End, Off
+    from sim.core.referee import RefereeState, referee_hand
 
     assert_cards_conserved(gs)
     bd = gs.score_breakdown()
@@ -304,8 +304,8 @@ def referee_agrees(gs, opening_superset: bool = False) -> dict:
             ref.apply(a)
         assert ref.seat == gs.seat
         if opening_superset:
-            from sim.enums import N_ACTIONS
-            from sim.legal import WHY_TEXT, Why
+            from sim.core.enums import N_ACTIONS
+            from sim.core.legal import WHY_TEXT, Why
 
             engine = {a for a in range(N_ACTIONS) if gs.why_illegal(a) is None}
             referee = set(ref.legal_actions())
@@ -322,8 +322,8 @@ def referee_agrees(gs, opening_superset: bool = False) -> dict:
 def _same_table(gs) -> None:
     """The referee's replay holds the engine's cards: hands with suits, open melds, closed
     canastas and sequences (Samba)."""
-    from sim.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, N_SUITED, Off
-    from sim.referee import RefereeState
+    from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, N_SUITED, Off
+    from sim.core.referee import RefereeState
 
     ref = RefereeState(gs.params, list(gs.deck), gs.dealer, gs.cum)
     for a in gs.actions:

@@ -1,4 +1,4 @@
-"""A stand-in for ``sim.engine.run_chunk`` (same signature, same record dtypes).
+"""A stand-in for ``sim.play.engine.run_chunk`` (same signature, same record dtypes).
 
 Every number of a hand is a hash of its key (seed, game, hand) — the contract of the real core —
 so results never depend on chunking or workers.  Vectorised numpy (SplitMix64), fast enough
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.recfunctions import repack_fields
 
-from sim.enums import MAX_SEATS, MAX_TEAMS, decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.enums import MAX_SEATS, MAX_TEAMS, decision_record_dt, game_record_dt, hand_record_dt
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -55,7 +55,7 @@ class ChunkResult:
     games: np.ndarray
 
     def to_frames(self, rules, strategies):
-        from sim.store import records_to_frames
+        from sim.runs.store import records_to_frames
 
         return records_to_frames(self.hands, self.decisions, self.games, rules, strategies)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from sim.actions import ActionTextError, action_text, parse_action
-from sim.cards import DeckError, card_token, full_deck_ids, parse_deck_text
-from sim.cli import main
-from sim.enums import N_ACTIONS, Act, Kind
-from sim.game import GameState, IllegalActionError
-from sim.rules import RuleSet
+from sim.cli.main import main
+from sim.core.actions import ActionTextError, action_text, parse_action
+from sim.core.cards import DeckError, card_token, full_deck_ids, parse_deck_text
+from sim.core.enums import N_ACTIONS, Act, Kind
+from sim.core.rules import RuleSet
+from sim.play.game import GameState, IllegalActionError
 
 
 def _deck_text(ids):

@@ -8,11 +8,11 @@ import functools
 import numpy as np
 import pytest
 
-from sim.engine import EngineError, run_chunk
-from sim.enums import Off
-from sim.pyplay import play_hand_py
-from sim.referee import IllegalAction, referee_hand
-from sim.rules import RuleSet
+from sim.core.enums import Off
+from sim.core.referee import IllegalAction, referee_hand
+from sim.core.rules import RuleSet
+from sim.play.engine import EngineError, run_chunk
+from sim.play.pyplay import play_hand_py
 
 VARIANTS = [
     (preset, players, layout)
@@ -142,7 +142,7 @@ def test_decision_log_rate_is_a_sample_of_whole_hands():
 
 
 def test_illegal_action_from_a_strategy_stops_the_run_with_the_key(monkeypatch):
-    from sim import pyplay
+    from sim.play import pyplay
 
     class Cheater:
         def decide(self, obs, params, legal, rng):
@@ -175,10 +175,10 @@ def _legal_list_mismatch():
     the order is part of what makes a seed reproduce a result."""
     from numba import njit
 
-    from sim.apply import apply_action_nb
-    from sim.enums import N_ACTIONS, N_KINDS, Act, Phase
-    from sim.legal import legal_actions_nb, why_illegal_nb
-    from sim.rng import randint_nb
+    from sim.core.apply import apply_action_nb
+    from sim.core.enums import N_ACTIONS, N_KINDS, Act, Phase
+    from sim.core.legal import legal_actions_nb, why_illegal_nb
+    from sim.core.rng import randint_nb
 
     @njit
     def order_key(a):
@@ -228,8 +228,8 @@ def _legal_list_mismatch():
 
 @pytest.mark.parametrize(("preset", "players", "layout"), VARIANTS)
 def test_legal_list_is_exactly_what_why_illegal_accepts(preset, players, layout):
-    from sim.enums import N_ACTIONS
-    from sim.game import GameState
+    from sim.core.enums import N_ACTIONS
+    from sim.play.game import GameState
 
     mismatch = _legal_list_mismatch()
     rules = RuleSet.preset(preset, players=players, team_layout=layout)

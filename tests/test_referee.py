@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.enums import KIND_NAMES, Act, End, Kind, Par
-from sim.referee import IllegalAction, Meld, RefereeState, referee_hand
-from sim.rules import RuleSet
+from sim.core.enums import KIND_NAMES, Act, End, Kind, Par
+from sim.core.referee import IllegalAction, Meld, RefereeState, referee_hand
+from sim.core.rules import RuleSet
 
 PARAMS = RuleSet.preset("classic", players=4).to_params()
 

@@ -1,18 +1,18 @@
-"""Report, odds and position tests on synthetic run folders (reports.synthetic)."""
+"""Report, odds and position tests on synthetic run folders (tests.synthetic_engine)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from synthetic_engine import make_run
 
 from reports import odds
 from reports.position import parse_position, rollout
 from reports.report import SECTIONS, build_report
 from reports.runs import open_run
-from reports.synthetic import make_run
-from sim.cli import main
-from sim.enums import Kind
+from sim.cli.main import main
+from sim.core.enums import Kind
 
 
 @pytest.fixture(scope="module")

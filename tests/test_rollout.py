@@ -1,4 +1,4 @@
-"""Rollouts from a position (sim/rollout.py, reports/position.py, `canasta odds --position`)."""
+"""Rollouts from a position (sim/play/rollout.py, reports/position.py, `canasta odds --position`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from reports.position import parse_position, rollout
-from sim.cli import main
-from sim.enums import MAX_CARDS, N_ACTIONS, N_KINDS, End, Kind, Off, Phase
-from sim.loop import check_state_nb, deck_composition_nb
-from sim.rollout import complete_nb, position_to_state, prepare, run_rollouts
-from sim.rules import RuleSet
+from sim.cli.main import main
+from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, End, Kind, Off, Phase
+from sim.core.rules import RuleSet
+from sim.play.loop import check_state_nb, deck_composition_nb
+from sim.play.rollout import complete_nb, position_to_state, prepare, run_rollouts
 
 # Team "us" (seat 0) has a natural canasta of kings and may go out; seat 0 holds 5 5, the pile
 # is empty (no take is possible) and every red three is laid.  With `greedy` (which goes out as
@@ -183,7 +183,7 @@ def test_hidden_pile_card_is_uniform_over_plain_unseen():
     st = np.zeros(Off.STATE_SIZE, np.int32)
     pool = np.zeros(MAX_CARDS, np.int32)
     rng = np.zeros(2, np.uint64)
-    from sim.rng import seed_rng_nb
+    from sim.core.rng import seed_rng_nb
 
     counts = np.zeros(N_KINDS, np.int64)
     n = 6000
@@ -273,7 +273,7 @@ def test_cli_prints_tables(tmp_path, capsys):
 def test_the_readme_example_position_runs(capsys):
     from pathlib import Path
 
-    from sim.cli import main
+    from sim.cli.main import main
 
     path = Path(__file__).resolve().parents[1] / "docs" / "position-example.txt"
     assert main(["odds", "--position", str(path), "--strategy", "greedy", "--rollouts", "200"]) == 0

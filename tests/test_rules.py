@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sim.cli import main
-from sim.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
-from sim.rules import BIG, PAR_WIDTHS, PRESETS, RulesError, RuleSet, parse_overrides
+from sim.cli.main import main
+from sim.core.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
+from sim.core.rules import BIG, PAR_WIDTHS, PRESETS, RulesError, RuleSet, parse_overrides
 
 ALL_COMBOS: list[tuple[str, int, str | None]] = [
     (name, players, layout)

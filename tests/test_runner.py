@@ -1,28 +1,18 @@
-"""`canasta simulate` / sim.runner / sim.store against the fake core (tests/fake_engine.py)."""
+"""`canasta simulate` / sim.runs.runner / sim.runs.store against the fake core (tests/fake_engine.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import sys
-from pathlib import Path
 
+import fake_engine
 import pandas as pd
 import pyarrow.dataset as pads
 import pytest
 
-import sim.cli as cli
-import sim.cli_simulate as cli_simulate
-from sim import runner, store
-from sim.rules import RuleSet
-
-sys.path.insert(0, str(Path(__file__).parent))
-import fake_engine  # noqa: E402
-
-# loky workers must import fake_engine too
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (str(Path(__file__).parent), os.environ.get("PYTHONPATH")) if p
-)
+import sim.cli.main as cli
+from sim.core.rules import RuleSet
+from sim.play import engine
+from sim.runs import runner, store
 
 FAKE = fake_engine.run_chunk
 RULES = RuleSet.preset("classic")
@@ -44,7 +34,7 @@ def assert_same(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -> None:
 
 @pytest.fixture
 def fake_cli(monkeypatch):
-    monkeypatch.setattr(cli_simulate, "CHUNK_FN", FAKE)
+    monkeypatch.setattr(engine, "run_chunk", FAKE)
     return FAKE
 
 
@@ -182,12 +172,12 @@ def test_interrupt_keeps_finished_chunks_and_resumes(tmp_path, reference):
 
 def test_cli_interrupt_message(tmp_path, monkeypatch, capsys):
     out = tmp_path / "run"
-    monkeypatch.setattr(cli_simulate, "CHUNK_FN", fake_engine.run_chunk_failing_at(200))
+    monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk_failing_at(200))
     rc = cli.main(["simulate", "--hands", "500", "--chunk-size", "100", "--jobs", "1", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err
     assert rc == 130
     assert f"canasta simulate --out {out} --resume" in err and "2/5 chunks" in err
-    monkeypatch.setattr(cli_simulate, "CHUNK_FN", FAKE)
+    monkeypatch.setattr(engine, "run_chunk", FAKE)
     # resume picks every setting from the manifest
     rc = cli.main(["simulate", "--out", str(out), "--resume", "--no-progress", "--jobs", "1"])
     assert rc == 0

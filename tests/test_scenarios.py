@@ -21,10 +21,10 @@ from deckbuilder import (
     stock_after_deal,
 )
 
-from sim.enums import End, Off
-from sim.game import GameState, IllegalActionError
-from sim.legal import WHY_TEXT, Why
-from sim.rules import RuleSet
+from sim.core.enums import End, Off
+from sim.core.legal import WHY_TEXT, Why
+from sim.core.rules import RuleSet
+from sim.play.game import GameState, IllegalActionError
 
 CLASSIC = RuleSet.preset("classic")
 GERMAN = RuleSet.preset("german")

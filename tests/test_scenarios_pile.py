@@ -10,8 +10,8 @@ import pytest
 from deckbuilder import burn, new_game, play, referee_agrees
 from test_scenarios import CLASSIC, GERMAN, refused, why
 
-from sim.enums import Act, End, Off
-from sim.legal import Why
+from sim.core.enums import Act, End, Off
+from sim.core.legal import Why
 
 # ============================================================================ initial meld
 

@@ -15,11 +15,11 @@ import pytest
 from deckbuilder import new_game, play, referee_agrees, stacked_deck, stock_after_deal
 from test_scenarios import VALUE, end_code, refused
 
-from sim.actions import ActionTextError, sequence_text
-from sim.enums import N_KINDS, N_SUITED, Act, End, Kind, Off
-from sim.legal import Why
-from sim.referee import RefereeState
-from sim.rules import RuleSet
+from sim.core.actions import ActionTextError, sequence_text
+from sim.core.enums import N_KINDS, N_SUITED, Act, End, Kind, Off
+from sim.core.legal import Why
+from sim.core.referee import RefereeState
+from sim.core.rules import RuleSet
 
 SAMBA = RuleSet.preset("samba")
 C, D, H, S = 0, 1, 2, 3  # suit indices
@@ -650,9 +650,9 @@ def test_pile_take_pair_comes_from_the_hand():
 
 
 def test_referee_can_take_the_pair_from_the_hand_before_the_pile(monkeypatch):
-    """The referee follows the physical order like the core (sim.referee.PAIR_BEFORE_PILE);
+    """The referee follows the physical order like the core (sim.core.referee.PAIR_BEFORE_PILE);
     the other order would meld the pile's 9H and keep a hand card."""
-    from sim import referee
+    from sim.core import referee
 
     gs = samba_game(hands=PAIR_DEAL, stock_top=["JK"] * 4)
     play(gs, "draw", "meld A A A", "discard 9", "draw", "discard 9", "take 9 9")

@@ -130,11 +130,12 @@ def test_elo_scale():
 
 
 # ----------------------------------------------------------------------------- compare / sweep
-# (against reports.synthetic.fake_run_chunk: team skill expert 60, greedy 0 per seat)
+# (against tests.synthetic_engine.fake_run_chunk: team skill expert 60, greedy 0 per seat)
+
+from synthetic_engine import fake_rules, fake_run_chunk  # noqa: E402
 
 from reports.compare import compare, round_robin  # noqa: E402
 from reports.sweep import make_spec, parse_knobs, sweep  # noqa: E402
-from reports.synthetic import fake_rules, fake_run_chunk  # noqa: E402
 
 
 def test_compare_duplicate_recovers_skill_and_reduces_variance():

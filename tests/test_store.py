@@ -7,9 +7,9 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from sim import store
-from sim.engine import run_chunk
-from sim.rules import RuleSet
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.runs import store
 
 TABLES = [
     ("classic", 4, None, "hands"),

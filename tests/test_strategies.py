@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from sim.engine import run_chunk
-from sim.pyplay import play_hand_py
-from sim.rules import RuleSet
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.play.pyplay import play_hand_py
 from strategies.python_tier import PyGreedy, PythonStrategy
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, StrategyError, knob_defaults, parse_spec
 
@@ -145,10 +145,10 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
 
 # modules whose numba kernels run in the hot loop, and the only kernels there that may keep
 # numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
-HOT_MODULES = ("sim.legal", "sim.apply", "sim.loop", "sim.rng", "sim.rollout",
+HOT_MODULES = ("sim.core.legal", "sim.core.apply", "sim.play.loop", "sim.core.rng", "sim.play.rollout",
                "strategies.registry", "strategies.greedy", "strategies.heuristic",
                "strategies.random_play", "strategies.sequences")
-ALLOCATING_KERNELS = {"sim.loop.play_chunk_nb", "sim.rollout.rollouts_nb"}
+ALLOCATING_KERNELS = {"sim.play.loop.play_chunk_nb", "sim.play.rollout.rollouts_nb"}
 
 
 def test_hot_loop_kernels_are_compiled_without_nrt():
@@ -180,8 +180,8 @@ def test_readme_strategy_example_plays_legally(tmp_path):
     import re
     from pathlib import Path
 
-    from sim.enums import N_ACTIONS
-    from sim.game import GameState
+    from sim.core.enums import N_ACTIONS
+    from sim.play.game import GameState
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)

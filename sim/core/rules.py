@@ -1,7 +1,7 @@
 """Rule sets: a validated, immutable bundle of every parameter of /work/shared/RULES.md.
 
 A `RuleSet` is what the user chooses (a preset, a player count, a few overrides); `to_params()`
-turns it into the int32 array the numba core reads at the `Par` indices of sim/enums.py.
+turns it into the int32 array the numba core reads at the `Par` indices of sim/core/enums.py.
 
     >>> r = RuleSet.preset("classic", players=6, team_layout="3x2")
     >>> r.decks, r.hand_size, r.game_target, r.n_teams
@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from sim.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
+from sim.core.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
 
 __all__ = [
     "BIG",

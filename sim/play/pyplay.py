@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.enums import MAX_SEATS, N_ACTIONS, Off
-from sim.game import GameState
-from sim.legal import legal_actions_nb
-from sim.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.rules import RuleSet
+from sim.core.enums import MAX_SEATS, N_ACTIONS, Off
+from sim.core.legal import legal_actions_nb
+from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
 from strategies.registry import decide_nb, parse_spec
 
 

@@ -16,7 +16,7 @@ resume and never read.  Reading (``read_run``) only looks at shards of done chun
 
 Notebook use::
 
-    from sim.store import read_run
+    from sim.runs.store import read_run
     hands = read_run("runs/x", columns=["game", "score_t0", "score_t1", "end_reason"])
     hands[["score_t0", "score_t1"]].describe()
 """
@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from sim.enums import decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.enums import decision_record_dt, game_record_dt, hand_record_dt
 
 FORMAT = "canasta-run"
 FORMAT_VERSION = 1

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim import store
+from sim.runs import store
 
 DEFAULT_OUT = "runs/default"
-CHUNK_FN: Any = None  # None: sim.engine.run_chunk; tests put a fake chunk function here
 
 EPILOG = """examples:
   canasta simulate                                   20,000 hands, classic, expert vs greedy
@@ -27,7 +26,7 @@ EPILOG = """examples:
 --strategies: one per team (expanded to its seats) or one per table seat.
 Counts accept 1000000, 1_000_000, 1e6, 100k, 1M.  The run folder holds manifest.json and
 hands/ decisions/ games/ parquet shards (one per chunk); read it with
-sim.store.read_run("runs/x", table="hands", columns=[...]).  Re-running a complete run folder
+sim.runs.store.read_run("runs/x", table="hands", columns=[...]).  Re-running a complete run folder
 with the same settings only prints its summary; an unfinished one needs --resume.
 """
 
@@ -127,7 +126,7 @@ def parse_jobs(text: str | None) -> int:
 
 
 def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
-    from sim.rules import RulesError, RuleSet, parse_overrides
+    from sim.core.rules import RulesError, RuleSet, parse_overrides
 
     chosen = args.rules or args.players is not None or args.team_layout or args.overrides
     if existing is not None and not chosen:
@@ -161,7 +160,7 @@ def _command(settings: dict[str, Any], rules: Any, out: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sim import runner
+    from sim.runs import runner
 
     out = args.out or DEFAULT_OUT
     root = Path(out)
@@ -200,9 +199,8 @@ def run(args: argparse.Namespace) -> int:
     if strategies is None and existing is not None:
         strategies = existing["strategies"]
     seats = runner.expand_strategies(rules, strategies)
-    if CHUNK_FN is None:
-        runner.check_strategy_names(seats, runner.registered_strategies())
-        runner.check_engine_supports(rules)
+    runner.check_strategy_names(seats, runner.registered_strategies())
+    runner.check_engine_supports(rules)
 
     mode = "games" if games is not None else "hands"
     total = games if games is not None else (hands if hands is not None else runner.DEFAULT_HANDS)
@@ -227,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
             rules, seats, hands=hands if mode == "hands" else None, games=games, seed=seed,
             out=out, jobs=jobs, chunk_size=chunk_eff, log_decisions=rate, backend=backend,
             scheduler=args.scheduler, resume=args.resume, check=args.check, progress=progress,
-            chunk_fn=CHUNK_FN, command=command,
+            command=command,
         )
     except RuntimeError as exc:
         if type(exc).__name__ != "EngineError":
@@ -245,5 +243,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"{out} already holds this complete run; nothing to do (summary below)", file=sys.stderr)
     for line in result.summary_lines():
         print(line)
-    print(f"results: {os.path.normpath(out)}/  (read with sim.store.read_run({str(out)!r}, table='hands'))")
+    print(f"results: {os.path.normpath(out)}/  (read with sim.runs.store.read_run({str(out)!r}, table='hands'))")
     return 0

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sim.actions import sequence_text
-from sim.cards import kind_name
-from sim.enums import N_KINDS, Act, Off
-from sim.game import GameState
+from sim.core.actions import sequence_text
+from sim.core.cards import kind_name
+from sim.core.enums import N_KINDS, Act, Off
+from sim.play.game import GameState
 
 
 def _cards(counts: np.ndarray) -> str:

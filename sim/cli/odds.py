@@ -14,7 +14,7 @@ EPILOG = """examples:
   canasta odds --position pos.txt --strategy expert --rollouts 20000 --seed 1
       deal the unseen cards of the position at random 20000 times, play each hand out with
       expert at every seat: P(each team goes out first / within 1 2 3 5 10 turns), expected
-      hand scores (position file format: reports/position.py; completion: sim/rollout.py).
+      hand scores (position file format: reports/position.py; completion: sim/play/rollout.py).
   canasta odds --position pos.txt --strategy expert greedy expert greedy --within 1 3
 """
 
@@ -81,7 +81,7 @@ def run(args) -> int:
 
 def _run_position(args) -> int:
     from reports.position import load_position, rollout  # noqa: PLC0415
-    from sim.rules import RuleSet, parse_overrides  # noqa: PLC0415
+    from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
     from strategies.registry import strategy_id  # noqa: PLC0415
 
     if args.run_dir:

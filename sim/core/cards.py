@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.enums import JOKER_ID, KIND_NAMES, RANK_TOKENS, SUIT_TOKENS, Kind
+from sim.core.enums import JOKER_ID, KIND_NAMES, RANK_TOKENS, SUIT_TOKENS, Kind
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 

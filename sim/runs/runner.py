@@ -1,14 +1,14 @@
 """Parallel Monte Carlo runs: chunks of hands (or whole games) through joblib, parquet shards.
 
-    from sim.rules import RuleSet
-    from sim.runner import simulate
+    from sim.core.rules import RuleSet
+    from sim.runs.runner import simulate
     r = simulate(RuleSet.preset("classic"), "expert,greedy", hands=100_000, seed=1, out="runs/x")
     r.hands.groupby("went_out_team")[["score_t0", "score_t1"]].mean()
 
 A run is split into chunks of consecutive game indices; chunk i is played by one call of the
 core's ``run_chunk`` in a worker (loky processes, or a dask cluster through joblib's dask
 backend), encoded there as zstd parquet and written by this process as it arrives
-(``sim.store``).  Every hand is determined by its key (seed, game, hand), so the data do not
+(``sim.runs.store``).  Every hand is determined by its key (seed, game, hand), so the data do not
 depend on the number of workers or on the chunk size; only the chunk files differ.
 """
 
@@ -18,7 +18,6 @@ import contextlib
 import difflib
 import functools
 import gc
-import importlib
 import inspect
 import math
 import os
@@ -34,8 +33,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import store
-from sim.store import RunFolderError
+from sim.play import engine
+from sim.runs import store
+from strategies import registry
+from sim.runs.store import RunFolderError
 
 DEFAULT_HANDS = 20_000
 DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
@@ -88,14 +89,9 @@ def default_chunk_size(mode: str, total: int) -> int:
 # ----------------------------------------------------------------------------- strategies
 
 
-def registered_strategies() -> tuple[str, ...] | None:
-    """Names of the engine's strategy registry, or None when it is not available."""
-    try:
-        mod = importlib.import_module("strategies.registry")
-    except ImportError:
-        return None
-    names = getattr(mod, "STRATEGY_NAMES", None)
-    return tuple(names) if names is not None else None
+def registered_strategies() -> tuple[str, ...]:
+    """Names of the engine's strategy registry."""
+    return tuple(registry.STRATEGY_NAMES)
 
 
 def team_of_seat(rules: Any) -> tuple[int, ...]:
@@ -158,11 +154,10 @@ def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) 
     """One-line ValueError for an unknown strategy (or bad knob) when the registry exists."""
     if available is None:
         return
-    parse_spec = getattr(importlib.import_module("strategies.registry"), "parse_spec", None)
     for spec in names:
         name = spec.split(":", 1)[0]
-        if name in available and parse_spec is not None and ":" in spec:
-            parse_spec(spec)  # knob errors: the registry's one-line StrategyError (a ValueError)
+        if name in available and ":" in spec:
+            registry.parse_spec(spec)  # knob errors: the registry's one-line StrategyError (a ValueError)
         if name not in available:
             close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -211,16 +206,13 @@ def _check_rate(value: Any) -> float:
     return rate
 
 
-def resolve_chunk_fn(chunk_fn: ChunkFn | str | None) -> ChunkFn:
-    """The chunk function: given, 'module:function', or sim.engine.run_chunk (lazily)."""
-    if callable(chunk_fn):
-        return chunk_fn
-    spec = chunk_fn or "sim.engine:run_chunk"
-    module, _, func = spec.partition(":")
-    try:
-        return getattr(importlib.import_module(module), func or "run_chunk")
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load the chunk function {spec}: {exc}") from None
+def resolve_chunk_fn(chunk_fn: ChunkFn | None) -> ChunkFn:
+    """The chunk function: the one given, or the engine's run_chunk (looked up at call time)."""
+    if chunk_fn is None:
+        return engine.run_chunk
+    if not callable(chunk_fn):
+        raise ValueError(f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk")
+    return chunk_fn
 
 
 def package_versions() -> dict[str, str]:
@@ -583,7 +575,7 @@ def simulate(
     - `out=None`: run in memory (small runs) and return the frames in the RunResult.
     - An existing `out` of the same experiment that is complete is returned as is (nothing is
       replayed); an unfinished one needs `resume=True`; another experiment is refused.
-    - `chunk_fn`: the core's run_chunk (default ``sim.engine.run_chunk``, imported lazily).
+    - `chunk_fn`: the core's run_chunk (default ``sim.play.engine.run_chunk``, imported lazily).
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
     """
     if hands is not None and games is not None:

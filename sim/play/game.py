@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.actions import action_text_with_top, parse_action, sequence_action_text
-from sim.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
-from sim.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
-from sim.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
-from sim.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
-from sim.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
-from sim.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
-from sim.rules import RuleSet
+from sim.core.actions import action_text_with_top, parse_action, sequence_action_text
+from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
+from sim.core.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
+from sim.core.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
+from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
+from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
+from sim.core.rules import RuleSet
+from sim.play.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
 
 END_TEXT = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "stock exhausted",
             End.RED3_LAST: "red three was the last stock card", End.TURN_LIMIT: "turn limit"}

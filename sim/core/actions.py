@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from sim.cards import kind_name, parse_kind
-from sim.enums import FIRST_NATURAL, LAST_NATURAL, Act, Kind
+from sim.core.cards import kind_name, parse_kind
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, Act, Kind
 
 SYNTAX = ("draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
           "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H")

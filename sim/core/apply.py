@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.enums import (
+from sim.core.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
     MAX_SEQS,
@@ -27,7 +27,7 @@ from sim.enums import (
     Par,
     Phase,
 )
-from sim.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
+from sim.core.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
 
 
 @njit(cache=True, _nrt=False)

@@ -12,7 +12,7 @@ stock size and the scores.  `prepare()` turns it into
 `complete_nb` fills a copy of ``state0`` from ``deal`` with one random stream and calls
 `begin_turn_nb`; `rollouts_nb` does that for rollout i = start .. start+n-1 with the stream keyed
 (seed, i) — so rollout i's deal and play depend only on (seed, i), never on n or chunking — and
-plays each hand to its end with the strategies, exactly like `sim.loop.play_hand_nb`.
+plays each hand to its end with the strategies, exactly like `sim.play.loop.play_hand_nb`.
 
 Random completion (uniform over the deals consistent with what is known):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
@@ -41,7 +41,7 @@ Card entries of the stock / pile arrays are read with ``& 15`` (the kind).  With
 match HANDS) the natural cards get suits: the position names none, so the copies of each rank
 take the suits in turn (own hand, known pile, melds, then the unseen ones, which the shuffle
 spreads at random); threes, twos and jokers stay plain kinds.  Without that layout every card is
-a plain kind.  (Numba's cache does not see changes of sim/enums.py: after a layout change delete
+a plain kind.  (Numba's cache does not see changes of sim/core/enums.py: after a layout change delete
 the caches, see docs.)
 """
 
@@ -53,8 +53,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.apply import SCORE_ROWS, begin_turn_nb, score_hand_nb, team_minimum_nb
-from sim.enums import (
+from sim.core.apply import SCORE_ROWS, begin_turn_nb, score_hand_nb, team_minimum_nb
+from sim.core.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
     MAX_CARDS,
@@ -68,7 +68,8 @@ from sim.enums import (
     Par,
     Phase,
 )
-from sim.loop import (
+from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
+from sim.play.loop import (
     ILLEGAL,
     INVARIANT,
     OK,
@@ -77,7 +78,6 @@ from sim.loop import (
     flag_invariant_nb,
     play_out_nb,
 )
-from sim.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
 
 __all__ = [
     "Deal",
@@ -122,7 +122,7 @@ rollout_record_dt = np.dtype(
     [
         ("went_out_team", np.int8),  # engine team that went out, -1 if the hand ended otherwise
         ("went_out_seat", np.int8),
-        ("end_reason", np.int8),  # sim.enums.End
+        ("end_reason", np.int8),  # sim.core.enums.End
         ("concealed", np.int8),
         ("turns", np.int16),  # turn in which the hand ended, the current turn = 1
         ("decisions", np.int32),
@@ -312,12 +312,12 @@ class RolloutSetup:
 
 
 def _rules_for(position, rules):
-    from sim.rules import RuleSet  # noqa: PLC0415
+    from sim.core.rules import RuleSet  # noqa: PLC0415
 
     if rules is None:
         rules = RuleSet.preset("classic", position.players)
     if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a sim.rules.RuleSet or None, got {type(rules).__name__}")
+        raise TypeError(f"rules must be a sim.core.rules.RuleSet or None, got {type(rules).__name__}")
     reason = rules.engine_supported()
     if reason:
         raise ValueError(reason)
@@ -446,7 +446,7 @@ def prepare(position, rules=None) -> RolloutSetup:
     unseen = comp - known
     if (unseen < 0).any():
         k = int(np.flatnonzero(unseen < 0)[0])
-        from sim.enums import KIND_NAMES  # noqa: PLC0415
+        from sim.core.enums import KIND_NAMES  # noqa: PLC0415
 
         raise ValueError(f"{KIND_NAMES[k]}: {int(known[k])} cards known but the packs hold {int(comp[k])}")
     seat_count = [0] * MAX_SEATS
@@ -510,18 +510,18 @@ def _rng_array(rng) -> np.ndarray:
         arr = np.zeros(2, np.uint64)
         seed_rng_nb(arr, int(rng), 0, 0, STREAM_DECK)
         return arr
-    raise ValueError(f"rng={rng!r}: give a non-negative int seed, a numpy Generator or a sim.rng stream")
+    raise ValueError(f"rng={rng!r}: give a non-negative int seed, a numpy Generator or a sim.core.rng stream")
 
 
 def _check_text(code: int) -> str:
-    from sim.engine import CHECK_TEXT  # noqa: PLC0415
+    from sim.play.engine import CHECK_TEXT  # noqa: PLC0415
 
     return CHECK_TEXT.get(code, f"check {code}")
 
 
 def position_to_state(position, rules=None, rng=0) -> np.ndarray:
     """One random completion of ``position`` as a full state (int32[STATE_SIZE]) at the start of
-    the acting seat's turn.  ``rng``: an int seed, a numpy Generator or a sim.rng stream
+    the acting seat's turn.  ``rng``: an int seed, a numpy Generator or a sim.core.rng stream
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
     setup = prepare(position, rules)
     state = np.zeros(Off.STATE_SIZE, np.int32)
@@ -537,8 +537,8 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
 def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, check: bool = False) -> np.ndarray:
     """Play ``rollouts`` completions of ``setup`` (rollout_record_dt records, engine teams).
     ``strategies``: one spec for every seat or one per seat (strategies.registry.parse_spec)."""
-    from sim.engine import action_text_safe  # noqa: PLC0415
-    from sim.legal import WHY_TEXT  # noqa: PLC0415
+    from sim.core.legal import WHY_TEXT  # noqa: PLC0415
+    from sim.play.engine import action_text_safe  # noqa: PLC0415
     from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec  # noqa: PLC0415
 
     if isinstance(strategies, str):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sim.cli_rules import rules_from_args
-from sim.enums import Off
-from sim.game import GameState
-from sim.history import format_history
-from sim.pyplay import play_hand_py
-from sim.referee import IllegalAction, referee_hand
+from sim.cli.rules import rules_from_args
+from sim.core.enums import Off
+from sim.core.referee import IllegalAction, referee_hand
+from sim.play.game import GameState
+from sim.play.history import format_history
+from sim.play.pyplay import play_hand_py
 
 EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.enums import (
+from sim.core.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
     MAX_SEQS,

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from sim.rules import PRESETS, RulesError, RuleSet, parse_overrides
+from sim.core.rules import PRESETS, RulesError, RuleSet, parse_overrides
 
 EPILOG = """examples:
   canasta rules                                       list the presets

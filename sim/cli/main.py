@@ -1,21 +1,14 @@
-"""`canasta` command line: one sub-module per subcommand, each with add_parser() and run()."""
+"""`canasta` entry point: the argument parser over every subcommand module, and error handling."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
-# (subcommand, module) — each module defines add_parser(subparsers) and run(args) -> int
-SUBCOMMANDS = (
-    ("rules", "sim.cli_rules"),
-    ("play", "sim.cli_play"),
-    ("simulate", "sim.cli_simulate"),
-    ("compare", "reports.cli_compare"),
-    ("sweep", "reports.cli_sweep"),
-    ("odds", "reports.cli_odds"),
-    ("report", "reports.cli_report"),
-)
+from sim.cli import compare, odds, play, report, rules, simulate, sweep
+
+# each module defines add_parser(subparsers) and run(args) -> int
+SUBCOMMANDS = (rules, play, simulate, compare, sweep, odds, report)
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -39,13 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for _name, module_name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue  # subcommand not built yet
-            raise
+    for module in SUBCOMMANDS:
         module.add_parser(sub)
     return parser
 

@@ -2,7 +2,7 @@
 
 Used by the tests, the report benchmark and demos while the real engine is being written.
 The numbers are random but keep the shapes and columns of docs/DATA.md and the structured
-dtypes of sim.enums, so code written against them works unchanged on real runs.
+dtypes of sim.core.enums, so code written against them works unchanged on real runs.
 
 Score model of ``fake_run_chunk`` (hands mode): every seat gets a "deal luck" drawn from a
 generator keyed by (seed, game, hand) only -- so the same deal gives the same luck to the same
@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from sim.enums import MAX_TEAMS, Act, decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.enums import MAX_TEAMS, Act, decision_record_dt, game_record_dt, hand_record_dt
 
 SKILL = {"expert": 60.0, "greedy": 0.0, "cautious": 25.0, "random": -150.0}
 
@@ -58,7 +58,7 @@ def _hash(text: str) -> int:
 
 
 def fake_run_chunk(rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False):
-    """DATA.md-shaped fake of sim.engine.run_chunk (no decisions are logged)."""
+    """DATA.md-shaped fake of sim.play.engine.run_chunk (no decisions are logged)."""
     teams = list(rules.team_of_seat)[: rules.players]
     if len(strategies) != rules.players:
         raise ValueError("one strategy per seat")

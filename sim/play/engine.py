@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from sim.enums import (
+from sim.core.enums import (
     DEC_GROUPS,
     MAX_SEATS,
     decision_record_dt,
     game_record_dt,
     hand_record_dt,
 )
-from sim.legal import WHY_TEXT
-from sim.loop import BUFFER, ILLEGAL, INVARIANT, OK, play_chunk_nb
-from sim.rules import RuleSet
+from sim.core.legal import WHY_TEXT
+from sim.core.rules import RuleSet
+from sim.play.loop import BUFFER, ILLEGAL, INVARIANT, OK, play_chunk_nb
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
 CHECK_TEXT = {
@@ -68,11 +67,6 @@ class ChunkResult:
             self._decisions = rows
         return self._decisions
 
-    def to_frames(self, rules: RuleSet, strategies: tuple[str, ...]) -> dict[str, pd.DataFrame]:
-        from sim.store import conform_frames, records_to_frames
-
-        frames = records_to_frames(self.hands, self.decisions, self.games, rules, strategies)
-        return conform_frames(frames, int(rules.n_teams))
 
 
 def _rotation_tables(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
@@ -189,7 +183,7 @@ def _decision_columns(rows: int, reuse: bool) -> tuple[np.ndarray, ...]:
 
 def action_text_safe(action: int) -> str:
     try:
-        from sim.actions import action_text
+        from sim.core.actions import action_text
 
         return repr(action_text(action))
     except Exception:  # noqa: BLE001 - only for the message

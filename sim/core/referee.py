@@ -4,7 +4,7 @@ It re-reads a finished hand -- the rule parameters, the deck in order, the deale
 cumulative scores and the flat action ids (`Act`) -- deals the cards itself, replays every
 action, decides on its own whether each one was legal and computes the score.  It is written
 from RULES.md and docs/ENGINE.md for readability, not speed, and it deliberately shares no code
-with the numba core (only the constants of `sim.enums`), so that the two can check each other.
+with the numba core (only the constants of `sim.core.enums`), so that the two can check each other.
 
     result = referee_hand(params, deck_kinds, dealer, cum_scores, actions)
 
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from sim.enums import (
+from sim.core.enums import (
     FIRST_NATURAL,
     KIND_NAMES,
     LAST_NATURAL,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.apply import (
+from sim.core.apply import (
     SCORE_ROWS,
     apply_action_nb,
     card_totals_nb,
@@ -16,7 +16,7 @@ from sim.apply import (
     init_hand_nb,
     score_hand_nb,
 )
-from sim.enums import (
+from sim.core.enums import (
     D8,
     D16,
     D32,
@@ -36,8 +36,8 @@ from sim.enums import (
     Par,
     Phase,
 )
-from sim.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
-from sim.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
+from sim.core.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
+from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from strategies.registry import decide_nb
 
 # kernel status codes returned in status[0]
@@ -49,7 +49,7 @@ BUFFER = 3  # a record buffer is too small: the caller reruns the chunk with lar
 
 @njit(cache=True, _nrt=False, inline="always")
 def flag_invariant_nb(status: np.ndarray, code: int, game: int, hand: int, turn: int) -> None:
-    """A broken invariant (CHECK_TEXT[code] in sim.engine) at game, hand, turn."""
+    """A broken invariant (CHECK_TEXT[code] in sim.play.engine) at game, hand, turn."""
     status[0] = INVARIANT
     status[1] = code
     status[2] = game
@@ -113,7 +113,7 @@ def log_hash_nb(seed: int, game: int, hand: int) -> float:
 
 @njit(cache=True, _nrt=False)
 def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarray, totals: np.ndarray, buf: np.ndarray) -> int:
-    """Invariants after every action; 0 = fine, else a code (see CHECK_TEXT in sim.engine)."""
+    """Invariants after every action; 0 = fine, else a code (see CHECK_TEXT in sim.play.engine)."""
     if state[Off.PHASE] != Phase.OVER:
         if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
             return 10
@@ -482,7 +482,7 @@ def play_chunk_nb(
     table_strats : int64[MAX_SEATS]  strategy id per table seat
     table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
     hand_out : hand_record_dt[:], game_out : game_record_dt[:]  hand and game records
-    d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.enums.D8`..)
+    d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.core.enums.D8`..)
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)

@@ -185,7 +185,7 @@ Decision = DecisionT()
 
 
 class ParT(NamedTuple):
-    """Indices into the int32 rule-parameter array built by sim.rules.RuleSet.to_params()."""
+    """Indices into the int32 rule-parameter array built by sim.core.rules.RuleSet.to_params()."""
 
     N_PLAYERS: int = 0  # players at the table (2..6)
     N_ACTIVE: int = 1  # players in a hand (4 with five players: one sits out)

@@ -1,0 +1,5 @@
+import sys
+
+from sim.cli.main import main
+
+sys.exit(main())
