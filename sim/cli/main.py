@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sim.cli import compare, odds, play, report, rules, simulate, sweep
+from sim.cli import compare, odds, play, report, rules, simulate, sweep, warmup
 
 # each module defines add_parser(subparsers) and run(args) -> int
-SUBCOMMANDS = (rules, play, simulate, compare, sweep, odds, report)
+SUBCOMMANDS = (rules, play, simulate, compare, sweep, odds, report, warmup)
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -17,6 +17,7 @@ EPILOG = """examples:
   canasta simulate --rules classic --players 4 --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
   canasta compare expert greedy --until-ci 10
   canasta report runs/x -o report.html
+  canasta warmup                                  compile the game core once, ahead of time
 """
 
 

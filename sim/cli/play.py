@@ -11,6 +11,7 @@ from sim.core.referee import IllegalAction, referee_hand
 from sim.play.game import GameState
 from sim.play.history import format_history
 from sim.play.pyplay import play_hand_py
+from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_play
 
 EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7
@@ -74,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     def make() -> GameState:
         return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck)
 
+    with compile_notice("the game core", COLD_COMPILE_SECONDS["play"]):
+        warm_play()
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
     print(format_history(make, gs.actions, strategies))
     try:

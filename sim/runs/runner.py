@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from sim.play import engine
+from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.runs import store
 from strategies import registry
 from sim.runs.store import RunFolderError
@@ -287,9 +288,10 @@ def _freeze_gc_once() -> None:
 
 
 @contextlib.contextmanager
-def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
+def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
+    """joblib's backend for the run; yields the dask Client (None for loky)."""
     if backend == "loky":
-        yield
+        yield None
         return
     import joblib
     from dask.distributed import Client, LocalCluster
@@ -307,7 +309,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
         raise ValueError(f"cannot reach the dask scheduler {scheduler}: {msg}") from None
     try:
         with joblib.parallel_config(backend="dask"):
-            yield
+            yield client
     finally:
         client.close()
         if cluster is not None:
@@ -343,6 +345,19 @@ def _execute(
         close = getattr(gen, "close", None)
         if close is not None:
             close()
+
+
+def _compile_first(client: Any) -> None:
+    """Compile the kernels before the clock starts, so throughput and ETA measure play only.
+
+    Workers on this machine then load the cache this process wrote (about a second); the
+    workers of a remote dask cluster compile at once, each into its own cache (`canasta warmup
+    --scheduler` does it ahead of time)."""
+    with compile_notice("the game core", COLD_COMPILE_SECONDS["simulate"]):
+        if client is not None:
+            client.run(warm_simulate)
+        else:
+            warm_simulate()
 
 
 def _progress_bar(enabled: bool, plan: Plan, initial: int):
@@ -629,23 +644,26 @@ def simulate(
 
         payloads: dict[int, dict[str, bytes]] = {}
         finished = len(done)
-        t0 = time.perf_counter()
         hands_played = 0
         try:
-            with _backend(backend, scheduler, jobs), _progress_bar(progress, plan, initial) as bar:
-                for index, payload, rows in _execute(
-                    tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
-                ):
-                    if root is not None:
-                        store.write_chunk(root, index, payload, rows)
-                    else:
-                        payloads[index] = payload
-                    finished += 1
-                    hands_played += rows["hands"]
-                    bar.update(plan.chunk(index)[1])
-                    elapsed = time.perf_counter() - t0
-                    if mode == "games" and elapsed > 0:
-                        bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
+            with _backend(backend, scheduler, jobs) as client:
+                if tasks and chunk_fn is None:
+                    _compile_first(client)
+                t0 = time.perf_counter()
+                with _progress_bar(progress, plan, initial) as bar:
+                    for index, payload, rows in _execute(
+                        tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
+                    ):
+                        if root is not None:
+                            store.write_chunk(root, index, payload, rows)
+                        else:
+                            payloads[index] = payload
+                        finished += 1
+                        hands_played += rows["hands"]
+                        bar.update(plan.chunk(index)[1])
+                        elapsed = time.perf_counter() - t0
+                        if mode == "games" and elapsed > 0:
+                            bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
         except KeyboardInterrupt:
             if root is not None:
                 store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))

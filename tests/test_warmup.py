@@ -1,0 +1,74 @@
+"""Compiling ahead of time: the notice, the run clock that starts after compilation, and
+`canasta warmup` on a dask cluster."""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+
+import fake_engine
+import pytest
+
+from sim.cli.main import main
+from sim.cli.warmup import warm_cluster
+from sim.core.rules import RuleSet
+from sim.play import engine, warm
+from sim.runs import runner
+
+
+def test_notice_is_silent_when_the_cache_is_warm():
+    out = io.StringIO()
+    with warm.compile_notice("the game core", 70, stream=out):
+        pass
+    assert out.getvalue() == ""
+
+
+def test_notice_says_one_line_when_compiling_takes_long(monkeypatch):
+    monkeypatch.setattr(warm, "NOTICE_AFTER", 0.05)
+    out = io.StringIO()
+    with warm.compile_notice("the game core", 70, stream=out, spinner=False):
+        time.sleep(0.3)
+    assert out.getvalue() == "canasta: compiling the game core (first run only, about 70 s)\n"
+
+
+def test_notice_spins_on_a_terminal(monkeypatch):
+    monkeypatch.setattr(warm, "NOTICE_AFTER", 0.05)
+    out = io.StringIO()
+    with warm.compile_notice("the game core", 70, stream=out, spinner=True):
+        time.sleep(0.7)
+    text = out.getvalue()
+    assert text.count("\r") >= 3  # the spinner redrew the line
+    assert re.search(r": done in \d+ s\n$", text)
+
+
+def test_run_clock_starts_after_compilation(monkeypatch):
+    # the compilation (here a stand-in that takes 1.5 s) is not counted in the run's time
+    calls = []
+    monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk)
+    monkeypatch.setattr(runner, "warm_simulate", lambda: (calls.append(1), time.sleep(1.5)))
+    r = runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=200, jobs=1, progress=False)
+    assert calls == [1]
+    assert r.elapsed < 1.0
+
+
+def test_no_compilation_step_for_a_foreign_chunk_function(monkeypatch):
+    monkeypatch.setattr(runner, "warm_simulate", lambda: pytest.fail("compiled for a fake engine"))
+    runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=50, jobs=1, progress=False,
+                    chunk_fn=fake_engine.run_chunk)
+
+
+def test_warmup_compiles_on_every_worker_of_a_local_cluster():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        result = warm_cluster(cluster.scheduler_address, ("simulate",))
+    assert len(result) == 2
+    assert len({info["pid"] for info in result.values()}) == 2
+    assert all(info["compiled"] >= 1 and "simulate" in info["seconds"] for info in result.values())
+
+
+def test_warmup_refuses_a_bad_scheduler_address(capsys):
+    assert main(["warmup", "--scheduler", "nonsense"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "tcp://HOST:8786" in err[0]
