@@ -176,3 +176,70 @@ def test_sweep_finds_best_knob():
     assert df.iloc[0]["open_threshold"] == 90 and df["rank"].tolist() == [1, 2, 3]
     with pytest.raises(ValueError):
         parse_knobs(["open_threshold"])
+
+
+# ----------------------------------------------------------------------------- clustered rows
+
+
+def clustered_rows(rng, n_clusters, reps=1):
+    """Rows sharing a cluster: a cluster-level propensity and a random number of rows (1..12),
+    the design of decision rows within a hand.  Returns (rep, cluster, group, y)."""
+    k = reps * n_clusters
+    size = rng.integers(1, 13, size=k)
+    prop = rng.beta(0.4, 0.6, size=k)  # strong cluster effect, as in P(go out) per hand
+    rep = np.repeat(np.repeat(np.arange(reps), n_clusters), size)
+    cl = np.repeat(np.arange(k), size)
+    group = rng.integers(0, 3, size=cl.size)  # a feature of the row (e.g. canastas held)
+    y = (rng.random(cl.size) < np.minimum(prop[cl] * (1 + 0.2 * group), 1)).astype(np.float64)
+    return rep, cl, group, y
+
+
+def test_cluster_group_ci_coverage_and_wilson_too_narrow():
+    import pandas as pd
+
+    rng = np.random.default_rng(2024)
+    _, cl, group, y = clustered_rows(rng, 200_000)
+    truth = pd.Series(y).groupby(group).mean()  # the value of a large run
+    rep, cl, group, y = clustered_rows(rng, 150, reps=1500)
+    df = pd.DataFrame({"rep": rep, "cl": cl, "g": group, "y": y})
+    tab = stats.cluster_group_ci(df, "y", ["rep", "g"], ["cl"], bounds=(0, 1))
+    t = truth.reindex(tab["g"]).to_numpy()
+    cover = np.mean((tab["low"] <= t) & (t <= tab["high"]))
+    assert 0.93 <= cover <= 0.97, cover
+    k = df.groupby(["rep", "g"])["y"].agg(["sum", "size"])
+    _, lo, hi = stats.wilson_ci(k["sum"].to_numpy(), k["size"].to_numpy())
+    naive = np.mean((lo <= t) & (t <= hi))
+    assert naive < 0.8, naive  # treating rows as independent undercovers
+
+
+def test_cluster_mean_ci_reduces_to_t_and_sums_add():
+    rng = np.random.default_rng(5)
+    x = rng.normal(2.0, 3.0, 400)
+    a, b = stats.cluster_mean_ci(x), stats.mean_ci(x)
+    assert abs(a.mean - b.mean) < 1e-12 and abs(a.half_width / b.half_width - 1) < 1e-9
+    cl = rng.integers(0, 50, 400)
+    whole = stats.cluster_sums(x, cl)
+    parts = stats.cluster_sums(x[cl < 25], cl[cl < 25]) + stats.cluster_sums(x[cl >= 25], cl[cl >= 25])
+    assert np.allclose(whole, parts)
+    c = stats.ratio_ci_from_sums(whole)
+    assert c.n == 400 and abs(c.mean - x.mean()) < 1e-12
+    assert stats.ratio_ci_from_sums(stats.cluster_sums([1.0])).half_width == np.inf
+
+
+def test_variance_reduction_ci_coverage():
+    rng = np.random.default_rng(8)
+    reps, n = 1000, 400
+    rho = -0.19  # the measured correlation of the two plays of a deal
+    cov = 300.0**2 * np.array([[1, rho], [rho, 1]])
+    z = rng.multivariate_normal([10, 10], cov, size=(reps, n))
+    z[..., 0] += rng.standard_t(5, size=(reps, n)) * 80  # heavier tails than normal
+    truth = (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1]) / 2 / (
+        2 * (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1] + 2 * cov[0, 1]) / 4)
+    hits = [(c.low <= truth <= c.high) for c in
+            (stats.variance_reduction_ci(z[i, :, 0], z[i, :, 1]) for i in range(reps))]
+    assert 0.93 <= np.mean(hits) <= 0.97, np.mean(hits)
+
+
+def test_share_ci():
+    c = stats.share_ci(30.5, 50)
+    assert abs(c.mean - 0.61) < 1e-12 and c.low < 0.61 < c.high and c.n == 50
