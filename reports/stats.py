@@ -224,12 +224,17 @@ def cluster_mean_ci(y, cluster=None, level: float = 0.95, bounds=None) -> CI:
 
 
 def cluster_group_ci(
-    df, value: str, by: list[str], cluster: list[str], level: float = 0.95, bounds=None
+    df, value: str, by: list[str], cluster: list[str], level: float = 0.95, bounds=None,
+    proportion: bool = False,
 ):
     """Per group of ``by``: rows, clusters and the cluster-robust mean of ``value``.
 
     ``df`` is a pandas DataFrame; the clusters are the distinct values of the ``cluster``
     columns (a cluster may fall into several groups: each group uses its own part of it).
+    ``proportion``: ``value`` is 0/1; the interval is Wilson's on the effective sample size
+    n_eff = p (1 - p) / se^2 (se from the ratio estimator; n_eff = clusters when p is 0 or 1),
+    with the t quantile of clusters - 1 degrees of freedom: it stays inside [0, 1] and keeps
+    its coverage for rare events and few clusters, where the symmetric interval does not.
     Returns a DataFrame: by..., n, clusters, mean, low, high."""
     import pandas as pd  # noqa: PLC0415
 
@@ -246,12 +251,29 @@ def cluster_group_ci(
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(k / (k - 1.0) * ss) / m
         tq = _st.t.ppf(0.5 + level / 2.0, np.maximum(k - 1, 1))
-    h = np.where(k >= 2, tq * se, np.inf)
-    lo, hi = p - h, p + h
+    if proportion:
+        lo, hi = _wilson_effective(p, se, m, k, tq)
+    else:
+        h = np.where(k >= 2, tq * se, np.inf)
+        lo, hi = p - h, p + h
     if bounds is not None:
         lo, hi = np.maximum(lo, bounds[0]), np.minimum(hi, bounds[1])
     return pd.DataFrame({**{b: g[b] for b in by}, "n": m.astype(np.int64),
                          "clusters": k.astype(np.int64), "mean": p, "low": lo, "high": hi})
+
+
+def _wilson_effective(p, se, m, k, tq):
+    """Wilson bounds of proportions p with effective sizes from their cluster-robust se."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        interior = (p > 0) & (p < 1) & (se > 0)
+        n_eff = np.where(interior, p * (1 - p) / np.where(se > 0, se, 1.0) ** 2, k)
+        n_eff = np.clip(n_eff, 1.0, m)
+        z2 = tq * tq
+        denom = 1.0 + z2 / n_eff
+        centre = (p + z2 / (2 * n_eff)) / denom
+        h = tq * np.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / denom
+    few = k < 2
+    return np.where(few, 0.0, centre - h), np.where(few, 1.0, centre + h)
 
 
 def variance_reduction(d1, d2) -> float:
