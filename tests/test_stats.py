@@ -146,6 +146,9 @@ def test_compare_duplicate_recovers_skill_and_reduces_variance():
     assert abs(row["mean_diff_per_hand"] - 120) < 2 * row["half_width"]  # two seats x 60
     assert row["variance_reduction"] > 5  # deal luck cancels between the seatings
     assert row["share_hands_won_a"] > 0.5 and row["games"] == 100
+    for est in ("share_hands_won", "share_games_won", "variance_reduction"):
+        a = "_a" if est.startswith("share") else ""
+        assert row[f"{est}_low"] < row[f"{est}{a}"] < row[f"{est}_high"], est
 
 
 def test_compare_until_ci_and_errors():
@@ -165,6 +168,8 @@ def test_round_robin_ranking():
     assert len(pairs) == 3
     assert rank["strategy"].tolist() == ["expert", "greedy", "random"]
     assert (rank["elo_low"] <= rank["elo"]).all() and (rank["elo"] <= rank["elo_high"]).all()
+    assert (rank["deals_won_low"] < rank["deals_won_high"]).all()  # random never wins: not [0, 0]
+    assert (rank["mean_diff_vs_field_low"] < rank["mean_diff_vs_field"]).all()
 
 
 def test_sweep_finds_best_knob():
@@ -174,6 +179,23 @@ def test_sweep_finds_best_knob():
     df = sweep("tunable", knobs, "greedy", rules=fake_rules(4), hands=300,
                chunk_fn=fake_run_chunk, jobs=1)
     assert df.iloc[0]["open_threshold"] == 90 and df["rank"].tolist() == [1, 2, 3]
+
+
+def test_sweep_paired_to_baseline_ties_no_effect_and_retest():
+    # synthetic skill: open_threshold 90 best (+80 per seat over 50 and 130); pair_hold nothing
+    knobs = parse_knobs(["open_threshold=50,90,130", "pair_hold=1,2"])
+    df = sweep("tunable:open_threshold=50", knobs, "greedy", rules=fake_rules(4), hands=300,
+               chunk_fn=fake_run_chunk, jobs=1)
+    top = df.iloc[0]
+    assert top["open_threshold"] == 90 and df["tied_best"].sum() == 2  # both pair_hold values
+    assert top["vs_baseline_low"] < 160 < top["vs_baseline_high"]  # 2 seats x 80
+    at50 = df[df["open_threshold"] == 50]
+    assert (at50[["vs_baseline", "vs_baseline_low", "vs_baseline_high"]] == 0).all().all()  # same play
+    k = df.attrs["knobs"].set_index("knob")
+    assert not k.loc["open_threshold", "no_effect"] and not k.loc["open_threshold", "play_identical"]
+    assert k.loc["pair_hold", "no_effect"] and k.loc["pair_hold", "play_identical"]
+    r = df.attrs["retest"]
+    assert r["confirmed"] and r["seed"] == 1 and r["vs_baseline_low"] < 160 < r["vs_baseline_high"]
     with pytest.raises(ValueError):
         parse_knobs(["open_threshold"])
 

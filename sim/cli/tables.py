@@ -59,7 +59,8 @@ def fmt_ci(est, low, high, decimals: int | None = None, signed: bool = False) ->
         return ""
     hw = (float(high) - float(low)) / 2 if math.isfinite(low) and math.isfinite(high) else math.inf
     d = decimals if decimals is not None else (_decimals(hw) if math.isfinite(hw) and hw > 0 else 1)
-    e = f"{float(est):+,.{d}f}" if signed else f"{float(est):,.{d}f}"
+    est = round(float(est), d) + 0.0  # no "-0"
+    e = f"{est:+,.{d}f}" if signed else f"{est:,.{d}f}"
     if not math.isfinite(hw):
         return f"{e} [no CI: n < 2]"
     return f"{e} [{float(low):,.{d}f}, {float(high):,.{d}f}]"
