@@ -20,11 +20,12 @@ from rich.table import Table
 __all__ = ["print_table", "render_table", "fmt_num", "fmt_ci", "fmt_pct_ci", "fmt_count", "console"]
 
 
-def console(file=None) -> Console:
+def console(file=None, width: int | None = None) -> Console:
+    """A console on ``file`` (stdout): a terminal's width, or piped ``width`` (default: a wide
+    virtual page, so that no table wraps) without colour codes."""
     out = file or sys.stdout
     tty = hasattr(out, "isatty") and out.isatty()
-    # piped: a wide virtual page so that no table wraps; no colour codes
-    return Console(file=out, width=None if tty else 10_000, no_color=not tty,
+    return Console(file=out, width=None if tty else (width or 10_000), no_color=not tty,
                    highlight=False, soft_wrap=not tty)
 
 
@@ -98,7 +99,8 @@ def _numeric_text(series: pd.Series) -> bool:
 
 
 def render_table(df: pd.DataFrame, title: str | None = None, formats: dict | None = None,
-                 columns: Sequence[str] | None = None, caption: str | None = None) -> Table:
+                 columns: Sequence[str] | None = None, caption: str | None = None,
+                 wrap: Sequence[str] = ()) -> Table:
     formats = formats or {}
     cols = list(columns) if columns is not None else list(df.columns)
     t = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, title_justify="left",
@@ -106,7 +108,7 @@ def render_table(df: pd.DataFrame, title: str | None = None, formats: dict | Non
     fns = []
     for c in cols:
         num = c in df and (pd.api.types.is_numeric_dtype(df[c]) or c in formats or _numeric_text(df[c]))
-        t.add_column(str(c), justify="right" if num else "left", no_wrap=True)
+        t.add_column(str(c), justify="right" if num else "left", no_wrap=c not in wrap)
         fns.append(formats.get(c) or _default_fmt(df[c]))
     for _, row in df.iterrows():
         t.add_row(*(fn(row[c]) for fn, c in zip(fns, cols, strict=True)))
@@ -114,10 +116,15 @@ def render_table(df: pd.DataFrame, title: str | None = None, formats: dict | Non
 
 
 def print_table(df: pd.DataFrame, title: str | None = None, formats: dict | None = None,
-                columns: Sequence[str] | None = None, caption: str | None = None, file=None) -> None:
-    """Print ``df`` as an aligned table; ``formats`` maps a column to a value -> text function."""
-    con = console(file)
-    con.print(render_table(df, title, formats, columns, caption))
+                columns: Sequence[str] | None = None, caption: str | None = None, file=None,
+                wrap: Sequence[str] = ()) -> None:
+    """Print ``df`` as an aligned table; ``formats`` maps a column to a value -> text function;
+    the ``wrap`` columns (long texts) wrap at the terminal's width (piped: at 120 characters)."""
+    out = file or sys.stdout
+    con = console(out, 120 if wrap else None)
+    with con.capture() as cap:
+        con.print(render_table(df, title, formats, columns, caption, wrap))
+    out.write("\n".join(line.rstrip() for line in cap.get().splitlines()) + "\n")
 
 
 def ci_column(df: pd.DataFrame, est: str, low: str, high: str, pct: bool = False,
