@@ -26,7 +26,7 @@ import pandas as pd
 from reports import stats
 from sim.runs import store
 
-__all__ = ["RunSummary", "summarize", "END_LABELS"]
+__all__ = ["RunSummary", "summarize", "summarize_tables", "END_LABELS"]
 
 END_LABELS = {1: "went out", 2: "stock exhausted", 3: "red three last card", 4: "turn limit"}
 
@@ -93,16 +93,28 @@ def summarize(result: Any, level: float = 0.95) -> RunSummary:
     """Summary of a ``sim.runs.runner.RunResult`` (a run folder or an in-memory run)."""
     m = result.manifest
     n_teams = int(m["n_teams"])
-    names = list(m["team_strategies"])
     cols = ["seed", "game"] + [f"score_t{t}" for t in range(n_teams)] + ["end_reason"]
+    games = None
+    if m["mode"] == "games":
+        games = result.read("games", columns=["winner_team"] + [f"final_t{t}" for t in range(n_teams)])
+    return summarize_tables(_hand_frames(result, cols), games, list(m["team_strategies"]),
+                            m["mode"], level)
+
+
+def summarize_tables(frames, games: pd.DataFrame | None, names: list[str], mode: str,
+                     level: float = 0.95) -> RunSummary:
+    """The summary from hands-table pieces (an iterable of DataFrames with seed, game,
+    score_t*, end_reason; a game must not straddle two pieces), the games table (or None) and
+    the teams' strategy labels."""
+    n_teams = len(names)
     acc: dict[str, stats.ClusterSums] = {}
-    for df in _hand_frames(result, cols):
+    for df in frames:
         if len(df) == 0:
             continue
         for k, s in _hand_sums(df, n_teams).items():
             acc[k] = acc[k] + s if k in acc else s
     hands = int(acc["score0"].m) if acc else 0
-    games = int(acc["score0"].clusters) if acc else 0
+    n_games = int(acc["score0"].clusters) if acc else 0
 
     def ci(name: str, bounds=None) -> dict[str, float]:
         if name not in acc:
@@ -117,18 +129,14 @@ def summarize(result: Any, level: float = 0.95) -> RunSummary:
         {"a": a, "b": b, "label": f"team {a} ({names[a]}) - team {b} ({names[b]})", **ci(f"diff{a}{b}")}
         for a, b in itertools.combinations(range(n_teams), 2)])
     ends = pd.DataFrame([{"end": lab, **ci(f"end{k}", (0.0, 1.0))} for k, lab in END_LABELS.items()])
-    out = RunSummary(hands, games, m["mode"], teams, pairs, ends)
-    if m["mode"] == "games":
-        out.game_teams, out.game_pairs = _game_tables(result, n_teams, names, level)
-        out.games = 0 if out.game_teams is None else int(out.game_teams["games"].iloc[0])
+    out = RunSummary(hands, n_games, mode, teams, pairs, ends)
+    if games is not None and len(games):
+        out.game_teams, out.game_pairs = _game_tables(games, n_teams, names, level)
+        out.games = int(out.game_teams["games"].iloc[0])
     return out
 
 
-def _game_tables(result: Any, n_teams: int, names: list[str], level: float):
-    cols = ["winner_team"] + [f"final_t{t}" for t in range(n_teams)]
-    g = result.read("games", columns=cols)
-    if g is None or len(g) == 0:
-        return None, None
+def _game_tables(g: pd.DataFrame, n_teams: int, names: list[str], level: float):
     w = g["winner_team"].to_numpy(np.int64)
     n = len(w)
     # a tie (winner -1) gives each team an equal part; ties among fewer teams are not recorded

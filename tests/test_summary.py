@@ -58,3 +58,22 @@ def test_simulate_prints_every_estimate_with_its_ci(tmp_path, monkeypatch, capsy
     assert abs(est - ci.mean) <= 0.5 and abs(lo - ci.low) <= 0.5 and abs(hi - ci.high) <= 0.5
     assert re.search(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", out)  # hands won with its CI
     assert "hands ended: went out" in out and "[" in out.splitlines()[-2]
+
+
+def test_report_leads_with_the_answer_for_all_pairs_and_games(games_run, tmp_path):
+    from reports.report import SECTIONS, build_report
+
+    res = build_report(games_run.path, tmp_path / "r.html")
+    md = (tmp_path / "report.md").read_text()
+    heads = [ln[3:] for ln in md.splitlines() if ln.startswith("## ")]
+    assert heads[0] == "Answer" and heads[-1] == "Experiment settings" and set(SECTIONS) <= set(heads)
+    answer = md.split("## Answer")[1].split("## ")[0]
+    s = summarize(games_run)
+    for r in s.pairs.itertuples():  # all three pairs, each with its CI, in one sentence each
+        said = {f"95% CI {a:,.{d}f} to {b:,.{d}f}" for a, b in ((r.low, r.high), (-r.high, -r.low))
+                for d in (0, 1)}  # the winner first: the interval may be turned round
+        assert any(x in answer for x in said), (said, answer)
+    assert answer.count("points per hand") == 3 and "of 120 games" in answer
+    games = md.split("## Games won")[1].split("## ")[0]
+    assert games.count("(95% CI ") == 6  # 3 teams' games won + 3 pairs' final difference
+    assert res["images"] >= 5
