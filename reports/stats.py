@@ -154,8 +154,8 @@ def wilson_ci(k, n, level: float = 0.95):
         denom = 1.0 + z * z / n
         centre = (p + z * z / (2.0 * n)) / denom
         h = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
-        low = np.clip(centre - h, 0.0, 1.0)
-        high = np.clip(centre + h, 0.0, 1.0)
+        low = np.where(k <= 0, 0.0, np.clip(centre - h, 0.0, 1.0))  # exact ends, no 1 - 1e-16
+        high = np.where(k >= n, 1.0, np.clip(centre + h, 0.0, 1.0))
     if p.ndim == 0:
         return float(p), float(low), float(high)
     return p, low, high

@@ -121,5 +121,30 @@ def _run_position(args) -> int:
     res = rollout(pos, rules, args.strategies, args.rollouts, args.seed, within, args.check)
     print(f"position {args.position}: {pos.players} players, seat {pos.to_move} to move, "
           f"viewer seat {pos.me} (us = team of seat {pos.me}), rules {rules.label}")
-    print(res.to_text())
+    print_rollout(res)
     return 0
+
+
+def print_rollout(res) -> None:
+    """The rollout's tables, aligned, each number with its 95% CI."""
+    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+
+    print(f"{res.rollouts:,} rollouts, strategies {', '.join(res.strategies)}, seed {res.seed}")
+    t = res.teams
+    print_table(pd.DataFrame({"team": t["team"], "seats": t["seats"],
+                              "P(the hand ends by this team going out) [95% CI]": ci_column(t, "p_out", "p_low", "p_high", pct=True),
+                              "expected hand score [95% CI]": ci_column(t, "score", "score_low", "score_high")}),
+                title="Per team")
+    d = res.diffs
+    print_table(pd.DataFrame({"difference": d["difference"],
+                              "expected score difference [95% CI]": ci_column(d, "score", "score_low", "score_high", signed=True)}),
+                title="Between teams (paired: both scores from the same rollouts)")
+    w = res.within.assign(cell=ci_column(res.within, "p", "low", "high", pct=True))
+    wide = w.pivot(index="k", columns="team", values="cell")
+    wide = wide[[x for x in t["team"] if x in wide.columns]].reset_index()
+    wide.columns = ["within k turns"] + [f"P({c} goes out) [95% CI]" for c in wide.columns[1:]]
+    print_table(wide, title="P(team goes out within k turns), turn 1 = the current turn")
+    e = res.endings
+    print_table(pd.DataFrame({"ended": e["ended"], "rollouts": e["n"],
+                              "share [95% CI]": ci_column(e, "share", "share_low", "share_high", pct=True),
+                              "mean turns": e["mean_turns"]}), title="How the hands ended")
