@@ -137,15 +137,22 @@ def odds_from_rows(
     return tab[tab["n"] >= min_n].reset_index(drop=True)
 
 
-def end_turn_distribution(run: Run) -> pd.DataFrame:
-    """Turns per hand by lineup and end reason: count, mean, quantiles."""
+def end_turn_distribution(run: Run, level: float = 0.95) -> pd.DataFrame:
+    """Turns per hand by lineup and end reason: count, mean with its CI (clustered by game),
+    quantiles."""
     h = run.hands
     d = pd.DataFrame({"lineup": lineup(h, team_of_seat(run, h)).to_numpy(),
                       "end": h["end_reason"].map(END_NAMES).fillna("other").to_numpy(),
-                      "turns": h["turns"].to_numpy()})
+                      "turns": h["turns"].to_numpy(np.float64),
+                      "seed": h["seed"].to_numpy(), "game": h["game"].to_numpy()})
     g = d.groupby(["lineup", "end"])["turns"]
     out = g.describe(percentiles=[0.1, 0.5, 0.9])[["count", "mean", "10%", "50%", "90%", "max"]]
-    return out.reset_index()
+    out = out.reset_index()
+    ci = cluster_group_ci(d, "turns", ["lineup", "end"], CLUSTER, level)
+    out.insert(4, "mean_low", ci["low"].to_numpy())
+    out.insert(5, "mean_high", ci["high"].to_numpy())
+    out["count"] = out["count"].astype(np.int64)
+    return out
 
 
 END_NAMES = {1: "went out", 2: "exhausted stock", 3: "red three last", 4: "turn limit"}

@@ -274,8 +274,9 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
     axes[1].legend()
     doc.figure(fig, "going-out curves")
     dist = odds.end_turn_distribution(run)
-    doc.p("Turns per hand by how the hand ended:")
-    doc.table(dist)
+    dist.insert(3, "mean turns", [answer.num_ci(*r) for r in dist[["mean", "mean_low", "mean_high"]].to_numpy()])
+    doc.p("Turns per hand by how the hand ended (95% CI of the mean clustered by game):")
+    doc.table(dist.drop(columns=["mean", "mean_low", "mean_high"]))
     if run.has("decisions"):
         tab = odds.going_out_table(run, ["canastas_us"], within=4, min_n=30)
         doc.p("P(the deciding team goes out this hand / within 4 turns) by strategy, team and its "

@@ -56,6 +56,9 @@ def test_tables_are_aligned_and_rounded(capsys):
     assert len({len(ln) for ln in lines[3:5]}) == 1  # right-aligned numbers: equal line ends
     assert fmt_pct_ci(0.531, 0.524, 0.538) == "53.10% [52.40, 53.80]"
     assert fmt_ci(1.0, -np.inf, np.inf).endswith("[no CI: n < 2]")
+    print_table(pd.DataFrame({"x [95% CI]": [fmt_ci(1.0, -np.inf, np.inf)]}), title="[bold]t[/bold]")
+    out = capsys.readouterr().out
+    assert "1.0 [no CI: n < 2]" in out and "[bold]t[/bold]" in out  # text, never rich markup
 
 
 def test_rules_says_samba_is_playable(capsys):

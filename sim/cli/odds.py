@@ -67,7 +67,10 @@ def run(args) -> int:
     from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
 
     run_ = open_run(args.run_dir)
-    print_table(odds.end_turn_distribution(run_), title="Hands ended by ... (turns per hand)")
+    et = odds.end_turn_distribution(run_)
+    et.insert(3, "mean turns [95% CI]", ci_column(et, "mean", "mean_low", "mean_high"))
+    print_table(et.drop(columns=["mean", "mean_low", "mean_high"]),
+                title="Hands ended by ... (turns per hand)")
     sh = odds.ending_shares(run_)
     print_table(pd.DataFrame({
         "rules": sh["rules"], "strategy": sh["strategy"], "team": sh["team"], "hands": sh["hands"],

@@ -16,6 +16,7 @@ import pandas as pd
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 __all__ = ["print_table", "render_table", "fmt_num", "fmt_ci", "fmt_pct_ci", "fmt_count", "console"]
 
@@ -103,15 +104,17 @@ def render_table(df: pd.DataFrame, title: str | None = None, formats: dict | Non
                  wrap: Sequence[str] = ()) -> Table:
     formats = formats or {}
     cols = list(columns) if columns is not None else list(df.columns)
-    t = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, title_justify="left",
+    t = Table(title=Text(title) if title else None, caption=Text(caption) if caption else None,
+              box=box.SIMPLE_HEAD, title_justify="left",
               caption_justify="left", pad_edge=False, show_edge=False)
     fns = []
     for c in cols:
         num = c in df and (pd.api.types.is_numeric_dtype(df[c]) or c in formats or _numeric_text(df[c]))
-        t.add_column(str(c), justify="right" if num else "left", no_wrap=c not in wrap)
+        t.add_column(Text(str(c)), justify="right" if num else "left", no_wrap=c not in wrap)
         fns.append(formats.get(c) or _default_fmt(df[c]))
     for _, row in df.iterrows():
-        t.add_row(*(fn(row[c]) for fn, c in zip(fns, cols, strict=True)))
+        # cells are plain text: "[no CI: n < 2]" must not be read as rich markup
+        t.add_row(*(Text(fn(row[c])) for fn, c in zip(fns, cols, strict=True)))
     return t
 
 
