@@ -233,7 +233,7 @@ def test_cluster_group_ci_coverage_and_wilson_too_narrow():
     k = df.groupby(["rep", "g"])["y"].agg(["sum", "size"])
     _, lo, hi = stats.wilson_ci(k["sum"].to_numpy(), k["size"].to_numpy())
     naive = np.mean((lo <= t) & (t <= hi))
-    assert naive < 0.8, naive  # treating rows as independent undercovers
+    assert naive < 0.85, naive  # rows as independent: 0.79 measured, far below 0.93
 
 
 def test_cluster_proportion_ci_few_clusters_and_rare_events():
