@@ -280,7 +280,7 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
     if run.has("decisions"):
         tab = odds.going_out_table(run, ["canastas_us"], within=4, min_n=30)
         doc.p("P(the deciding team goes out this hand / within 4 turns) by strategy, team and its "
-              "canastas on the table, at the start of a turn (95% CIs clustered by hand: the turns "
+              "canastas on the table, at the start of a turn (95% CIs clustered by game, i.e. by hand in a run of hands: the turns "
               "of a hand share its outcome):")
         show = tab[["strategy", "team", "canastas_us", "n", "hands"]].rename(columns={"n": "turns"})
         show["P(go out)"] = [answer.pct_ci(*r) for r in tab[["p_out", "p_out_low", "p_out_high"]].to_numpy()]

@@ -12,7 +12,7 @@ EPILOG = """examples:
   canasta odds runs/x --by canastas_us --within 3
       P(the deciding team goes out this hand, and within 3 turns) by strategy, team and its
       canastas on the table, with 95% CIs clustered by hand (the turns of a hand share its
-      outcome; needs a run made with --log-decisions).
+      outcome; by game in a run of whole games; needs a run made with --log-decisions).
   canasta odds runs/x --by hand_size --pooled
       all strategies together (warns when the run mixes strategies).
   canasta odds --position pos.txt --strategies expert --rollouts 20000 --seed 1
@@ -98,7 +98,8 @@ def run(args) -> int:
         show[f"P(within {within} turns) [95% CI]"] = ci_column(tab, k, f"{k}_low", f"{k}_high", pct=True)
     print_table(show.rename(columns={"n": "turns"}),
                 title=f"P(deciding team goes out) by {', '.join(groups)} "
-                "(95% CIs clustered by hand: the turns of a hand share its outcome)")
+                "(95% CIs clustered by hand, or by game in a run of games: the turns of a hand share "
+                "its outcome)")
     return 0
 
 
