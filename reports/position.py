@@ -44,6 +44,7 @@ random completion) and play the hand out with the chosen strategies.  ``n_teams`
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -346,7 +347,9 @@ class RolloutResult:
     within:  team, k, P(this team goes out within k turns) + Wilson 95% CI.  Turn 1 is the
              current turn of ``to_move``, turn 2 the next player's, and so on.
     endings: how the hands ended (went out / stock exhausted / red three last / turn limit),
-             share and mean number of turns.
+             share with its Wilson 95% CI and mean number of turns.
+    diffs:   every pair of teams: expected hand score difference (first minus second) with its
+             95% t CI over rollouts (both scores come from the same rollout: paired).
     records: the raw rollout records (sim.play.rollout.rollout_record_dt, engine team numbers).
     """
 
@@ -357,6 +360,7 @@ class RolloutResult:
     strategies: tuple[str, ...]
     rollouts: int
     seed: int
+    diffs: pd.DataFrame | None = None
 
     def to_text(self) -> str:
         import pandas as pd  # noqa: PLC0415
@@ -422,8 +426,14 @@ def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1
     for code, name in END_NAMES.items():
         sel = rec["end_reason"] == code
         if sel.any():
-            end_rows.append({"ended": name, "share": sel.mean(), "n": int(sel.sum()),
-                             "mean_turns": float(rec["turns"][sel].mean())})
+            p, lo, hi = wilson_ci(int(sel.sum()), n)
+            end_rows.append({"ended": name, "share": p, "share_low": lo, "share_high": hi,
+                             "n": int(sel.sum()), "mean_turns": float(rec["turns"][sel].mean())})
+    diff_rows = []
+    for a, b in itertools.combinations(range(nt), 2):
+        d = mean_ci(rec["score"][:, setup.engine_team[a]] - rec["score"][:, setup.engine_team[b]])
+        diff_rows.append({"difference": f"{TEAM_NAMES[a]} - {TEAM_NAMES[b]}", "score": d.mean,
+                          "score_low": d.low, "score_high": d.high})
     names = tuple(specs) if len(specs) > 1 else (specs[0],)
     return RolloutResult(pd.DataFrame(team_rows), pd.DataFrame(within_rows), pd.DataFrame(end_rows),
-                         rec, names, n, int(seed))
+                         rec, names, n, int(seed), pd.DataFrame(diff_rows))

@@ -121,6 +121,11 @@ def test_result_tables_are_consistent():
     w = res.within.set_index(["team", "k"])["p"]
     assert w["us", 1] <= w["us", 3] <= w["us", 1000] == pytest.approx(t["p_out"].iloc[0])
     assert "P(team goes out within k turns)" in res.to_text()
+    d = res.diffs.iloc[0]
+    assert d["difference"] == "us - them" and d["score_low"] < d["score"] < d["score_high"]
+    assert d["score"] == pytest.approx(t["score"].iloc[0] - t["score"].iloc[1])
+    e = res.endings
+    assert ((e["share_low"] <= e["share"]) & (e["share"] <= e["share_high"])).all()
 
 
 # ----------------------------------------------------------------------------- completions
@@ -265,9 +270,10 @@ def test_cli_refuses_bad_options(tmp_path, capsys):
 
 
 def test_cli_prints_tables(tmp_path, capsys):
-    assert _odds(tmp_path, FOUR, "--strategy", "expert", "--seed", "2", "--within", "1", "4") == 0
+    assert _odds(tmp_path, FOUR, "--strategies", "expert", "--seed", "2", "--within", "1", "4") == 0
     out = capsys.readouterr().out
     assert "P(the hand ends by this team going out)" in out and "us" in out and "them" in out
+    assert "us - them" in out and "expected score difference [95% CI]" in out
 
 
 def test_the_readme_example_position_runs(capsys):
@@ -276,6 +282,6 @@ def test_the_readme_example_position_runs(capsys):
     from sim.cli.main import main
 
     path = Path(__file__).resolve().parents[1] / "docs" / "position-example.txt"
-    assert main(["odds", "--position", str(path), "--strategy", "greedy", "--rollouts", "200"]) == 0
+    assert main(["odds", "--position", str(path), "--strategies", "greedy", "--rollouts", "200"]) == 0
     out = capsys.readouterr().out
     assert "200 rollouts" in out and "P(team goes out within k turns)" in out
