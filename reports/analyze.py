@@ -112,27 +112,26 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
-    """The decision of a typed position (reports.position.Position) at the start of the turn of
-    its viewer (``me`` must be ``to_move``).  ``rules``: a RuleSet (default classic)."""
+    """The decision of a typed position (sim.play.position.Position) of its viewer (``me`` must
+    be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
     from sim.core.apply import begin_turn_nb  # noqa: PLC0415
-    from sim.core.enums import Kind, Off  # noqa: PLC0415
-    from sim.play.loop import build_obs_nb  # noqa: PLC0415
-    from sim.play.rollout import Deal, prepare  # noqa: PLC0415
-    from sim.play.worlds import new_know  # noqa: PLC0415
+    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.play.rollout import prepare  # noqa: PLC0415
 
     if position.me != position.to_move:
         raise AnalysisError(f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
                             "actions of the seat to act, so the viewer must be that seat")
     setup = prepare(position, rules)
-    st = setup.state0.copy()
-    hidden = int(setup.deal[Deal.PILE_UNKNOWN])
-    known_freeze = sum(int(st[Off.PILE_COUNTS + k]) for k in (Kind.TWO, Kind.JOKER, Kind.RED3))
-    if position.frozen and known_freeze == 0:
-        st[Off.PILE_FREEZE] = 1  # frozen by cards nobody listed: the observation says "frozen"
-    begin_turn_nb(st, setup.params)
-    obs = np.zeros(Off.STATE_SIZE, np.int32)
-    build_obs_nb(st, position.me, obs, False)
-    return decision_from_view(obs, new_know(position.me, hidden), setup.params, position.me, label)
+    obs = setup.obs.copy()
+    if setup.begin:
+        # begin_turn reads the hand of the seat to act at its own slot of a full state
+        st = obs.copy()
+        me = position.me
+        st[Off.HANDS : Off.HANDS + 15] = 0
+        st[Off.HANDS + me * 15 : Off.HANDS + (me + 1) * 15] = obs[Off.HANDS : Off.HANDS + 15]
+        begin_turn_nb(st, setup.params)
+        obs[: Off.PUB_SIZE] = st[: Off.PUB_SIZE]
+    return decision_from_view(obs, setup.know, setup.params, position.me, label)
 
 
 def _strategy_arrays(strategies, n_seats: int):
