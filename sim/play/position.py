@@ -461,8 +461,8 @@ def _check_position(pos: Position) -> None:
         if pos.melds[t] and not pos.team_opened(t) and not (t == mover_team and pos.phase == "meld" and pos.pending > 0):
             raise ValueError(f"opened: team {TEAM_NAMES[t]} has melds on the table, so it has opened "
                              "(only the team to move can have melds before reaching its minimum: pending: N)")
-    if pos.pending and (pos.team_opened(mover_team) or not pos.melds[mover_team]):
-        raise ValueError("pending: points towards an initial meld need melds laid this turn by a team that has not opened")
+    if pos.pending and not pos.melds[mover_team]:
+        raise ValueError("pending: points laid this turn need melds of the team to move on the table")
     for s in pos.melded or []:
         if not pos.melds[pos.team_of_seat(s)]:
             raise ValueError(f"melded: seat {s} cannot have melded, its team has no melds on the table")
@@ -536,3 +536,56 @@ def format_position(pos: Position) -> str:
         if pos.melded_before is not None:
             out.append(f"melded_before: {'yes' if pos.melded_before else 'no'}")
     return "\n".join(out) + "\n"
+
+
+# ----------------------------------------------------------------------------- from a game
+
+
+def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -> Position:
+    """What ``seat`` knows of a running hand (a full state, int32[STATE_SIZE], and that seat's
+    knowledge, sim.play.worlds layout) as a Position.  Reads the public fields, the seat's own
+    hand and the pile's cards above the ones nobody has seen.  ValueError if the hand is over,
+    for five players, or for Samba rules."""
+    from sim.core.enums import Off, Phase  # noqa: PLC0415
+    from sim.play.worlds import Know  # noqa: PLC0415
+
+    if int(state[Off.PHASE]) == Phase.OVER:
+        raise ValueError("the hand is over: there is no decision to describe")
+    if rules.players == 5 or rules.sequences or rules.multiple_melds_per_rank:
+        raise ValueError("positions cannot describe five players or Samba rules yet")
+    n, nt = int(state[Off.N_SEATS]), int(state[Off.N_TEAMS])
+    eng = [-1] * nt
+    for s in range(n):
+        eng[(s % nt - seat % nt) % nt] = int(state[Off.TEAM_OF_SEAT + s])
+    melds = []
+    for t in eng:
+        ms = []
+        for k in range(N_KINDS):
+            i = t * N_KINDS + k
+            nat, two, jk = int(state[Off.MELD_NAT + i]), int(state[Off.MELD_TWO + i]), int(state[Off.MELD_JOKER + i])
+            if nat + two + jk:
+                ms.append(Meld(k, nat, two, jk))
+        melds.append(ms)
+    hidden, size = int(know[Know.PILE_HIDDEN]), int(state[Off.PILE_LEN])
+    pile = [int(c) & 15 for c in state[Off.PILE + hidden : Off.PILE + size]]
+    known = {s: know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].astype(np.int64)
+             for s in range(n) if s != seat and know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].any()}
+    pos = Position(
+        rules.players, rules.decks, seat, int(state[Off.SEAT]),
+        state[Off.HANDS + seat * N_KINDS : Off.HANDS + (seat + 1) * N_KINDS].astype(np.int64),
+        melds, [int(state[Off.TEAM_RED3 + t]) for t in eng], size, pile[-1] if pile else -1,
+        int(state[Off.PILE_FREEZE]) > 0, [int(x) for x in state[Off.HAND_SIZE : Off.HAND_SIZE + n]],
+        int(state[Off.STOCK_LEN]), [int(state[Off.CUM_SCORE + t]) for t in eng], int(state[Off.TURN]),
+        pile_cards=pile or None, melded=[s for s in range(n) if state[Off.SEAT_MELDED + s]],
+        rules=rules.name, overrides={k: getattr(rules, k) for k in rules.differences_from_preset()},
+        team_layout=rules.team_layout or None, phase="draw" if int(state[Off.PHASE]) == Phase.DRAW else "meld",
+        opened=[bool(state[Off.TEAM_OPENED + t]) for t in eng], known=known,
+        last_discard=[int(x) for x in state[Off.LAST_DISCARD : Off.LAST_DISCARD + n]])
+    if pos.phase == "meld":
+        aside = know[Know.ASIDE : Know.ASIDE + N_KINDS].astype(np.int64)
+        pos.took_pile = bool(state[Off.TOOK_PILE])
+        pos.pending = int(state[Off.PENDING_VALUE])
+        pos.aside = aside if int(state[Off.ASIDE_LEN]) else None
+        pos.canastas_this_turn = int(state[Off.CANASTAS_THIS_TURN])
+        pos.melded_before = bool(state[Off.MELDED_BEFORE])
+    return pos

@@ -226,7 +226,7 @@ class RolloutSetup:
     begin: bool  # a start-of-turn position: begin_turn_nb runs on every world (it may end the hand)
 
 
-def _rules_for(position, rules):
+def rules_for_position(position, rules):
     from sim.core.rules import RuleSet  # noqa: PLC0415
 
     if rules is None:
@@ -361,7 +361,7 @@ def prepare(position, rules=None) -> RolloutSetup:
     """The viewer's observation and knowledge of ``position`` (reports.position.Position), or
     ValueError (one line) when the position cannot be dealt under these rules (default: the
     position's own rules, else classic)."""
-    rules = _rules_for(position, rules)
+    rules = rules_for_position(position, rules)
     params = rules.to_params(0).astype(np.int32)
     n, nt = int(params[Par.N_ACTIVE]), int(params[Par.N_TEAMS])
     eng, pos_team = _teams(position, params)
