@@ -55,10 +55,8 @@ def run(args: argparse.Namespace) -> int:
     from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
 
     pos = load_position(args.position)
-    preset = args.rules or getattr(pos, "rules", None) or "classic"
-    sets = dict(getattr(pos, "overrides", None) or {})
-    sets.update(parse_overrides(args.overrides))
-    rules = RuleSet.preset(preset, pos.players, args.team_layout, **sets)
+    sets = {**pos.overrides, **parse_overrides(args.overrides)}
+    rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
     df = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,
                  infer=args.infer)
     df.attrs["position"] = str(args.position)
