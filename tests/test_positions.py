@@ -114,3 +114,45 @@ def test_impossible_positions_are_refused(tmp_path, capsys, name):
     assert main(["analyze", str(f), "--rollouts", "10"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0], err
+
+
+def test_typed_positions_rebuild_the_previous_seats_discard_snapshot():
+    """From a written position (last discards + pile cards), the snapshot of the previous seat's
+    discard decision (for --infer) matches the one a GameState recorded, in the fields a typed
+    position can know: the pile then, the seat to act, its hand size, the melds."""
+    from sim.play.rollout import prepare  # noqa: PLC0415
+    from sim.play.worlds import Know  # noqa: PLC0415
+
+    rules = RuleSet.preset("classic", 4)
+    fields = [Off.PILE_LEN, Off.PILE_TOP, Off.PILE_FREEZE, Off.SEAT, Off.PHASE, Off.TURN]
+    fields += list(range(Off.PILE_COUNTS, Off.PILE_COUNTS + 15)) + list(range(Off.HAND_SIZE, Off.HAND_SIZE + 4))
+    fields += list(range(Off.MELD_NAT, Off.MELD_JOKER + 45))
+    compared = 0
+    for seed in range(2):
+        full = play_hand_py(rules, ["expert"] * 4, seed)
+        gs = GameState.new_hand(rules, seed)
+        for i, a in enumerate(full.actions):
+            if gs.phase == "draw" and i > 8:
+                me, prev = gs.seat, (gs.seat - 1) % 4
+                typed = prepare(parse_position(format_position(gs.position())))
+                true = gs.knowledge(me)
+                if true[Know.SNAP_VALID + prev]:
+                    assert typed.know[Know.SNAP_VALID + prev]
+                    t = typed.know[Know.SNAP + prev * Off.PUB_SIZE :][:Off.PUB_SIZE]
+                    r = true[Know.SNAP + prev * Off.PUB_SIZE :][:Off.PUB_SIZE]
+                    assert (t[fields] == r[fields]).all()
+                    compared += 1
+            gs.apply(a)
+    assert compared > 20
+
+
+def test_analyze_infer_on_a_written_position(tmp_path, capsys):
+    assert main(["play", "--players", "4", "--strategies", "expert", "--seed", "7", "--position-at", "9"]) == 0
+    f = tmp_path / "p.txt"
+    f.write_text(capsys.readouterr().out)
+    assert main(["analyze", str(f), "--rollouts", "30", "--infer", "expert", "--json"]) == 0
+    import json  # noqa: PLC0415
+
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["actions"] and obj["uniform_actions"]
+    assert obj["actions"][0]["mean"] != obj["uniform_actions"][0]["mean"]  # other worlds

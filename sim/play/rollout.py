@@ -357,6 +357,48 @@ def _check_cards(obs, know, params, position) -> None:
         raise ValueError(f"the pile's {hidden} hidden cards cannot all be red threes")
 
 
+def _typed_snapshots(obs, know, position, n: int) -> None:
+    """Approximate snapshots of the other seats' last discard decisions (sim.play.worlds
+    SNAP), for model-consistent worlds (``--infer``) from a typed position: seat s, d seats
+    before the seat to move, discarded the d-th known pile card from the top, under the
+    discards of the seats after it.  The snapshot is the observation with the pile as it was
+    before that discard (the d top cards removed) and seat s to act holding one card more;
+    the melds and hand sizes of the later seats are taken as they are now (an approximation).
+    Needs ``last_discard`` and those pile cards in ``pile_cards``; none when the pile was taken
+    since or the listed cards disagree with the last discards."""
+    listed = list(position.pile_cards or [])
+    last = position.last_discard
+    if last is None or position.took_pile or not listed:
+        return
+    m = position.to_move
+    hidden = position.pile_hidden
+    for d in range(1, n):
+        s = (m - d) % n
+        order = [(m - 1 - j) % n for j in range(d)]  # the later seats' discards, then s's
+        if s == position.me or len(listed) < d or any(listed[-1 - j] != last[order[j]] for j in range(d)):
+            continue
+        snap = obs[: Off.PUB_SIZE].copy()
+        for j in range(d):
+            snap[Off.PILE_COUNTS + listed[-1 - j]] -= 1
+        snap[Off.PILE_LEN] -= d
+        rest = listed[: len(listed) - d]
+        if not rest and hidden:
+            continue  # the top card then is one nobody knows
+        snap[Off.PILE_TOP] = rest[-1] if rest else -1
+        freeze = sum(1 for k in rest if k in (Kind.TWO, Kind.JOKER, Kind.RED3))
+        snap[Off.PILE_FREEZE] = freeze if freeze or not rest else int(bool(obs[Off.PILE_FREEZE]) and hidden > 0
+                                                                         and not any(k in (Kind.TWO, Kind.JOKER, Kind.RED3) for k in listed))
+        snap[Off.SEAT] = s
+        snap[Off.PHASE] = Phase.MELD
+        snap[Off.TURN] = max(int(snap[Off.TURN]) - d, 0)
+        snap[Off.HAND_SIZE + s] += 1
+        for f in (Off.TOOK_PILE, Off.PENDING_VALUE, Off.ASIDE_LEN, Off.CANASTAS_THIS_TURN):
+            snap[f] = 0
+        snap[Off.MELDED_BEFORE] = snap[Off.SEAT_MELDED + s]
+        know[Know.SNAP + s * Off.PUB_SIZE : Know.SNAP + (s + 1) * Off.PUB_SIZE] = snap
+        know[Know.SNAP_VALID + s] = 1
+
+
 def prepare(position, rules=None) -> RolloutSetup:
     """The viewer's observation and knowledge of ``position`` (reports.position.Position), or
     ValueError (one line) when the position cannot be dealt under these rules (default: the
@@ -382,6 +424,7 @@ def prepare(position, rules=None) -> RolloutSetup:
     if position.aside is not None:
         know[Know.ASIDE : Know.ASIDE + N_KINDS] = position.aside
     _check_cards(obs, know, params, position)
+    _typed_snapshots(obs, know, position, n)
     return RolloutSetup(params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw")
 
 
