@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sim.cli import compare, odds, play, report, rules, simulate, strategies, sweep, warmup
+from sim.cli import analyze, compare, odds, play, report, rules, simulate, strategies, sweep, warmup
 
 # each module defines add_parser(subparsers) and run(args) -> int
-SUBCOMMANDS = (rules, strategies, play, simulate, compare, sweep, odds, report, warmup)
+SUBCOMMANDS = (rules, strategies, play, simulate, compare, sweep, odds, analyze, report, warmup)
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
