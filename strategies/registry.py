@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.errors import CanastaError
 from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
 
 MAX_KNOBS = 24
@@ -45,7 +46,7 @@ def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.n
     return -1
 
 
-class StrategyError(ValueError):
+class StrategyError(CanastaError):
     """Unknown strategy name or knob: one-line message."""
 
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.enums import JOKER_ID, KIND_NAMES, RANK_TOKENS, SUIT_TOKENS, Kind
+from sim.core.errors import CanastaError
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 
 
-class DeckError(ValueError):
+class DeckError(CanastaError):
     """A malformed or incomplete deck: one line naming the bad token or the missing card."""
 
 

@@ -15,6 +15,7 @@ from sim.core.actions import action_text_with_top, parse_action, sequence_action
 from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
 from sim.core.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
 from sim.core.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
+from sim.core.errors import CanastaError
 from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
@@ -25,7 +26,7 @@ END_TEXT = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "st
 SCORE_PARTS = ("score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus", "hand_penalty", "canastas", "natural_canastas")
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(CanastaError):
     """An action the rules do not allow here; the message says why."""
 
 

@@ -39,6 +39,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from sim.core.errors import CanastaError
 from sim.core.enums import decision_record_dt, game_record_dt, hand_record_dt
 
 FORMAT = "canasta-run"
@@ -57,7 +58,7 @@ _PART_RE = re.compile(r"^part-(\d+)\.parquet$")
 _MARK_RE = re.compile(r"^(\d+)$")
 
 
-class RunFolderError(ValueError):
+class RunFolderError(CanastaError):
     """A run folder that cannot be used as asked.  The message is one line."""
 
 
