@@ -15,6 +15,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from reports.compare import compare
+from sim.core.errors import CanastaError
 
 __all__ = ["make_spec", "parse_spec", "parse_knobs", "sweep"]
 
@@ -28,17 +29,11 @@ def _fmt(v) -> str:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """"name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"})."""
-    name, _, rest = spec.partition(":")
-    knobs: dict[str, str] = {}
-    for item in filter(None, (x.strip() for x in rest.split(","))):
-        k, eq, v = item.partition("=")
-        if not eq or not k.strip() or not v.strip():
-            raise ValueError(f"bad knob {item!r} in strategy spec {spec!r} (expected name=value)")
-        knobs[k.strip()] = v.strip()
-    if not name.strip():
-        raise ValueError(f"strategy spec {spec!r} has no strategy name")
-    return name.strip(), knobs
+    """"name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"}) (strategies.registry.split_spec,
+    the one reader of strategy specs)."""
+    from strategies.registry import split_spec  # noqa: PLC0415
+
+    return split_spec(spec)
 
 
 def make_spec(strategy: str, knobs: dict) -> str:
@@ -66,7 +61,9 @@ def parse_knobs(items: list[str]) -> dict[str, list]:
         k, eq, vals = item.partition("=")
         values = [v.strip() for v in vals.split(",") if v.strip()]
         if not eq or not k.strip() or not values:
-            raise ValueError(f"bad --knob {item!r} (expected name=v1,v2,...)")
+            raise CanastaError(f"bad --knob {item!r} (expected name=v1,v2,...)")
+        if k.strip() in out:
+            raise CanastaError(f"--knob {k.strip()} is given twice; list all its values in one --knob")
         out[k.strip()] = [_num(v) for v in values]
     return out
 
@@ -89,17 +86,17 @@ def sweep(
     Returns one row per setting, sorted by mean_diff_per_hand (best first), with the knob
     values as columns, the spec string, and the compare() statistics (setting minus opponent)."""
     if not knobs:
-        raise ValueError("sweep needs at least one knob with values")
+        raise CanastaError("sweep needs at least one knob with values")
     names = list(knobs)
     for k in names:
         if not list(knobs[k]):
-            raise ValueError(f"knob {k!r} has no values")
+            raise CanastaError(f"knob {k!r} has no values")
     rows = []
     for combo in itertools.product(*(list(knobs[k]) for k in names)):
         setting = dict(zip(names, combo, strict=True))
         spec = make_spec(strategy, setting)
         if spec == opponent:
-            raise ValueError(f"setting {spec!r} is the opponent itself")
+            raise CanastaError(f"setting {spec!r} is the opponent itself")
         df = compare([spec, opponent], rules, hands, None, seed, until_ci, max_hands, jobs,
                      chunk_fn, level)
         row = {**setting, "spec": spec, "opponent": opponent}

@@ -10,6 +10,7 @@ import pyarrow.dataset as pads
 import pytest
 
 import sim.cli.main as cli
+from sim.core.errors import CanastaError
 from sim.core.rules import RuleSet
 from sim.play import engine
 from sim.runs import runner, store
@@ -124,6 +125,11 @@ def test_resume_after_lost_shards_and_garbage(tmp_path, reference):
     garbage.write_bytes(b"half a parquet file")
     (out / "games" / "part-000005.parquet.tmp").write_bytes(b"\x00" * 10)
     assert store.done_chunks(out) == [0, 1, 3, 5, 7]
+    # a marker without its shard is damage: the reader names it (and --resume replays it)
+    with pytest.raises(store.DamagedShardError, match=r"chunk 2 is marked done but its shard .*hands/part-000002"):
+        store.read_run(out)
+    (out / "done" / "000002").unlink()
+    (out / "done" / "000006").unlink()
     # reading an incomplete run only sees complete chunks, never the tmp files
     assert len(store.read_run(out)) == 5 * 250 - 250 + 50  # chunks 0,1,3,5 full, 7 holds 50
 
@@ -307,7 +313,7 @@ def test_manifest_contents(tmp_path):
     r = sim_run(out, command="canasta simulate --test")
     m = json.loads((out / "manifest.json").read_text())
     assert m == r.manifest == store.read_manifest(out)
-    assert m["format"] == "canasta-run" and m["version"] == 1
+    assert m["format"] == "canasta-run" and m["version"] == 2
     assert RuleSet.from_dict(m["rules"]) == RULES
     assert m["strategies"] == ["expert", "greedy", "expert", "greedy"]
     assert (m["seed"], m["mode"], m["total"], m["hands"], m["games"]) == (5, "hands", 1800, 1800, None)
@@ -337,8 +343,15 @@ def test_read_run_columns_and_filters(tmp_path, reference):
     g = store.read_run(out, "hands", filters=pads.field("end_reason") == 2)
     assert (g["end_reason"] == 2).all() and len(g) == (reference["hands"]["end_reason"] == 2).sum()
     assert store.read_run(out, "games").empty
-    with pytest.raises(KeyError, match="nope"):
+    with pytest.raises(CanastaError, match="unknown column 'nope'"):
         store.read_run(out, columns=["nope"])
+    # a filter on a column that does not exist is the caller's mistake, not a damaged shard
+    for bad in (pads.field("nope") == 1, [("nope", "==", 1)]):
+        with pytest.raises(CanastaError, match="nope") as exc:
+            store.read_run(out, filters=bad)
+        assert not isinstance(exc.value, store.DamagedShardError) and "damaged" not in str(exc.value)
+    with pytest.raises(CanastaError, match="bad filters"):
+        store.read_run(out, filters=[("game",)])
     r = runner.RunResult.open(out)
     assert len(r.hands) == 1800 and r.complete and r.summary()["hands"] == 1800
 

@@ -39,11 +39,14 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from sim.core.errors import CanastaError
+from sim.core.errors import CanastaError, one_line
+from sim.runs import integrity
+from sim.runs.integrity import DamagedShardError, RunFolderError
 from sim.core.enums import decision_record_dt, game_record_dt, hand_record_dt
 
 FORMAT = "canasta-run"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: page checksums, each shard's chunk key range, marker sizes
+READ_VERSIONS = (1, 2)  # version 1 folders are read (and resumed) without the key-range checks
 MANIFEST = "manifest.json"
 TABLES = ("hands", "decisions", "games")
 DONE_DIR = "done"
@@ -54,12 +57,11 @@ LOCK = ".lock"  # held (flock) by the process writing into the folder
 # settings that make two runs the same experiment (compared on --resume / reuse of a folder)
 EXPERIMENT_KEYS = ("rules", "strategies", "seed", "mode", "total", "chunk_size", "log_decisions")
 
+# what the readers and --resume use from a manifest
+MANIFEST_KEYS = EXPERIMENT_KEYS + ("n_chunks",)
+
 _PART_RE = re.compile(r"^part-(\d+)\.parquet$")
 _MARK_RE = re.compile(r"^(\d+)$")
-
-
-class RunFolderError(CanastaError):
-    """A run folder that cannot be used as asked.  The message is one line."""
 
 
 # ----------------------------------------------------------------------------- names
@@ -345,7 +347,7 @@ def frame_tables(frames: Mapping[str, pd.DataFrame]) -> dict[str, pa.Table]:
     return {table: _to_arrow(frames[table]) for table in TABLES}
 
 
-def encode_table(table: pa.Table, name: str) -> bytes:
+def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = None) -> bytes:
     """One table as the bytes of a parquet file.
 
     Columns without nulls are declared non-nullable (no definition levels to write), numbers
@@ -353,9 +355,11 @@ def encode_table(table: pa.Table, name: str) -> bytes:
     fast to write), the constant strings (rules, strategies) dictionaries; only the key columns
     carry min/max statistics (enough for filters on keys); the decision columns that stay
     constant through a hand are plain lz4.  Measured on 2,500 greedy hands with full decision
-    logs: 7.8 us per hand for the decisions, against 20.8 with the defaults."""
+    logs: 7.8 us per hand for the decisions, against 20.8 with the defaults.  Every page
+    carries a CRC32 checksum and the footer the chunk's key range `key` (sim.runs.integrity)."""
     fields = [pa.field(f.name, f.type, nullable=table.column(i).null_count > 0) for i, f in enumerate(table.schema)]
     meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
+    meta = integrity.with_chunk_key(meta, key)
     table = pa.Table.from_arrays(table.columns, schema=pa.schema(fields, metadata=meta))
     strings = [f.name for f in fields if pa.types.is_string(f.type)]
     runs = [k for k in RUN_COLUMNS.get(name, ()) if k in table.column_names]
@@ -367,16 +371,19 @@ def encode_table(table: pa.Table, name: str) -> bytes:
         table, sink, compression=compression, use_dictionary=strings or False,
         column_encoding=numbers or None, write_statistics=keys or False,
         write_batch_size=65536,  # fewer, larger batches: 6% faster than the default 1024 rows
+        write_page_checksum=True,
     )
     return sink.getvalue().to_pybytes()
 
 
-def encode_tables(tables: Mapping[str, pa.Table]) -> dict[str, bytes]:
+def encode_tables(tables: Mapping[str, pa.Table], key: Mapping[str, int] | None = None) -> dict[str, bytes]:
     """Each table of a chunk as parquet bytes (done in the worker)."""
-    return {name: encode_table(tables[name], name) for name in TABLES}
+    return {name: encode_table(tables[name], name, key) for name in TABLES}
 
 
-def chunk_payload(res: Any, rules: Any, strategies: Sequence[str]) -> tuple[dict[str, bytes], dict[str, int]]:
+def chunk_payload(
+    res: Any, rules: Any, strategies: Sequence[str], key: Mapping[str, int] | None = None
+) -> tuple[dict[str, bytes], dict[str, int]]:
     """A chunk function's result as parquet bytes per table and row counts: straight from the
     records when possible, else through pandas (records_to_frames + conform_frames)."""
     columns = getattr(res, "decision_columns", None)
@@ -384,7 +391,7 @@ def chunk_payload(res: Any, rules: Any, strategies: Sequence[str]) -> tuple[dict
     if tables is None:
         frames = records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
         tables = frame_tables(conform_frames(frames, int(rules.n_teams)))
-    return encode_tables(tables), {name: tables[name].num_rows for name in TABLES}
+    return encode_tables(tables, key), {name: tables[name].num_rows for name in TABLES}
 
 
 def decode_table(data: bytes) -> pd.DataFrame:
@@ -401,12 +408,22 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def write_chunk(root: str | os.PathLike, index: int, payload: Mapping[str, bytes], rows: Mapping[str, int]) -> None:
-    """Write the three shards of chunk `index` (tmp + rename each), then its done marker."""
+def write_chunk(
+    root: str | os.PathLike,
+    index: int,
+    payload: Mapping[str, bytes],
+    rows: Mapping[str, int],
+    key: Mapping[str, int] | None = None,
+) -> None:
+    """Write the three shards of chunk `index` (tmp + rename each), then its done marker
+    (row counts, byte sizes and key range of the shards: what --resume and readers check)."""
     root = Path(root)
     for table in TABLES:
         _atomic_write(shard_path(root, table, index), payload[table])
-    _atomic_write(marker_path(root, index), json.dumps({"rows": dict(rows)}).encode())
+    record: dict[str, Any] = {"rows": dict(rows), "bytes": {t: len(payload[t]) for t in TABLES}}
+    if key is not None:
+        record["key"] = dict(key)
+    _atomic_write(marker_path(root, index), json.dumps(record).encode())
 
 
 def _json_default(obj: Any) -> Any:
@@ -447,14 +464,28 @@ def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
         raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: {exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise RunFolderError(f"{root} is not a canasta run folder ({MANIFEST} has no format '{FORMAT}')")
-    if manifest.get("version") != FORMAT_VERSION:
+    if manifest.get("version") not in READ_VERSIONS:
         raise RunFolderError(
-            f"{root}: run format version {manifest.get('version')!r}, this canasta-lab reads {FORMAT_VERSION}"
+            f"{root}: run format version {manifest.get('version')!r}, this canasta-lab reads "
+            f"{', '.join(map(str, READ_VERSIONS))}"
         )
-    missing = [k for k in EXPERIMENT_KEYS + ("n_chunks",) if k not in manifest]
+    missing = [k for k in MANIFEST_KEYS if k not in manifest]
     if missing:
-        raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: no {missing[0]})")
+        raise RunFolderError(
+            f"{root} is not a canasta run folder (corrupt {MANIFEST}: no '{missing[0]}'); "
+            "choose another folder, or delete this one and run again"
+        )
     return manifest
+
+
+def chunk_key_of(manifest: Mapping[str, Any], index: int) -> dict[str, int] | None:
+    """The key range chunk `index` of this run must hold (None for version-1 folders, whose
+    shards do not record it)."""
+    if manifest.get("version", FORMAT_VERSION) < 2:
+        return None
+    size, total = int(manifest["chunk_size"]), int(manifest["total"])
+    start = index * size
+    return integrity.chunk_key(index, int(manifest["seed"]), start, min(size, total - start))
 
 
 # ----------------------------------------------------------------------------- chunk states
@@ -482,23 +513,40 @@ def done_chunks(root: str | os.PathLike, n_chunks: int | None = None) -> list[in
     return sorted(done)
 
 
-def intact_chunks(root: str | os.PathLike, indices: Iterable[int]) -> list[int]:
-    """The chunks among `indices` whose shards are whole: each one's parquet footer reads and
-    counts the rows its done marker recorded.  Shards are not synced to disk (that would cost
-    about 1 ms per file), so after a power cut a marker can outlive the data it vouches for;
-    resuming then redoes such a chunk instead of trusting it.  Reads footers only (about
-    0.5 ms per file: 3 s for a 10-million-hand run)."""
+def intact_chunks(root: str | os.PathLike, indices: Iterable[int], manifest: Mapping[str, Any] | None = None) -> list[int]:
+    """The chunks among `indices` whose shards are whole (sim.runs.integrity): each one's size,
+    row count and key range are the ones its marker and the run's plan give, and every page's
+    checksum matches.  Shards are not synced to disk (that would cost about 1 ms per file), so
+    after a power cut a marker can outlive the data it vouches for; a copy can put one chunk's
+    shard in another's place; resuming redoes such a chunk instead of trusting it.  Reads every
+    shard once (the measured cost is in docs/DATA.md)."""
     root = Path(root)
+    manifest = manifest if manifest is not None else read_manifest(root)
     good = []
     for i in indices:
-        try:
-            rows = json.loads(marker_path(root, i).read_text())["rows"]
-            ok = all(pq.read_metadata(shard_path(root, t, i)).num_rows == rows[t] for t in TABLES)
-        except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
-            ok = False
-        if ok:
+        if not chunk_problems(root, i, manifest, data=True):
             good.append(i)
     return good
+
+
+def chunk_problems(root: Path, index: int, manifest: Mapping[str, Any], data: bool) -> list[str]:
+    """What is wrong with done chunk `index` (empty if nothing): its marker, each shard's
+    footer and, with `data`, each shard's pages."""
+    rec = integrity.read_marker(marker_path(root, index))
+    if rec is None:
+        return [f"done marker {marker_path(root, index)} is unreadable"]
+    key = chunk_key_of(manifest, index)
+    if key is not None and rec.get("key") not in (None, key):
+        return [f"done marker {marker_path(root, index)} is another chunk's"]
+    out = []
+    for t in TABLES:
+        path = shard_path(root, t, index)
+        why = integrity.footer_problem(path, key, rec["rows"].get(t), (rec.get("bytes") or {}).get(t))
+        if why is None and data:
+            why = integrity.data_problem(path)
+        if why:
+            out.append(f"{path} {why}")
+    return out
 
 
 def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
@@ -589,30 +637,71 @@ def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str
 
 
 def shard_files(path: str | os.PathLike, table: str = "hands") -> list[Path]:
-    """Shards of `table` of the done chunks, in chunk order."""
+    """Shards of `table` of the done chunks, in chunk order, after checking each one's footer
+    against its marker and the run's plan (size, rows, key range).  A marker whose shard is
+    missing, or a shard that fails a check, is a one-line DamagedShardError naming it."""
     if table not in TABLES:
-        raise ValueError(f"unknown table '{table}': choose one of {', '.join(TABLES)}")
+        raise CanastaError(f"unknown table '{table}': choose one of {', '.join(TABLES)}")
     root = Path(path)
-    return [shard_path(root, table, i) for i in done_chunks(root)]
+    manifest = read_manifest(root)
+    n = int(manifest["n_chunks"])
+    marked = {i for i in _indices(root / DONE_DIR, _MARK_RE) if 0 <= i < n}
+    for t in TABLES:
+        lost = sorted(marked - _indices(root / t, _PART_RE))
+        if lost:
+            raise DamagedShardError(
+                f"{root}: chunk {lost[0]} is marked done but its shard {shard_path(root, t, lost[0])} "
+                f"is missing; {integrity.damage_hint(root)}"
+            )
+    files = []
+    for i in sorted(marked):
+        rec = integrity.read_marker(marker_path(root, i))
+        if rec is None:
+            raise DamagedShardError(f"{root}: done marker {marker_path(root, i)} is unreadable; {integrity.damage_hint(root)}")
+        key = chunk_key_of(manifest, i)
+        if key is not None:
+            rec = {**rec, "key": key}  # the plan's range, not the marker's (a marker can be copied too)
+        files.append((i, shard_path(root, table, i), rec))
+    integrity.check_footers(root, files, table)
+    return [f for _, f, _ in files]
+
+
+def unfinished_note(path: str | os.PathLike, manifest: Mapping[str, Any]) -> str | None:
+    """One line saying that a run is unfinished (None if it is complete)."""
+    n = int(manifest["n_chunks"])
+    done = len(done_chunks(path, n))
+    if done == n:
+        return None
+    return (
+        f"{path} is an unfinished run ({done}/{n} chunks done): the tables cover the finished "
+        f"chunks only; `canasta simulate --out {path} --resume` finishes it"
+    )
 
 
 def _filter_expression(filters: Any) -> Any:
     if filters is None or isinstance(filters, ds.Expression):
         return filters
-    return pq.filters_to_expression(filters)
+    try:
+        return pq.filters_to_expression(filters)
+    except (TypeError, ValueError, pa.ArrowException) as exc:
+        raise CanastaError(
+            f"bad filters {filters!r} ({one_line(exc)[:120]}); give a pyarrow.dataset expression "
+            "or [(column, op, value), ...]"
+        ) from None
 
 
 @contextlib.contextmanager
 def readable_shards(root: str | os.PathLike) -> Iterator[None]:
-    """Reading a run's shards: a damaged one (a parquet reader's ArrowInvalid, e.g. after a
-    power cut or a copy cut short) becomes a one-line RunFolderError that says the cure."""
+    """Reading a run's shards directly: a damaged one (a parquet reader's error, e.g. after a
+    power cut or a copy cut short) becomes a one-line DamagedShardError that says the cure.
+    (``scan`` and ``shard_files`` name the shard; this is the fallback for other reads.)"""
     try:
         yield
-    except pa.ArrowInvalid as exc:
-        what = " ".join(str(exc).split())
-        raise RunFolderError(
-            f"{root}: a damaged shard ({what}); `canasta simulate --out {root} --resume` does its chunk again"
-        ) from None
+    except DamagedShardError:
+        raise
+    except (OSError, pa.ArrowException) as exc:
+        what = one_line(exc)[:160]
+        raise DamagedShardError(f"{root}: a damaged shard ({what}); {integrity.damage_hint(root)}") from None
 
 
 def read_run(
@@ -625,21 +714,16 @@ def read_run(
 
     `columns`: the columns to load (only those are read from disk).  `filters`: a
     pyarrow.dataset expression (``pyarrow.dataset.field("game") < 100``) or pandas-style
-    DNF tuples (``[("end_reason", "==", 1)]``).  Only complete chunks are read.
+    DNF tuples (``[("end_reason", "==", 1)]``).  Only complete chunks are read; every shard
+    is checked (sim.runs.integrity) and a damaged one raises a DamagedShardError naming it.
     """
     read_manifest(path)
     files = shard_files(path, table)
     columns = list(columns) if columns is not None else None
+    expr = _filter_expression(filters)
     if not files:
         return _empty_frame(path, table, columns)
-    with readable_shards(path):
-        dataset = ds.dataset([str(f) for f in files], format="parquet")
-        if columns is not None:
-            unknown = [c for c in columns if c not in dataset.schema.names]
-            if unknown:
-                raise KeyError(f"unknown column '{unknown[0]}' in table {table}")
-        result = dataset.to_table(columns=columns, filter=_filter_expression(filters))
-    return result.to_pandas()
+    return integrity.scan(files, columns, expr, path).to_pandas()
 
 
 def _empty_frame(path: str | os.PathLike, table: str, columns: list[str] | None) -> pd.DataFrame:
@@ -660,7 +744,12 @@ def summarize_hands(frames_or_files: Iterable[Any], n_teams: int) -> dict[str, A
         if isinstance(item, pd.DataFrame):
             df = item[cols]
         else:
-            df = pq.read_table(item, columns=cols).to_pandas()
+            try:
+                df = pq.read_table(item, columns=cols, page_checksum_verification=True).to_pandas()
+            except integrity.READ_ERRORS as exc:
+                root = Path(item).parent.parent
+                why = f"has a damaged data page ({one_line(exc)[:120]})"
+                raise DamagedShardError(f"{root}: damaged shard {item} ({why}); {integrity.damage_hint(root)}") from None
         sc = np.stack([df[f"score_t{t}"].to_numpy(np.int64) for t in range(n_teams)], axis=1)
         n += len(df)
         s += sc.sum(axis=0)
