@@ -36,7 +36,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from reports import stats
+from reports import checks, stats
+from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
 
@@ -285,11 +286,13 @@ def compare(
     Columns: a, b, deals, hands, mean_diff_per_hand (A - B), ci_low, ci_high, half_width,
     share_hands_won_a, variance_reduction [, games, mean_diff_per_game, game_ci_low,
     game_ci_high, share_games_won_a]."""
-    strategies = list(strategies)
+    strategies = checks.strategy_list(strategies)
+    checks.compare_args(hands, games, seed, until_ci, max_hands, jobs, level)
     if len(strategies) < 2:
-        raise ValueError("compare needs at least two strategies")
-    if len(set(strategies)) != len(strategies):
-        raise ValueError("the same strategy is listed twice")
+        raise CanastaError("compare needs at least two strategies")
+    twice = [s for i, s in enumerate(strategies) if s in strategies[:i]]
+    if twice:
+        raise CanastaError(f"strategy {twice[0]!r} is listed twice; list each once")
     rules = resolve_rules(rules)
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
@@ -331,6 +334,8 @@ def round_robin(
     (the same deals for every pairing, so resampling deals keeps the design) and an Elo-like
     scale (400 points = 10:1 odds of winning a duplicate deal).  ranking columns: strategy,
     rank, bt, bt_low, bt_high, elo, elo_low, elo_high, mean_diff_vs_field, deals_won_share."""
+    strategies = checks.strategy_list(strategies)
+    check_int("n_boot", n_boot, *checks.N_BOOT)
     pairs = compare(strategies, rules, hands, games, seed, until_ci, max_hands, jobs, chunk_fn, level)
     diffs = pairs.attrs["diffs"]
     k = len(strategies)

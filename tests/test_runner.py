@@ -257,18 +257,22 @@ def test_cli_unfinished_needs_resume(tmp_path, fake_cli, capsys):
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["--hands", "-5"], "--hands -5 must be >= 0"),
+        (["--hands", "-5"], "--hands -5 is out of range: give 1 .."),
+        (["--hands", "0"], "--hands 0 is out of range: give 1 .."),
+        (["--hands", "1e16"], "out of range"),
         (["--hands", "lots"], "not a whole number"),
         (["--games", "2.5"], "not a whole number"),
         (["--log-decisions", "1.5"], "between 0 and 1"),
         (["--log-decisions", "-0.1"], "between 0 and 1"),
         (["--log-decisions", "some"], "not a number"),
-        (["--chunk-size", "0"], "--chunk-size 0 must be >= 1"),
+        (["--chunk-size", "0"], "--chunk-size 0 is out of range"),
         (["--jobs", "0"], "--jobs 0"),
-        (["--seed", "-1"], "--seed -1 must be >= 0"),
+        (["--seed", "-1"], "--seed -1 is out of range"),
+        (["--seed", str(2**64)], "out of range: give 0 .. 9,223,372,036,854,775,807"),
+        (["--set", "go_out_bonus=100", "--set", "go_out_bonus=200"], "given twice"),
         (["--strategies", "a,b,c"], "one strategy per team (2) or one per seat (4)"),
-        (["--strategies", "a,,b"], "empty strategy name"),
-        (["--players", "7"], "2 to 6 players"),
+        (["--strategies", "a,,b"], "an empty name"),
+        (["--players", "7"], "--players 7 is out of range: give 2 .. 6"),
         (["--rules", "bridge"], "unknown preset"),
         (["--set", "go_out_bonnus=1"], "did you mean 'go_out_bonus'"),
         (["--set", "players=6"], "--players"),
@@ -388,9 +392,10 @@ def test_join_with_several_seeds():
 
 
 def test_zero_hands_and_progress_bar(tmp_path, capsys):
-    r = runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
-    assert r.complete and not r.already_complete and r.hands.empty
-    r = runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
+    with pytest.raises(CanastaError, match="hands=0: must be a whole number 1 .."):
+        runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
+    assert not (tmp_path / "z").exists()
+    runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
     assert "300/300" in capsys.readouterr().err
 
 

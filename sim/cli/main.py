@@ -78,7 +78,10 @@ def os_error_message(exc: OSError, command: str, args: argparse.Namespace) -> st
 
 def _run(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a one-line argument error (2)
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "command", None):
         parser.print_help()
         return 0

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 import pandas as pd
+
+from sim.cli.args import whole
+from sim.core import limits
 
 EPILOG = """examples:
   canasta odds runs/x --by canastas_us --within 3
@@ -30,15 +34,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("run_dir", nargs="?", help="run folder (with decision logs)")
     p.add_argument("--by", nargs="+", default=["turn"], metavar="COL",
                    help=f"group by these decision columns: {', '.join(BY_CHOICES)} (default turn)")
-    p.add_argument("--within", type=int, nargs="+", default=None, metavar="K",
+    p.add_argument("--within", type=whole(1, 10**6), nargs="+", default=None, metavar="K",
                    help="also P(going out within the next K turns) (--position: default 1 2 3 5 10)")
-    p.add_argument("--min-n", type=int, default=30, help="hide groups with fewer turns (default 30)")
+    p.add_argument("--min-n", type=whole(0, 10**12), default=30, help="hide groups with fewer turns (default 30)")
     p.add_argument("--position", default=None, metavar="FILE", help="position file for rollouts")
     g = p.add_argument_group("position rollouts (--position)")
-    g.add_argument("--rollouts", type=int, default=1000, help="random completions to play (default 1000)")
+    g.add_argument("--rollouts", type=whole(*limits.ROLLOUTS), default=1000,
+                   help="random completions to play, 1 .. 10**7 (default 1000)")
     g.add_argument("--strategy", nargs="+", default=["expert"], metavar="SPEC",
                    help="strategy for every seat, or one per seat (default expert)")
-    g.add_argument("--seed", type=int, default=0, help="seed (default 0); rollout i depends on (seed, i)")
+    g.add_argument("--seed", type=whole(*limits.SEED), default=0, help="seed (default 0); rollout i depends on (seed, i)")
     g.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default classic)")
     g.add_argument("--players", type=int, default=None, metavar="N",
                    help="players (default: the position's; must agree with it)")
@@ -59,6 +64,8 @@ def run(args) -> int:
     from reports.runs import open_run  # noqa: PLC0415
 
     run_ = open_run(args.run_dir)
+    if run_.unfinished:
+        print(f"canasta odds: warning: {run_.unfinished}", file=sys.stderr)
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print("Hands ended by ... (turns per hand)")
         print(odds.end_turn_distribution(run_).to_string(index=False, float_format="%.1f"))

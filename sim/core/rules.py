@@ -810,5 +810,7 @@ def parse_overrides(items: Sequence[str] | None) -> dict[str, Any]:
         name = name.strip()
         if not sep or not name:
             raise RulesError(f"--set expects name=value, got '{item}'")
+        if name in out:
+            raise RulesError(f"--set {name} is given twice; give each parameter once")
         out[name] = parse_value(name, text)
     return out

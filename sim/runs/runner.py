@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.play import engine
 from sim.runs import integrity, store
@@ -176,18 +177,6 @@ def team_labels(rules: Any, seat_strategies: Sequence[str]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- validation
-
-
-def _as_count(name: str, value: Any, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise CanastaError(f"{name}={value!r} must be a whole number")
-    value = int(value)
-    if value < minimum:
-        raise CanastaError(f"{name}={value} must be >= {minimum}")
-    return value
 
 
 def _check_rate(value: Any) -> float:
@@ -576,18 +565,16 @@ def simulate(
     if hands is not None and games is not None:
         raise CanastaError("give either hands or games, not both")
     if games is not None:
-        mode, total = "games", _as_count("games", games)
+        mode, total = "games", check_int("games", games, *limits.RUN_COUNT)
     else:
-        mode, total = "hands", _as_count("hands", DEFAULT_HANDS if hands is None else hands)
-    seed = _as_count("seed", seed)
-    if seed >= 2**63:
-        raise CanastaError(f"seed={seed} must be < 2**63")
-    jobs = _as_count("jobs", jobs, minimum=-(os.cpu_count() or 1) * 64)
+        mode, total = "hands", check_int("hands", DEFAULT_HANDS if hands is None else hands, *limits.RUN_COUNT)
+    seed = check_int("seed", seed, *limits.SEED)
+    jobs = check_int("jobs", jobs, *limits.JOBS)
     if jobs == 0:
         raise CanastaError("jobs=0: use a positive number of workers, or -1 for all cores")
     if chunk_size is None:
         chunk_size = default_chunk_size(mode, total)
-    chunk_size = _as_count("chunk_size", chunk_size, minimum=1)
+    chunk_size = check_int("chunk_size", chunk_size, *limits.CHUNK)
     log_rate = _check_rate(log_decisions)
     if backend not in BACKENDS:
         raise CanastaError(f"backend '{backend}': choose loky or dask")

@@ -575,7 +575,9 @@ def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
 
 
 def folder_has_files(root: Path) -> bool:
-    return root.is_dir() and any(e.name != LOCK for e in os.scandir(root))
+    """Whether the folder holds anything but our lock and temporary files (a kill -9 during
+    the first manifest write leaves only those: such a folder is started afresh)."""
+    return root.is_dir() and any(e.name != LOCK and not e.name.endswith(TMP_SUFFIX) for e in os.scandir(root))
 
 
 @contextlib.contextmanager
