@@ -139,7 +139,9 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
         return [one(c) for c in calls]
     from joblib import Parallel, delayed  # noqa: PLC0415
 
-    return Parallel(n_jobs=jobs)(delayed(one)(c) for c in calls)
+    from sim.runs.workers import loky_kwargs  # noqa: PLC0415  workers end with this process
+
+    return Parallel(n_jobs=jobs, **loky_kwargs())(delayed(one)(c) for c in calls)
 
 
 def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarray]:

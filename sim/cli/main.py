@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import sys
+import threading
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -101,6 +103,8 @@ def _run(argv: list[str] | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     try:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # see sim/cli/__init__.py
         return _run(argv)
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)

@@ -36,7 +36,7 @@ import pandas as pd
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.play import engine
-from sim.runs import integrity, store
+from sim.runs import integrity, store, workers
 from strategies import registry
 from sim.runs.store import RunFolderError
 
@@ -314,7 +314,7 @@ def _execute(
 
     kw: dict[str, Any] = dict(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
     if backend == "loky":
-        kw["backend"] = "loky"
+        kw.update(workers.loky_kwargs())  # workers end when this process dies (even by kill -9)
     freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
         delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check, freeze)
