@@ -42,7 +42,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from reports.compare import compare, resolve_rules, round_robin  # noqa: PLC0415
-    from sim.cli.outputs import writable_file  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
 
     if len(args.strategies) < 2:
         raise ValueError("compare needs at least two strategies")

@@ -203,11 +203,14 @@ def run(args: argparse.Namespace) -> int:
     progress = False if args.no_progress else None
 
     n_chunks = -(-total // chunk_eff) if total else 0
-    print(
-        f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
-        f"{' vs '.join(runner.team_labels(rules, seats))}, seed {seed} -> {out}",
-        file=sys.stderr,
-    )
+
+    def announce() -> None:  # once the folder is accepted: a refusal stays one line
+        print(
+            f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
+            f"{' vs '.join(runner.team_labels(rules, seats))}, seed {seed} -> {out}",
+            file=sys.stderr,
+        )
+
     # this process exists for this run: what it has imported is not garbage, and the cycle
     # collector's full passes over it cost 1-3% (with --jobs 1 the chunks run here; the
     # runner does the same in its worker processes)
@@ -217,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
             rules, seats, hands=hands if mode == "hands" else None, games=games, seed=seed,
             out=out, jobs=jobs, chunk_size=chunk_eff, log_decisions=rate, backend=backend,
             scheduler=args.scheduler, resume=args.resume, check=args.check, progress=progress,
-            command=command,
+            command=command, on_start=announce,
         )
     except RuntimeError as exc:
         if type(exc).__name__ != "EngineError":

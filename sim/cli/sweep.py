@@ -41,7 +41,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from reports.compare import resolve_rules  # noqa: PLC0415
     from reports.sweep import parse_knobs, sweep  # noqa: PLC0415
-    from sim.cli.outputs import writable_file  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
 
     knobs = parse_knobs(args.knob)
     if args.out:

@@ -504,6 +504,18 @@ def build_manifest(
     }
 
 
+def _same_experiment(root: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The folder's manifest if it holds this experiment; else a one-line RunFolderError."""
+    existing = store.read_manifest(root)
+    diff = store.compare_experiment(existing, manifest)
+    if diff:
+        raise RunFolderError(
+            f"{root} holds a different run: {diff}; choose a new --out, or use --resume "
+            "without changing settings to finish that run"
+        )
+    return existing
+
+
 def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int] | None]:
     """Create or reuse the run folder (simulate has refused a file or a foreign folder before
     locking it); returns (manifest in force, done chunks or None if new)."""
@@ -512,13 +524,7 @@ def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple
         for sub in (*store.TABLES, store.DONE_DIR):
             (root / sub).mkdir(exist_ok=True)
         return manifest, None
-    existing = store.read_manifest(root)
-    diff = store.compare_experiment(existing, manifest)
-    if diff:
-        raise RunFolderError(
-            f"{root} holds a different run: {diff}; choose a new --out, or use --resume "
-            "without changing settings to finish that run"
-        )
+    existing = _same_experiment(root, manifest)
     n = existing["n_chunks"]
     done = store.done_chunks(root, n)
     if len(done) < n and not resume:
@@ -552,6 +558,7 @@ def simulate(
     chunk_fn: ChunkFn | str | None = None,
     *,
     command: str | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> RunResult:
     """Play `hands` independent hands or `games` whole games; write a run folder or keep frames.
 
@@ -561,6 +568,7 @@ def simulate(
       replayed); an unfinished one needs `resume=True`; another experiment is refused.
     - `chunk_fn`: the core's run_chunk (default ``sim.play.engine.run_chunk``, imported lazily).
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
+    - `on_start`: called once the folder is accepted, just before the chunks are played.
     """
     if hands is not None and games is not None:
         raise CanastaError("give either hands or games, not both")
@@ -592,8 +600,14 @@ def simulate(
     root = Path(out) if out is not None else None
     if root is not None and root.exists() and not root.is_dir():
         raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
+    if root is not None:
+        for up in root.parents:
+            if up.exists():
+                if not up.is_dir():
+                    raise RunFolderError(f"cannot make {root}: {up} is a file, not a folder; choose another --out")
+                break
     if root is not None and store.folder_has_files(root):
-        store.read_manifest(root)  # refuse a foreign folder before writing anything into it
+        _same_experiment(root, manifest)  # refuse a foreign folder before writing anything into it
     # the folder stays locked while this process may write into it
     with store.lock_folder(root) if root is not None else contextlib.nullcontext():
         done: list[int] = []
@@ -611,6 +625,8 @@ def simulate(
         if progress is None:
             progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
 
+        if on_start is not None:
+            on_start()
         payloads: dict[int, dict[str, bytes]] = {}
         finished = len(done)
         t0 = time.perf_counter()

@@ -619,6 +619,8 @@ def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str
         "log_decisions": "decision log rate",
     }
     a_rules, b_rules = there.get("rules") or {}, normalize(here.get("rules") or {})
+    if a_rules != b_rules and not (isinstance(a_rules, dict) and isinstance(b_rules, dict)):
+        return f"rules differ ({a_rules!r} there, {b_rules!r} here)"
     if a_rules != b_rules:
         for k in sorted(set(a_rules) | set(b_rules)):
             if a_rules.get(k) != b_rules.get(k):
