@@ -439,3 +439,22 @@ def test_gc_frozen_once_in_workers_only(monkeypatch):
     assert not runner._workers_are_ours("loky", 1)
     assert runner._workers_are_ours("loky", 2)
     assert not runner._workers_are_ours("dask", 2)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
+    """--hands 1e12 is 200 million chunks: they are made as the workers ask for them (a list of
+    them would take minutes and gigabytes before the first chunk)."""
+    import resource
+    import time
+
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    with pytest.raises(runner.RunInterrupted) as exc:
+        runner.simulate(RULES, "greedy", hands=10**12, out=tmp_path / "huge", jobs=jobs, progress=False,
+                        chunk_fn=fake_engine.run_chunk_failing_at(5 * 5_000))
+    assert exc.value.n_chunks == 200_000_000
+    assert time.perf_counter() - t0 < 60
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
+    assert grown_mb < 500, f"memory grew by {grown_mb:.0f} MB"
+    assert store.read_manifest(tmp_path / "huge")["total"] == 10**12
