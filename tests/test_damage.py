@@ -136,3 +136,16 @@ def test_resume_checks_every_chunk_even_when_complete(tmp_path):
     fake_engine.CALLS.clear()
     r = run(out, resume=True)
     assert fake_engine.CALLS == [(0, 250)] and not r.already_complete
+
+
+def test_readers_say_when_a_run_is_unfinished(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "run"
+    run(out)
+    for t in (*store.TABLES, "done"):
+        name = "000003" if t == "done" else "part-000003.parquet"
+        (out / t / name).unlink()
+    monkeypatch.setattr(engine, "run_chunk", FAKE)
+    for argv in (["odds", str(out)], ["report", str(out), "-o", str(tmp_path / "r.html")]):
+        assert cli.main(argv) == 0
+        err = capsys.readouterr().err
+        assert "unfinished run (3/4 chunks done)" in err and f"--out {out} --resume" in err, err
