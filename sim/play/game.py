@@ -264,6 +264,8 @@ def _check_cum(cum_scores: Any, n_teams: int) -> list[int] | None:
         return None
     if isinstance(cum_scores, str | bytes) or not hasattr(cum_scores, "__len__"):
         raise CanastaError(f"cum_scores={cum_scores!r}: give one whole number per team ({n_teams})")
+    if len(cum_scores) == 0:  # no scores: every team starts at 0
+        return None
     if len(cum_scores) != n_teams:
         raise CanastaError(f"cum_scores has {len(cum_scores)} scores; give one per team ({n_teams})")
     return [check_int(f"cum_scores[{t}]", v, *limits.CUM_SCORE) for t, v in enumerate(cum_scores)]

@@ -572,6 +572,8 @@ def simulate(
     """
     if hands is not None and games is not None:
         raise CanastaError("give either hands or games, not both")
+    if not callable(getattr(rules, "to_dict", None)):
+        raise CanastaError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
     if games is not None:
         mode, total = "games", check_int("games", games, *limits.RUN_COUNT)
     else:

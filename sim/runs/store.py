@@ -451,6 +451,8 @@ def write_manifest(root: str | os.PathLike, manifest: Mapping[str, Any]) -> None
 
 def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
     """The manifest of a run folder; RunFolderError if it is missing or not a canasta run."""
+    if not isinstance(path, str | os.PathLike):
+        raise RunFolderError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     root = Path(path)
     if root.is_file() and root.name == MANIFEST:
         root = root.parent
