@@ -37,8 +37,8 @@ from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.play import engine
 from sim.runs import integrity, store, workers
-from strategies import registry
 from sim.runs.store import RunFolderError
+from strategies import registry
 
 DEFAULT_HANDS = 20_000
 DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
