@@ -88,6 +88,10 @@ def sweep(
     if not knobs:
         raise CanastaError("sweep needs at least one knob with values")
     names = list(knobs)
+    fixed = set(parse_spec(strategy)[1]) & set(names)
+    if fixed:
+        k = sorted(fixed)[0]
+        raise CanastaError(f"knob {k} is both fixed in {strategy!r} and swept; give it in one place")
     for k in names:
         if not list(knobs[k]):
             raise CanastaError(f"knob {k!r} has no values")

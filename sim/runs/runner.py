@@ -627,27 +627,28 @@ def simulate(
         if progress is None:
             progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
 
-        if on_start is not None:
-            on_start()
         payloads: dict[int, dict[str, bytes]] = {}
         finished = len(done)
         t0 = time.perf_counter()
         hands_played = 0
         try:
-            with _backend(backend, scheduler, jobs), _progress_bar(progress, plan, initial) as bar:
-                for index, payload, rows in _execute(
-                    tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
-                ):
-                    if root is not None:
-                        store.write_chunk(root, index, payload, rows, store.chunk_key_of(manifest, index))
-                    else:
-                        payloads[index] = payload
-                    finished += 1
-                    hands_played += rows["hands"]
-                    bar.update(plan.chunk(index)[1])
-                    elapsed = time.perf_counter() - t0
-                    if mode == "games" and elapsed > 0:
-                        bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
+            with _backend(backend, scheduler, jobs):
+                if on_start is not None:  # the backend is reached: the run starts
+                    on_start()
+                with _progress_bar(progress, plan, initial) as bar:
+                    for index, payload, rows in _execute(
+                        tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
+                    ):
+                        if root is not None:
+                            store.write_chunk(root, index, payload, rows, store.chunk_key_of(manifest, index))
+                        else:
+                            payloads[index] = payload
+                        finished += 1
+                        hands_played += rows["hands"]
+                        bar.update(plan.chunk(index)[1])
+                        elapsed = time.perf_counter() - t0
+                        if mode == "games" and elapsed > 0:
+                            bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
         except KeyboardInterrupt:
             if root is not None:
                 store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))
