@@ -149,3 +149,29 @@ def test_readers_say_when_a_run_is_unfinished(tmp_path, monkeypatch, capsys):
         assert cli.main(argv) == 0
         err = capsys.readouterr().err
         assert "unfinished run (3/4 chunks done)" in err and f"--out {out} --resume" in err, err
+
+
+def test_checksums_and_key_range_leave_the_column_data_unchanged():
+    """The shards' data are the same as without the integrity additions: equal tables, equal
+    pandas metadata, and a file only a few bytes per page longer."""
+    import pyarrow as pa
+
+    from sim.runs import encode
+
+    res = FAKE(RULES, ("expert", "greedy") * 2, 3, 0, 300, mode="hands", log_rate=1.0)
+    payload, _ = encode.chunk_payload(res, RULES, ("expert", "greedy") * 2, {"chunk": 0, "seed": 3, "first_game": 0, "last_game": 299})
+    plain = {}
+    orig = pq.write_table
+    try:
+        pq.write_table = lambda *a, **k: orig(*a, **{**k, "write_page_checksum": False})
+        plain, _ = encode.chunk_payload(res, RULES, ("expert", "greedy") * 2, None)
+    finally:
+        pq.write_table = orig
+    for t in store.TABLES:
+        a, b = pq.read_table(pa.BufferReader(payload[t])), pq.read_table(pa.BufferReader(plain[t]))
+        assert a.equals(b)
+        meta_a, meta_b = dict(a.schema.metadata), dict(b.schema.metadata)
+        assert meta_a.pop(b"canasta.chunk") and meta_a == meta_b
+        md = pq.read_metadata(pa.BufferReader(payload[t]))
+        chunks = md.num_columns * md.num_row_groups  # a CRC (about 6 bytes) per page, 1-2 pages per chunk
+        assert 0 < len(payload[t]) - len(plain[t]) < 120 + 12 * chunks
