@@ -62,6 +62,8 @@ def resolve_rules(rules=None, players: int | None = None):
 
     Presets come from ``sim.core.rules.RuleSet.preset(name, players=...)`` (6 players: 2x3)."""
     if rules is not None and not isinstance(rules, str):
+        if not hasattr(rules, "players"):
+            raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
         return rules
     name = rules or "classic"
     return RuleSet.preset(name, players=players or 4)
@@ -81,7 +83,7 @@ def team_of_seat(rules) -> tuple[int, ...]:
     p = n_players(rules)
     t = getattr(rules, "team_of_seat", None)
     if t is None:
-        raise ValueError("the rule set has no team_of_seat")
+        raise CanastaError("the rule set has no team_of_seat")
     t = t() if callable(t) else t
     return tuple(int(x) for x in list(t)[:p])
 
@@ -105,7 +107,7 @@ def two_team_check(rules) -> None:
     """Raise ValueError unless the rule set has exactly two teams (2, 4, or 6 as 2x3)."""
     nt = n_teams(rules)
     if nt != 2:
-        raise ValueError(
+        raise CanastaError(
             f"head-to-head comparison needs a 2-team rule set (2, 4 or 6 players as 2x3); "
             f"this one has {n_players(rules)} players in {nt} teams"
         )
@@ -240,7 +242,7 @@ def _play_until(
 ) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""
     if hands < 2:
-        raise ValueError(f"hands must be at least 2, got {hands}")
+        raise CanastaError(f"hands must be at least 2, got {hands}")
     target = hands if until_ci is None else min(hands, max_hands)
     done = 0
     acc: dict[tuple[str, str], list[list[np.ndarray]]] = {}
@@ -298,7 +300,7 @@ def compare(
     rules = resolve_rules(rules)
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
-        raise ValueError("--until-ci must be positive")
+        raise CanastaError("--until-ci must be positive")
     diffs = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level)
     gdiffs = None
     if games:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +70,8 @@ def open_run(path) -> Run:
     """Open a run folder; ValueError with a one-line message if it is not one.
 
     Uses sim.runs.store (manifest checks, only shards of completed chunks) when it is importable."""
+    if not isinstance(path, str | os.PathLike):
+        raise CanastaError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     path = Path(path)
     try:
         from sim.runs import store  # noqa: PLC0415

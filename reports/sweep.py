@@ -85,8 +85,10 @@ def sweep(
 
     Returns one row per setting, sorted by mean_diff_per_hand (best first), with the knob
     values as columns, the spec string, and the compare() statistics (setting minus opponent)."""
-    if not knobs:
-        raise CanastaError("sweep needs at least one knob with values")
+    if not isinstance(knobs, dict) or not knobs:
+        raise CanastaError(f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}")
+    if any(isinstance(v, str) or not hasattr(v, "__iter__") for v in knobs.values()):
+        raise CanastaError(f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}")
     names = list(knobs)
     fixed = set(parse_spec(strategy)[1]) & set(names)
     if fixed:

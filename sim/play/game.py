@@ -152,8 +152,11 @@ class GameState:
     def n_teams(self) -> int:
         return int(self.state[Off.N_TEAMS])
 
+    def _check_seat(self, seat: int | None) -> int:
+        return self.seat if seat is None else check_int("seat", seat, 0, self.n_seats - 1)
+
     def hand_counts(self, seat: int | None = None) -> np.ndarray:
-        s = self.seat if seat is None else seat
+        s = self._check_seat(seat)
         return self.state[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS].copy()
 
     def hand(self, seat: int | None = None) -> list[str]:
@@ -162,6 +165,7 @@ class GameState:
 
     def melds(self, team: int) -> dict[str, tuple[int, int, int]]:
         """{rank: (naturals, twos, jokers)} of the team's melds."""
+        team = check_int("team", team, 0, self.n_teams - 1)
         out = {}
         for k in _display_order():
             i = team * N_KINDS + k
@@ -215,6 +219,7 @@ class GameState:
         return out
 
     def text(self, action: int) -> str:
+        action = self._action_id(action)
         if action >= Act.SEQ_ADD:
             return sequence_action_text(action, self.sequences(self.team))
         return action_text_with_top(action, self.pile_top)

@@ -127,7 +127,7 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
         strategies = default_team_strategies(rules.n_teams, registered_strategies())
     if isinstance(strategies, str):
         strategies = split_strategies(strategies)
-    if not all(isinstance(s, str) for s in strategies):
+    if not isinstance(strategies, Sequence) or not all(isinstance(s, str) for s in strategies):
         raise CanastaError(f"strategies {strategies!r}: give names like 'expert,greedy' or a list of them")
     names = [s.strip() for s in strategies]
     if any(not s for s in names):

@@ -424,6 +424,8 @@ def read_run(
     is checked (sim.runs.integrity) and a damaged one raises a DamagedShardError naming it.
     """
     read_manifest(path)
+    if isinstance(columns, str):
+        raise CanastaError(f"columns={columns!r}: give a list of column names, e.g. ['{columns}']")
     files = shard_files(path, table)
     columns = list(columns) if columns is not None else None
     expr = _filter_expression(filters)
