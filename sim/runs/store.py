@@ -157,7 +157,7 @@ def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
         root = root.parent
     mpath = root / MANIFEST
     if not root.exists():
-        raise FileNotFoundError(f"{root}: no such run folder")
+        raise RunFolderError(f"{root}: no such run folder")
     if not mpath.is_file():
         raise RunFolderError(f"{root} is not a canasta run folder (no {MANIFEST})")
     try:
