@@ -89,7 +89,7 @@ def run(args) -> int:
 def _run_position(args) -> int:
     from reports.position import load_position, rollout  # noqa: PLC0415
     from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
-    from strategies.registry import strategy_id  # noqa: PLC0415
+    from strategies.registry import parse_spec  # noqa: PLC0415
 
     if args.run_dir:
         raise ValueError("give either RUN_DIR or --position FILE, not both")
@@ -101,7 +101,7 @@ def _run_position(args) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed}: give a non-negative integer")
     for spec in args.strategy:
-        strategy_id(spec)
+        parse_spec(spec)  # the one spec reader: name and knobs
     rules = RuleSet.preset(args.rules or "classic", pos.players, args.team_layout,
                            **parse_overrides(args.overrides))
     within = args.within or (1, 2, 3, 5, 10)
