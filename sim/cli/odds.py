@@ -35,7 +35,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--by", nargs="+", default=["turn"], metavar="COL",
                    help=f"group by these decision columns: {', '.join(BY_CHOICES)} (default turn)")
     p.add_argument("--within", type=whole(1, 10**6), nargs="+", default=None, metavar="K",
-                   help="also P(going out within the next K turns) (--position: default 1 2 3 5 10)")
+                   help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)")
     p.add_argument("--min-n", type=whole(0, 10**12), default=30, help="hide groups with fewer turns (default 30)")
     p.add_argument("--position", default=None, metavar="FILE", help="position file for rollouts")
     g = p.add_argument_group("position rollouts (--position)")
