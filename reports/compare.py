@@ -40,7 +40,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from reports import stats
+from reports import checks, stats
+from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
 
@@ -65,6 +66,8 @@ def resolve_rules(rules=None, players: int | None = None):
 
     Presets come from ``sim.core.rules.RuleSet.preset(name, players=...)`` (6 players: 2x3)."""
     if rules is not None and not isinstance(rules, str):
+        if not hasattr(rules, "players"):
+            raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
         return rules
     name = rules or "classic"
     return RuleSet.preset(name, players=players or 4)
@@ -84,7 +87,7 @@ def team_of_seat(rules) -> tuple[int, ...]:
     p = n_players(rules)
     t = getattr(rules, "team_of_seat", None)
     if t is None:
-        raise ValueError("the rule set has no team_of_seat")
+        raise CanastaError("the rule set has no team_of_seat")
     t = t() if callable(t) else t
     return tuple(int(x) for x in list(t)[:p])
 
@@ -108,7 +111,7 @@ def two_team_check(rules) -> None:
     """Raise ValueError unless the rule set has exactly two teams (2, 4, or 6 as 2x3)."""
     nt = n_teams(rules)
     if nt != 2:
-        raise ValueError(
+        raise CanastaError(
             f"head-to-head comparison needs a 2-team rule set (2, 4 or 6 players as 2x3); "
             f"this one has {n_players(rules)} players in {nt} teams"
         )
@@ -142,7 +145,9 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
         return [one(c) for c in calls]
     from joblib import Parallel, delayed  # noqa: PLC0415
 
-    return Parallel(n_jobs=jobs)(delayed(one)(c) for c in calls)
+    from sim.runs.workers import loky_kwargs  # noqa: PLC0415  workers end with this process
+
+    return Parallel(n_jobs=jobs, **loky_kwargs())(delayed(one)(c) for c in calls)
 
 
 def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarray]:
@@ -255,7 +260,7 @@ def _play_until(
 ) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""
     if hands < 2:
-        raise ValueError(f"hands must be at least 2, got {hands}")
+        raise CanastaError(f"hands must be at least 2, got {hands}")
     target = hands if until_ci is None else min(hands, max_hands)
     done = 0
     acc: dict[tuple[str, str], list[list[np.ndarray]]] = {}
@@ -305,15 +310,17 @@ def compare(
     variance_reduction_low, variance_reduction_high [, games, mean_diff_per_game, game_ci_low,
     game_ci_high, share_games_won_a, share_games_won_low, share_games_won_high]; every
     interval is a 95% CI over deals (games), the unit of the paired design."""
-    strategies = list(strategies)
+    strategies = checks.strategy_list(strategies)
+    checks.compare_args(hands, games, seed, until_ci, max_hands, jobs, level)
     if len(strategies) < 2:
-        raise ValueError("compare needs at least two strategies")
-    if len(set(strategies)) != len(strategies):
-        raise ValueError("the same strategy is listed twice")
+        raise CanastaError("compare needs at least two strategies")
+    twice = [s for i, s in enumerate(strategies) if s in strategies[:i]]
+    if twice:
+        raise CanastaError(f"strategy {twice[0]!r} is listed twice; list each once")
     rules = resolve_rules(rules)
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
-        raise ValueError("--until-ci must be positive")
+        raise CanastaError("--until-ci must be positive")
     diffs = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level)
     gdiffs = None
     if games:
@@ -352,6 +359,8 @@ def round_robin(
     scale (400 points = 10:1 odds of winning a duplicate deal).  ranking columns: strategy,
     rank, bt, bt_low, bt_high, elo, elo_low, elo_high, mean_diff_vs_field (+ _low, _high),
     deals_won_share, deals_won_low, deals_won_high; CIs over deals."""
+    strategies = checks.strategy_list(strategies)
+    check_int("n_boot", n_boot, *checks.N_BOOT)
     pairs = compare(strategies, rules, hands, games, seed, until_ci, max_hands, jobs, chunk_fn, level)
     diffs = pairs.attrs["diffs"]
     k = len(strategies)

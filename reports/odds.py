@@ -33,6 +33,7 @@ import pandas as pd
 
 from reports.runs import KEY, Run, lineup, team_long, team_of_seat
 from reports.stats import cluster_group_ci
+from sim.core.errors import CanastaError
 
 __all__ = [
     "turn_rows",
@@ -66,7 +67,7 @@ def turn_rows(run: Run, by: list[str]) -> pd.DataFrame:
     avail = set(run.columns("decisions"))
     bad = [b for b in by if b != "strategy" and b not in avail]
     if bad:
-        raise ValueError(f"unknown --by column {bad[0]!r}; choose from {', '.join(BY_CHOICES)}")
+        raise CanastaError(f"unknown --by column {bad[0]!r}; choose from {', '.join(BY_CHOICES)}")
     cols = list(dict.fromkeys(NEED + [b for b in by if b != "strategy"] + ["went_out_us"]))
     dec = run.read("decisions", cols)
     dec = dec.drop_duplicates(subset=KEY + ["turn"], keep="first").copy()
@@ -103,12 +104,12 @@ def going_out_table(
     p_out_high [, p_within_K, p_within_K_low, p_within_K_high].  ``pooled``: no grouping by
     strategy and team; warns (MixedStrategiesWarning) when the run mixes strategies."""
     if not run.has("decisions"):
-        raise ValueError("this run has no decision logs; run with --log-decisions to get going-out odds")
+        raise CanastaError("this run has no decision logs; run with --log-decisions to get going-out odds")
     by = list(by)
     if not by:
-        raise ValueError("--by needs at least one column")
+        raise CanastaError("--by needs at least one column")
     if within is not None and within < 1:
-        raise ValueError("--within must be at least 1")
+        raise CanastaError("--within must be at least 1")
     groups = by if pooled else [c for c in ("strategy", "team") if c not in by] + by
     d = turn_rows(run, list(dict.fromkeys(groups + ["strategy"])))
     if pooled and d["strategy"].nunique() > 1:

@@ -1,8 +1,8 @@
 """HTML + Markdown report of a run folder.
 
 ``build_report(run_dir, out_html)`` writes ONE self-contained HTML file (matplotlib PNGs as
-base64 data URIs, inline CSS, no external resources) and ``report.md`` (a Markdown summary
-with the same tables, no images) beside it.  It leads with the answer (who wins, by how much,
+base64 data URIs, inline CSS, no external resources) and ``<name>.md`` (a Markdown
+summary with the same tables, no images) beside it.  It leads with the answer (who wins, by how much,
 with what 95% CI, for every pair of teams: one sentence each and one plot of the differences),
 then the evidence, and the settings last.  Sections (headings are stable, tests rely on them):
 Answer, Strategy comparison, Games won, Score distributions, Going-out curves, Pile takes,
@@ -33,6 +33,7 @@ from reports import answer, odds, stats  # noqa: E402
 from reports.runs import Run, decisions_with_strategy, open_run, team_long  # noqa: E402
 from reports.summary import RunSummary  # noqa: E402
 from sim.core.enums import Act, Kind  # noqa: E402
+from sim.core.errors import CanastaError  # noqa: E402
 
 __all__ = ["build_report", "SECTIONS"]
 
@@ -431,16 +432,22 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
 
 
 def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
-    """Write the HTML report (default RUN_DIR/report.html) and report.md beside it.
+    """Write the HTML report (default RUN_DIR/report.html) and its Markdown twin beside it,
+    named after it (X.html -> X.md), both checked writable before any work.
 
     Returns {"html": path, "md": path, "images": n, "has_decisions": bool}."""
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
+
     run = open_run(run_dir)
     out_html = Path(out_html) if out_html else run.path / "report.html"
     if out_html.suffix.lower() not in (".html", ".htm"):
-        raise ValueError(f"-o {out_html}: the report file must end in .html")
+        raise CanastaError(f"-o {out_html}: the report file must end in .html")
+    md = out_html.with_suffix(".md")
+    for path in (out_html, md):
+        writable_file(path, make_parent=True)
     h = run.hands
     if len(h) == 0:
-        raise ValueError(f"{run.path} has an empty hands table")
+        raise CanastaError(f"{run.path} has an empty hands table")
     t = team_long(run, h)
     doc = _Doc(title or f"Canasta lab report: {run.path.name}")
     facts: list = []
@@ -456,6 +463,5 @@ def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
     _settings(doc, run, h)
     out_html.parent.mkdir(parents=True, exist_ok=True)
     out_html.write_text(doc.render_html(), encoding="utf-8")
-    md = out_html.with_name("report.md")
     md.write_text(doc.render_md(), encoding="utf-8")
     return {"html": out_html, "md": md, "images": doc.n_images, "has_decisions": run.has("decisions")}

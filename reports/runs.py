@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from sim.core.errors import CanastaError
 
 __all__ = ["Run", "open_run", "team_long"]
 
@@ -26,6 +29,7 @@ class Run:
     path: Path
     manifest: dict
     tables: dict[str, list[Path]] = field(default_factory=dict)
+    unfinished: str | None = None  # one line when the run is unfinished (readers print it)
     _cache: dict = field(default_factory=dict, repr=False)
 
     def has(self, table: str) -> bool:
@@ -35,17 +39,13 @@ class Run:
         """The whole table (or the given columns that exist) or None if the run lacks it."""
         if not self.has(table):
             return None
-        import pyarrow.dataset as ds  # noqa: PLC0415
+        from sim.runs.integrity import scan  # noqa: PLC0415
 
-        from sim.runs.store import readable_shards  # noqa: PLC0415
-
-        with readable_shards(self.path):
-            dset = ds.dataset([str(p) for p in self.tables[table]], format="parquet")
-            names = set(dset.schema.names)
-            cols = None if columns is None else [c for c in columns if c in names]
-            key = (table, None if cols is None else tuple(cols))
-            if key not in self._cache:
-                self._cache[key] = dset.to_table(columns=cols).to_pandas()
+        names = set(self.columns(table))
+        cols = None if columns is None else [c for c in columns if c in names]
+        key = (table, None if cols is None else tuple(cols))
+        if key not in self._cache:  # page checksums verified; a damaged shard is named
+            self._cache[key] = scan(self.tables[table], cols, None, self.path).to_pandas()
         return self._cache[key]
 
     def columns(self, table: str) -> list[str]:
@@ -62,7 +62,7 @@ class Run:
     def hands(self) -> pd.DataFrame:
         df = self.read("hands")
         if df is None:
-            raise ValueError(f"{self.path} has no hands table (hands/*.parquet)")
+            raise CanastaError(f"{self.path} has no hands table (hands/*.parquet)")
         return df
 
 
@@ -70,17 +70,19 @@ def open_run(path) -> Run:
     """Open a run folder; ValueError with a one-line message if it is not one.
 
     Uses sim.runs.store (manifest checks, only shards of completed chunks) when it is importable."""
+    if not isinstance(path, str | os.PathLike):
+        raise CanastaError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     path = Path(path)
     try:
         from sim.runs import store  # noqa: PLC0415
     except ImportError:  # pragma: no cover - the store is part of the project now
         store = None
     if not path.exists():
-        raise ValueError(f"{path} does not exist")
+        raise CanastaError(f"{path} does not exist")
     if not path.is_dir():
-        raise ValueError(f"{path} is not a folder")
+        raise CanastaError(f"{path} is not a folder")
     if not (path / "manifest.json").exists():
-        raise ValueError(f"{path} is not a run folder: no manifest.json")
+        raise CanastaError(f"{path} is not a run folder: no manifest.json")
     tables: dict[str, list[Path]] = {}
     if store is not None:
         manifest = store.read_manifest(path)  # RunFolderError is a ValueError
@@ -90,13 +92,15 @@ def open_run(path) -> Run:
         try:
             manifest = json.loads((path / "manifest.json").read_text())
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}/manifest.json is not valid JSON: {exc.msg}") from exc
+            raise CanastaError(f"{path}/manifest.json is not valid JSON: {exc.msg}") from exc
         for name in ("hands", "games", "decisions"):
             d = path / name
             tables[name] = sorted(d.glob("*.parquet")) if d.is_dir() else []
     if not tables["hands"]:
-        raise ValueError(f"{path} has no completed chunks yet (no hands shards)")
+        raise CanastaError(f"{path} has no completed chunks yet (no hands shards)")
     run = Run(path, manifest if isinstance(manifest, dict) else {"manifest": manifest}, tables)
+    if store is not None:
+        run.unfinished = store.unfinished_note(path, manifest)
     # every chunk writes all three shards; a table with 0 rows counts as absent
     import pyarrow.parquet as pq  # noqa: PLC0415
 

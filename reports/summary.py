@@ -78,11 +78,11 @@ def _hand_frames(result: Any, cols: list[str]):
     if result.path is None:
         yield result.read("hands", columns=cols)
         return
-    import pyarrow.parquet as pq  # noqa: PLC0415
+    from sim.runs import integrity  # noqa: PLC0415
 
     with store.readable_shards(result.path):
-        for f in store.shard_files(result.path, "hands"):
-            yield pq.read_table(f, columns=cols).to_pandas()
+        for f in store.shard_files(result.path, "hands"):  # footers checked against the markers
+            yield integrity.scan([f], cols, None, result.path).to_pandas()  # pages verified
 
 
 def _row(ci: stats.CI) -> dict[str, float]:

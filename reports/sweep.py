@@ -21,6 +21,7 @@ import pandas as pd
 
 from reports import stats
 from reports.compare import compare
+from sim.core.errors import CanastaError
 
 __all__ = ["make_spec", "parse_spec", "parse_knobs", "sweep"]
 
@@ -34,17 +35,11 @@ def _fmt(v) -> str:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """"name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"})."""
-    name, _, rest = spec.partition(":")
-    knobs: dict[str, str] = {}
-    for item in filter(None, (x.strip() for x in rest.split(","))):
-        k, eq, v = item.partition("=")
-        if not eq or not k.strip() or not v.strip():
-            raise ValueError(f"bad knob {item!r} in strategy spec {spec!r} (expected name=value)")
-        knobs[k.strip()] = v.strip()
-    if not name.strip():
-        raise ValueError(f"strategy spec {spec!r} has no strategy name")
-    return name.strip(), knobs
+    """"name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"}) (strategies.registry.split_spec,
+    the one reader of strategy specs)."""
+    from strategies.registry import split_spec  # noqa: PLC0415
+
+    return split_spec(spec)
 
 
 def make_spec(strategy: str, knobs: dict) -> str:
@@ -72,7 +67,9 @@ def parse_knobs(items: list[str]) -> dict[str, list]:
         k, eq, vals = item.partition("=")
         values = [v.strip() for v in vals.split(",") if v.strip()]
         if not eq or not k.strip() or not values:
-            raise ValueError(f"bad --knob {item!r} (expected name=v1,v2,...)")
+            raise CanastaError(f"bad --knob {item!r} (expected name=v1,v2,...)")
+        if k.strip() in out:
+            raise CanastaError(f"--knob {k.strip()} is given twice; list all its values in one --knob")
         out[k.strip()] = [_num(v) for v in values]
     return out
 
@@ -115,12 +112,18 @@ def sweep(
     deal, or every value's CI against the knob's first value includes 0).
     ``out.attrs["retest"]``: the winner against the baseline again on ``hands`` fresh deals
     (seed + 1), free of the winner's curse of picking the best of many noisy settings."""
-    if not knobs:
-        raise ValueError("sweep needs at least one knob with values")
+    if not isinstance(knobs, dict) or not knobs:
+        raise CanastaError(f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}")
+    if any(isinstance(v, str) or not hasattr(v, "__iter__") for v in knobs.values()):
+        raise CanastaError(f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}")
     names = list(knobs)
+    fixed = set(parse_spec(strategy)[1]) & set(names)
+    if fixed:
+        k = sorted(fixed)[0]
+        raise CanastaError(f"knob {k} is both fixed in {strategy!r} and swept; give it in one place")
     for k in names:
         if not list(knobs[k]):
-            raise ValueError(f"knob {k!r} has no values")
+            raise CanastaError(f"knob {k!r} has no values")
 
     def play(spec: str, s: int) -> pd.DataFrame:
         return compare([spec, opponent], rules, hands, None, s, until_ci, max_hands, jobs,
@@ -133,7 +136,7 @@ def sweep(
         setting = dict(zip(names, combo, strict=True))
         spec = make_spec(strategy, setting)
         if spec == opponent:
-            raise ValueError(f"setting {spec!r} is the opponent itself")
+            raise CanastaError(f"setting {spec!r} is the opponent itself")
         df = play(spec, seed)
         x = _paired(df)
         vb = _vs(x, base, level)

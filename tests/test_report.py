@@ -51,7 +51,10 @@ def test_report_without_decisions(run_nodec, tmp_path):
 
 def test_cli_report_and_bad_folders(run_dir, tmp_path, capsys):
     assert main(["report", str(run_dir), "-o", str(tmp_path / "x.html")]) == 0
-    assert (tmp_path / "x.html").exists() and (tmp_path / "report.md").exists()
+    assert (tmp_path / "x.html").exists() and (tmp_path / "x.md").exists()
+    # a second report into the same folder does not overwrite the first one's Markdown
+    assert main(["report", str(run_dir), "-o", str(tmp_path / "y.html")]) == 0
+    assert (tmp_path / "x.md").exists() and (tmp_path / "y.md").exists() and not (tmp_path / "report.md").exists()
     capsys.readouterr()
     bad = tmp_path / "empty"
     bad.mkdir()

@@ -10,6 +10,7 @@ import pyarrow.dataset as pads
 import pytest
 
 import sim.cli.main as cli
+from sim.core.errors import CanastaError
 from sim.core.rules import RuleSet
 from sim.play import engine
 from sim.runs import runner, store
@@ -124,6 +125,11 @@ def test_resume_after_lost_shards_and_garbage(tmp_path, reference):
     garbage.write_bytes(b"half a parquet file")
     (out / "games" / "part-000005.parquet.tmp").write_bytes(b"\x00" * 10)
     assert store.done_chunks(out) == [0, 1, 3, 5, 7]
+    # a marker without its shard is damage: the reader names it (and --resume replays it)
+    with pytest.raises(store.DamagedShardError, match=r"chunk 2 is marked done but its shard .*hands/part-000002"):
+        store.read_run(out)
+    (out / "done" / "000002").unlink()
+    (out / "done" / "000006").unlink()
     # reading an incomplete run only sees complete chunks, never the tmp files
     assert len(store.read_run(out)) == 5 * 250 - 250 + 50  # chunks 0,1,3,5 full, 7 holds 50
 
@@ -251,18 +257,22 @@ def test_cli_unfinished_needs_resume(tmp_path, fake_cli, capsys):
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["--hands", "-5"], "--hands -5 must be >= 0"),
+        (["--hands", "-5"], "--hands -5 is out of range: give 1 .."),
+        (["--hands", "0"], "--hands 0 is out of range: give 1 .."),
+        (["--hands", "1e16"], "out of range"),
         (["--hands", "lots"], "not a whole number"),
         (["--games", "2.5"], "not a whole number"),
         (["--log-decisions", "1.5"], "between 0 and 1"),
         (["--log-decisions", "-0.1"], "between 0 and 1"),
         (["--log-decisions", "some"], "not a number"),
-        (["--chunk-size", "0"], "--chunk-size 0 must be >= 1"),
+        (["--chunk-size", "0"], "--chunk-size 0 is out of range"),
         (["--jobs", "0"], "--jobs 0"),
-        (["--seed", "-1"], "--seed -1 must be >= 0"),
+        (["--seed", "-1"], "--seed -1 is out of range"),
+        (["--seed", str(2**64)], "out of range: give 0 .. 9,223,372,036,854,775,807"),
+        (["--set", "go_out_bonus=100", "--set", "go_out_bonus=200"], "given twice"),
         (["--strategies", "a,b,c"], "one strategy per team (2) or one per seat (4)"),
-        (["--strategies", "a,,b"], "empty strategy name"),
-        (["--players", "7"], "2 to 6 players"),
+        (["--strategies", "a,,b"], "an empty name"),
+        (["--players", "7"], "--players 7 is out of range: give 2 .. 6"),
         (["--rules", "bridge"], "unknown preset"),
         (["--set", "go_out_bonnus=1"], "did you mean 'go_out_bonus'"),
         (["--set", "players=6"], "--players"),
@@ -308,7 +318,7 @@ def test_manifest_contents(tmp_path):
     r = sim_run(out, command="canasta simulate --test")
     m = json.loads((out / "manifest.json").read_text())
     assert m == r.manifest == store.read_manifest(out)
-    assert m["format"] == "canasta-run" and m["version"] == 1
+    assert m["format"] == "canasta-run" and m["version"] == 2
     assert RuleSet.from_dict(m["rules"]) == RULES
     assert m["strategies"] == ["expert", "greedy", "expert", "greedy"]
     assert (m["seed"], m["mode"], m["total"], m["hands"], m["games"]) == (5, "hands", 1800, 1800, None)
@@ -338,8 +348,15 @@ def test_read_run_columns_and_filters(tmp_path, reference):
     g = store.read_run(out, "hands", filters=pads.field("end_reason") == 2)
     assert (g["end_reason"] == 2).all() and len(g) == (reference["hands"]["end_reason"] == 2).sum()
     assert store.read_run(out, "games").empty
-    with pytest.raises(KeyError, match="nope"):
+    with pytest.raises(CanastaError, match="unknown column 'nope'"):
         store.read_run(out, columns=["nope"])
+    # a filter on a column that does not exist is the caller's mistake, not a damaged shard
+    for bad in (pads.field("nope") == 1, [("nope", "==", 1)]):
+        with pytest.raises(CanastaError, match="nope") as exc:
+            store.read_run(out, filters=bad)
+        assert not isinstance(exc.value, store.DamagedShardError) and "damaged" not in str(exc.value)
+    with pytest.raises(CanastaError, match="bad filters"):
+        store.read_run(out, filters=[("game",)])
     r = runner.RunResult.open(out)
     assert len(r.hands) == 1800 and r.complete
 
@@ -376,9 +393,10 @@ def test_join_with_several_seeds():
 
 
 def test_zero_hands_and_progress_bar(tmp_path, capsys):
-    r = runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
-    assert r.complete and not r.already_complete and r.hands.empty
-    r = runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
+    with pytest.raises(CanastaError, match="hands=0: must be a whole number 1 .."):
+        runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
+    assert not (tmp_path / "z").exists()
+    runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
     assert "300/300" in capsys.readouterr().err
 
 
@@ -422,3 +440,22 @@ def test_gc_frozen_once_in_workers_only(monkeypatch):
     assert not runner._workers_are_ours("loky", 1)
     assert runner._workers_are_ours("loky", 2)
     assert not runner._workers_are_ours("dask", 2)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
+    """--hands 1e12 is 200 million chunks: they are made as the workers ask for them (a list of
+    them would take minutes and gigabytes before the first chunk)."""
+    import resource
+    import time
+
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    with pytest.raises(runner.RunInterrupted) as exc:
+        runner.simulate(RULES, "greedy", hands=10**12, out=tmp_path / "huge", jobs=jobs, progress=False,
+                        chunk_fn=fake_engine.run_chunk_failing_at(5 * 5_000))
+    assert exc.value.n_chunks == 200_000_000
+    assert time.perf_counter() - t0 < 60
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
+    assert grown_mb < 500, f"memory grew by {grown_mb:.0f} MB"
+    assert store.read_manifest(tmp_path / "huge")["total"] == 10**12

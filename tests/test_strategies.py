@@ -93,7 +93,7 @@ def test_parse_spec_knobs():
     "spec,fragment",
     [
         ("tunable:bogus=1", "has no knob 'bogus'"),
-        ("tunable:open_threshold", "has no knob"),
+        ("tunable:open_threshold", "has no value"),
         ("tunable:open_threshold=lots", "is not a number"),
         ("greedy:open_threshold=1", "its knobs: none"),
         ("grredy", "unknown strategy"),

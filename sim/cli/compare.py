@@ -6,6 +6,9 @@ import argparse
 
 import pandas as pd
 
+from sim.cli.args import real, whole
+from sim.core import limits
+
 EPILOG = """example:
   canasta compare expert greedy --rules classic --players 4 --until-ci 10
       plays duplicate deals (each deal twice, seats swapped) until the 95% CI of
@@ -24,23 +27,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("strategies", nargs="+", help="2+ strategy names or 'name:k=v,...' specs")
     p.add_argument("--rules", default="classic", help="rule preset (default classic)")
     p.add_argument("--players", type=int, default=4, help="players: 2, 4 or 6 (default 4)")
-    p.add_argument("--hands", type=int, default=10_000, help="deals per pairing (default 10000)")
-    p.add_argument("--games", type=int, default=None, help="also play this many whole games per seating")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--until-ci", type=float, default=None, metavar="POINTS",
+    p.add_argument("--hands", type=whole(*limits.DEALS), default=10_000, help="deals per pairing, 2 .. 10**8 (default 10000)")
+    p.add_argument("--games", type=whole(*limits.GAMES_PER_SEATING), default=None,
+                   help="also play this many whole games per seating, 1 .. 10**7")
+    p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="0 .. 2**63-1 (default 0)")
+    p.add_argument("--until-ci", type=real(0, 1e9, lo_open=True), default=None, metavar="POINTS",
                    help="add deals until the 95%% CI half-width is below POINTS per hand")
-    p.add_argument("--max-hands", type=int, default=1_000_000, help="deal cap for --until-ci")
-    p.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
-    p.add_argument("--out", default=None, help="also write the pairings table to this CSV")
+    p.add_argument("--max-hands", type=whole(*limits.DEALS), default=1_000_000, help="deal cap for --until-ci, 2 .. 10**8")
+    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1, help="parallel workers (default all cores)")
+    p.add_argument("--out", default=None, help="also write the pairings table to this CSV (checked writable first)")
     p.set_defaults(run=run)
     return p
 
 
 def run(args) -> int:
     from reports.compare import compare, resolve_rules, round_robin  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
 
     if len(args.strategies) < 2:
         raise ValueError("compare needs at least two strategies")
+    if args.out:
+        writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
     kw = dict(rules=rules, hands=args.hands, games=args.games, seed=args.seed,
               until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs)

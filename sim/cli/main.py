@@ -1,14 +1,20 @@
-"""`canasta` entry point: the argument parser over every subcommand module, and error handling."""
+"""`canasta` entry point: the argument parser over every subcommand module, and error handling.
+
+Every refusal is one line on stderr, ``canasta CMD: error: ...``, and exit status 2: argparse's
+own errors (without its usage block), the documented ``CanastaError`` of the Python layers,
+file-system errors (a full disk, a read-only folder, a path below a file) and running out of
+memory.  Ctrl-C exits with status 130 and one line, also while the libraries are still loading
+(they are imported inside ``main``, not when this module is).
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import signal
 import sys
-
-from sim.cli import analyze, compare, odds, play, report, rules, simulate, strategies, sweep, warmup
-
-# each module defines add_parser(subparsers) and run(args) -> int
-SUBCOMMANDS = (rules, strategies, play, simulate, compare, sweep, odds, analyze, report, warmup)
+import threading
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -20,10 +26,6 @@ EPILOG = """examples:
   canasta report runs/x -o report.html
   canasta warmup                                  compile the game core once, ahead of time
 """
-
-
-class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
 
 
 def version() -> str:
@@ -44,40 +46,104 @@ def version() -> str:
             return "unknown"
 
 
+def _error_base() -> type[Exception]:
+    from sim.core.errors import CanastaError
+
+    return CanastaError
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: the problem and where the options are listed."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        msg = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {msg} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from sim.cli import (
+        analyze,
+        compare,
+        odds,
+        play,
+        report,
+        rules,
+        simulate,
+        strategies,
+        sweep,
+        warmup,
+    )
+
+    parser = Parser(
         prog="canasta",
         description="Canasta strategy lab: simulate, compare and analyse Canasta strategies.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in SUBCOMMANDS:
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # each module defines add_parser(subparsers) and run(args) -> int
+    for module in (rules, strategies, play, simulate, compare, sweep, odds, analyze, report, warmup):
         module.add_parser(sub)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def os_error_message(exc: OSError, command: str, args: argparse.Namespace) -> str:
+    """One line for a file-system error: what failed, why, and for runs how to continue."""
+    name = exc.filename or getattr(args, "out", None) or ""
+    why = exc.strerror or str(exc)
+    cure = {
+        errno.ENOSPC: "free some space",
+        errno.EDQUOT: "free some space",
+        errno.EFBIG: "the file system's file-size limit was hit",
+        errno.EROFS: "choose a writable folder",
+        errno.EACCES: "choose a folder you may write to",
+        errno.ENOTDIR: "a part of the path is a file, not a folder",
+        errno.EISDIR: "give a file name, not a folder",
+        errno.ENOENT: "check the path",
+    }.get(exc.errno or -1)
+    msg = f"cannot use {name}: {why}" if name else why
+    if cure:
+        msg += f" ({cure})"
+    if command == "simulate" and getattr(args, "out", None) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        msg += f"; finished chunks are kept: `canasta simulate --out {args.out} --resume` continues"
+    return msg
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a one-line argument error (2)
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "command", None):
         parser.print_help()
         return 0
+    user_errors = (_error_base(), ValueError, KeyError)
     try:
         return int(args.run(args) or 0)
+    except user_errors as exc:
+        text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        msg = " ".join(text.split()) or type(exc).__name__
+    except OSError as exc:
+        msg = os_error_message(exc, args.command, args)
+    except MemoryError:
+        msg = "out of memory; ask for less work (e.g. fewer --rollouts or --hands per call)"
+    print(f"canasta {args.command}: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # see sim/cli/__init__.py
+        return _run(argv)
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `canasta strategies | head`: the reader has all it wanted
-        import os  # noqa: PLC0415
-
+    except BrokenPipeError:  # `canasta ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CliError, ValueError, FileNotFoundError, KeyError) as exc:
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"canasta {args.command}: error: {msg}", file=sys.stderr)
-        return 2
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ import warnings
 
 import pandas as pd
 
+from sim.cli.args import whole
+from sim.core import limits
+
 EPILOG = """examples:
   canasta odds runs/x --by canastas_us --within 3
       P(the deciding team goes out this hand, and within 3 turns) by strategy, team and its
@@ -35,18 +38,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("run_dir", nargs="?", help="run folder (with decision logs)")
     p.add_argument("--by", nargs="+", default=["turn"], metavar="COL",
                    help=f"group by these decision columns: {', '.join(BY_CHOICES)} (default turn)")
-    p.add_argument("--within", type=int, nargs="+", default=None, metavar="K",
-                   help="also P(going out within the next K turns) (--position: default 1 2 3 5 10)")
-    p.add_argument("--min-n", type=int, default=30, help="hide groups with fewer turns (default 30)")
+    p.add_argument("--within", type=whole(1, 10**6), nargs="+", default=None, metavar="K",
+                   help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)")
+    p.add_argument("--min-n", type=whole(0, 10**12), default=30, help="hide groups with fewer turns (default 30)")
     p.add_argument("--pooled", action="store_true",
                    help="do not split by strategy and team (warns when strategies are mixed)")
     p.add_argument("--position", default=None, metavar="FILE", help="position file for rollouts")
     g = p.add_argument_group("position rollouts (--position)")
-    g.add_argument("--rollouts", type=int, default=1000, help="random completions to play (default 1000)")
+    g.add_argument("--rollouts", type=whole(*limits.ROLLOUTS), default=1000,
+                   help="random completions to play, 1 .. 10**7 (default 1000)")
     g.add_argument("--strategies", dest="strategies", nargs="+", default=["expert"],
                    metavar="SPEC", help="strategy for every seat, or one per seat (default expert)")
     g.add_argument("--strategy", dest="strategies", nargs="+", help=argparse.SUPPRESS)  # old name
-    g.add_argument("--seed", type=int, default=0, help="seed (default 0); rollout i depends on (seed, i)")
+    g.add_argument("--seed", type=whole(*limits.SEED), default=0, help="seed (default 0); rollout i depends on (seed, i)")
     g.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default: the position's, else classic)")
     g.add_argument("--players", type=int, default=None, metavar="N",
                    help="players (default: the position's; must agree with it)")
@@ -68,6 +72,8 @@ def run(args) -> int:
     from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
 
     run_ = open_run(args.run_dir)
+    if run_.unfinished:
+        print(f"canasta odds: warning: {run_.unfinished}", file=sys.stderr)
     et = odds.end_turn_distribution(run_)
     et.insert(3, "mean turns [95% CI]", ci_column(et, "mean", "mean_low", "mean_high"))
     print_table(et.drop(columns=["mean", "mean_low", "mean_high"]),
@@ -107,7 +113,7 @@ def run(args) -> int:
 def _run_position(args) -> int:
     from reports.position import load_position, rollout  # noqa: PLC0415
     from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
-    from strategies.registry import strategy_id  # noqa: PLC0415
+    from strategies.registry import parse_spec  # noqa: PLC0415
 
     if args.run_dir:
         raise ValueError("give either RUN_DIR or --position FILE, not both")
@@ -119,7 +125,7 @@ def _run_position(args) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed}: give a non-negative integer")
     for spec in args.strategies:
-        strategy_id(spec)
+        parse_spec(spec)  # the one spec reader: name and knobs
     sets = {**pos.overrides, **parse_overrides(args.overrides)}
     rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
     within = args.within or (1, 2, 3, 5, 10)

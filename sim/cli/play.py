@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from sim.cli.args import whole
 from sim.cli.rules import rules_from_args
+from sim.core import limits
 from sim.core.enums import Off
+from sim.core.errors import CanastaError
 from sim.core.referee import IllegalAction, referee_hand
 from sim.play.game import GameState
 from sim.play.history import format_history
@@ -36,50 +39,49 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a rule parameter (repeatable)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal (default 0)")
-    p.add_argument("--game", type=int, default=0, help="game number of the key (default 0)")
-    p.add_argument("--hand", type=int, default=0, help="hand number of the key (default 0)")
+    p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="seed of the deal, 0 .. 2**63-1 (default 0)")
+    p.add_argument("--game", type=whole(*limits.GAME), default=0, help="game number of the key, 0 .. 2**62 (default 0)")
+    p.add_argument("--hand", type=whole(*limits.HAND), default=0, help="hand number of the key, 0 .. 2**31-1 (default 0)")
     p.add_argument("--strategies", default="random",
                    help="one strategy for all, one per team or one per seat, comma-separated (default random)")
     p.add_argument("--deck", default=None, metavar="FILE", help="stacked deck file instead of a shuffled deck")
-    p.add_argument("--dealer", type=int, default=None, help="active seat of the dealer (default (game+hand) %% players)")
-    p.add_argument("--cum", default=None, metavar="S0,S1,..", help="cumulative team scores before the hand (minimums)")
+    p.add_argument("--dealer", type=whole(0, 5), default=None, help="active seat of the dealer (default (game+hand) %% players)")
+    p.add_argument("--cum", default=None, metavar="S0,S1,..",
+                   help="cumulative team scores before the hand (they set the minimums), each -10**8 .. 10**8")
     p.add_argument("--position-at", default=None, metavar="TURN[:STEP]",
                    help="write the position of that decision (turn as printed, step 1 = its first decision) "
                    "instead of the history (format: docs/position-example.txt)")
-    p.add_argument("--seat", type=int, default=None, metavar="K",
+    p.add_argument("--seat", type=whole(0, 5), default=None, metavar="K",
                    help="with --position-at: the position as table seat K knows it (default: the seat to act)")
     p.set_defaults(run=run)
     return p
 
 
-def expand_strategies(text: str, rules) -> list[str]:
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    if len(names) == 1:
-        return names * rules.players
-    if len(names) == rules.n_teams:
-        return [names[t] for t in rules.team_of_seat]
-    if len(names) == rules.players:
-        return names
-    raise ValueError(f"--strategies has {len(names)} names; give 1, one per team ({rules.n_teams}) or one per seat ({rules.players})")
+def parse_cum(text: str | None, n_teams: int) -> list[int] | None:
+    """--cum '1500,-200' -> one cumulative score per team, each in its documented range."""
+    if text is None:
+        return None
+    parse = whole(*limits.CUM_SCORE)
+    try:
+        cum = [parse(x) for x in text.split(",")]
+    except argparse.ArgumentTypeError as exc:
+        raise CanastaError(f"--cum: {exc}") from None
+    if len(cum) != n_teams:
+        raise CanastaError(f"--cum needs {n_teams} scores (one per team), got {len(cum)}")
+    return cum
 
 
 def run(args: argparse.Namespace) -> int:
+    from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies
+
     rules = rules_from_args(args)
     reason = rules.engine_supported()
     if reason:
-        raise ValueError(reason)
-    strategies = expand_strategies(args.strategies, rules)
-    from strategies.registry import parse_spec
-
-    for s in strategies:
-        parse_spec(s)
-    for name, v in (("seed", args.seed), ("game", args.game), ("hand", args.hand)):
-        if v < 0:
-            raise ValueError(f"--{name} {v}: must be >= 0")
-    cum = [int(x) for x in args.cum.split(",")] if args.cum else None
-    if cum is not None and len(cum) != rules.n_teams:
-        raise ValueError(f"--cum needs {rules.n_teams} scores (one per team), got {len(cum)}")
+        raise CanastaError(reason)
+    # the one strategy-list reader of every command (strategies.registry.split_specs)
+    strategies = list(expand_strategies(rules, args.strategies))
+    check_strategy_names(strategies, registered_strategies())
+    cum = parse_cum(args.cum, rules.n_teams)
 
     def make() -> GameState:
         return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 EPILOG = """example:
   canasta report runs/x -o report.html
-      writes report.html (one file, plots embedded) and report.md beside it: settings,
+      writes report.html (one file, plots embedded) and report.md beside it (X.html -> X.md): settings,
       strategy comparison with CIs, score distributions, going-out curves, pile takes and
       freezes, red threes and canastas, and data-driven surprises.
 """
@@ -18,7 +19,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Build a self-contained HTML report (and report.md beside it) of a run.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run_dir", help="run folder (manifest.json + hands/ [decisions/ games/])")
-    p.add_argument("-o", "--out", default=None, help="HTML file (default RUN_DIR/report.html)")
+    p.add_argument("-o", "--out", default=None, help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same name .md")
     p.add_argument("--title", default=None)
     p.set_defaults(run=run)
     return p
@@ -26,7 +27,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from reports.report import build_report  # noqa: PLC0415
+    from reports.runs import open_run  # noqa: PLC0415
 
+    note = open_run(args.run_dir).unfinished
+    if note:
+        print(f"canasta report: warning: {note}", file=sys.stderr)
     res = build_report(args.run_dir, args.out, args.title)
     print(f"wrote {res['html']} ({res['images']} plots) and {res['md']}")
     if not res["has_decisions"]:

@@ -13,6 +13,9 @@ from typing import Any
 
 import pandas as pd
 
+from sim.cli.args import parse_whole
+from sim.core import limits
+from sim.core.errors import CanastaError
 from sim.runs import store
 
 DEFAULT_OUT = "runs/default"
@@ -26,7 +29,9 @@ EPILOG = """examples:
   canasta simulate --backend dask --scheduler tcp://10.0.0.5:8786 --hands 10M --out runs/big
 
 --strategies: one per team (expanded to its seats) or one per table seat.
-Counts accept 1000000, 1_000_000, 1e6, 100k, 1M.  The run folder holds manifest.json and
+Counts accept 1000000, 1_000_000, 1e6, 100k, 1M.  Ranges (checked before any work):
+--hands/--games 1 .. 10**15, --seed 0 .. 2**63-1, --chunk-size 1 .. 10**6, --players 2 .. 6,
+--jobs -1024 .. 1024 except 0, --log-decisions 0 .. 1.  The run folder holds manifest.json and
 hands/ decisions/ games/ parquet shards (one per chunk); read it with
 sim.runs.store.read_run("runs/x", table="hands", columns=[...]).  Re-running a complete run folder
 with the same settings only prints its summary; an unfinished one needs --resume.
@@ -80,29 +85,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 # ----------------------------------------------------------------------------- option parsing
 
-_SUFFIX = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}
-
-
-def parse_count(option: str, text: str | None, minimum: int = 0) -> int | None:
-    """'1000000', '1_000_000', '1,000,000', '1e6', '100k', '1M' -> int; one-line error otherwise."""
+def parse_count(option: str, text: str | None, lo: int = 0, hi: int = limits.RUN_COUNT[1]) -> int | None:
+    """'1000000', '1_000_000', '1,000,000', '1e6', '100k', '1M' -> int in lo..hi; one-line error otherwise."""
     if text is None:
         return None
-    t = str(text).strip().lower().replace("_", "").replace(",", "")
-    mult = 1
-    if t and t[-1] in _SUFFIX:
-        mult, t = _SUFFIX[t[-1]], t[:-1]
     try:
-        if re.fullmatch(r"[+-]?\d+", t):
-            value = int(t) * mult
-        else:
-            f = float(t) * mult
-            if not f.is_integer():
-                raise ValueError
-            value = int(f)
-    except (ValueError, OverflowError):
-        raise ValueError(f"{option} '{text}' is not a whole number") from None
-    if value < minimum:
-        raise ValueError(f"{option} {value} must be >= {minimum}")
+        value = parse_whole(text)
+    except ValueError:
+        raise CanastaError(f"{option} '{text}' is not a whole number") from None
+    if not lo <= value <= hi:
+        raise CanastaError(f"{option} {text} is out of range: give {lo:,} .. {hi:,}")
     return value
 
 
@@ -112,18 +104,18 @@ def parse_rate(text: str | None) -> float | None:
     try:
         rate = float(text)
     except ValueError:
-        raise ValueError(f"--log-decisions '{text}' is not a number (fraction of hands 0..1)") from None
+        raise CanastaError(f"--log-decisions '{text}' is not a number (fraction of hands 0..1)") from None
     if not 0.0 <= rate <= 1.0:
-        raise ValueError(f"--log-decisions {text} must be between 0 and 1 (fraction of hands logged)")
+        raise CanastaError(f"--log-decisions {text} must be between 0 and 1 (fraction of hands logged)")
     return rate
 
 
 def parse_jobs(text: str | None) -> int:
     if text is None:
         return -1
-    jobs = parse_count("--jobs", text, minimum=-(10**6))
+    jobs = parse_count("--jobs", text, *limits.JOBS)
     if jobs == 0:
-        raise ValueError("--jobs 0: give a number of workers, or -1 for all cores")
+        raise CanastaError("--jobs 0: give a number of workers, or -1 for all cores")
     return jobs
 
 
@@ -137,7 +129,7 @@ def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
     for fixed, option in (("name", "--rules"), ("players", "--players"), ("team_layout", "--team-layout")):
         if fixed in sets:
             raise RulesError(f"use {option}, not --set {fixed}=")
-    players = parse_count("--players", args.players, minimum=0)
+    players = parse_count("--players", args.players, 2, 6)
     return RuleSet.preset(args.rules or "classic", players if players is not None else 4, args.team_layout, **sets)
 
 
@@ -171,31 +163,31 @@ def run(args: argparse.Namespace) -> int:
         existing = store.read_manifest(root)  # corrupt -> one-line refusal
 
     rules = _rules(args, existing)
-    hands = parse_count("--hands", args.hands)
-    games = parse_count("--games", args.games)
+    hands = parse_count("--hands", args.hands, *limits.RUN_COUNT)
+    games = parse_count("--games", args.games, *limits.RUN_COUNT)
     if hands is None and games is None and existing is not None:
         if existing["mode"] == "games":
             games = existing["total"]
         else:
             hands = existing["total"]
-    seed = parse_count("--seed", args.seed)
+    seed = parse_count("--seed", args.seed, *limits.SEED)
     if seed is None:
         seed = existing["seed"] if existing is not None else 0
     rate = parse_rate(args.log_decisions)
     if rate is None:
         rate = existing["log_decisions"] if existing is not None else 0.0
-    chunk = parse_count("--chunk-size", args.chunk_size, minimum=1)
+    chunk = parse_count("--chunk-size", args.chunk_size, *limits.CHUNK)
     mode_now = "games" if games is not None else "hands"
     if chunk is None and existing is not None and existing["mode"] == mode_now:
         chunk = existing["chunk_size"]
     jobs = parse_jobs(args.jobs)
     backend = args.backend or ("dask" if args.scheduler else "loky")
     if backend not in runner.BACKENDS:
-        raise ValueError(f"--backend '{backend}': choose loky or dask")
+        raise CanastaError(f"--backend '{backend}': choose loky or dask")
     if args.scheduler and backend != "dask":
-        raise ValueError("--scheduler needs --backend dask")
+        raise CanastaError("--scheduler needs --backend dask")
     if args.scheduler and not re.fullmatch(r"(tcp|tls|ucx|inproc)://\S+", args.scheduler):
-        raise ValueError(f"--scheduler '{args.scheduler}': give an address like tcp://HOST:8786")
+        raise CanastaError(f"--scheduler '{args.scheduler}': give an address like tcp://HOST:8786")
 
     strategies = args.strategies
     if strategies is None and existing is not None:
@@ -213,11 +205,14 @@ def run(args: argparse.Namespace) -> int:
     progress = False if args.no_progress else None
 
     n_chunks = -(-total // chunk_eff) if total else 0
-    print(
-        f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
-        f"{' vs '.join(runner.team_labels(rules, seats))}, seed {seed} -> {out}",
-        file=sys.stderr,
-    )
+
+    def announce() -> None:  # once the folder is accepted: a refusal stays one line
+        print(
+            f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
+            f"{' vs '.join(runner.team_labels(rules, seats))}, seed {seed} -> {out}",
+            file=sys.stderr,
+        )
+
     # this process exists for this run: what it has imported is not garbage, and the cycle
     # collector's full passes over it cost 1-3% (with --jobs 1 the chunks run here; the
     # runner does the same in its worker processes)
@@ -227,13 +222,13 @@ def run(args: argparse.Namespace) -> int:
             rules, seats, hands=hands if mode == "hands" else None, games=games, seed=seed,
             out=out, jobs=jobs, chunk_size=chunk_eff, log_decisions=rate, backend=backend,
             scheduler=args.scheduler, resume=args.resume, check=args.check, progress=progress,
-            command=command,
+            command=command, on_start=announce,
         )
     except RuntimeError as exc:
         if type(exc).__name__ != "EngineError":
             raise
         msg = " ".join(str(exc).split())
-        raise ValueError(f"{msg} (chunks finished before it are kept in {out})") from None
+        raise CanastaError(f"{msg} (chunks finished before it are kept in {out})") from None
     except runner.RunInterrupted as exc:
         print(
             f"canasta simulate: interrupted; {exc.done}/{exc.n_chunks} chunks are saved in {out}; "

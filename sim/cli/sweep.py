@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from sim.cli.args import real, whole
+from sim.core import limits
+
 EPILOG = """example:
   canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert --hands 5000
       plays the 6 settings "tunable:open_threshold=50,freeze_when=1" ... and tunable itself (the
@@ -25,11 +28,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--vs", required=True, dest="opponent", help="opponent strategy")
     p.add_argument("--rules", default="classic")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--hands", type=int, default=10_000, help="deals per setting (default 10000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--until-ci", type=float, default=None, metavar="POINTS")
-    p.add_argument("--max-hands", type=int, default=1_000_000)
-    p.add_argument("--jobs", type=int, default=-1)
+    p.add_argument("--hands", type=whole(*limits.DEALS), default=10_000, help="deals per setting, 2 .. 10**8 (default 10000)")
+    p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="0 .. 2**63-1 (default 0)")
+    p.add_argument("--until-ci", type=real(0, 1e9, lo_open=True), default=None, metavar="POINTS")
+    p.add_argument("--max-hands", type=whole(*limits.DEALS), default=1_000_000)
+    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1)
     p.add_argument("--no-retest", action="store_true",
                    help="skip replaying the winner against the baseline on fresh deals")
     p.add_argument("--out", default=None, help="also write the table to this CSV")
@@ -40,8 +43,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from reports.compare import resolve_rules  # noqa: PLC0415
     from reports.sweep import parse_knobs, sweep  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
 
     knobs = parse_knobs(args.knob)
+    if args.out:
+        writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
     df = sweep(args.strategy, knobs, args.opponent, rules=rules, hands=args.hands, seed=args.seed,
                until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sim.core.cards import kind_name, parse_kind
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, Act, Kind
+from sim.core.errors import CanastaError
 
 SYNTAX = ("draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
           "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H")
@@ -30,8 +31,8 @@ def _parse_suited(tok: str) -> tuple[int, int]:
     return kind, SUITS.index(t[-1])
 
 
-class ActionTextError(ValueError):
-    pass
+class ActionTextError(CanastaError):
+    """Action text that does not read as an action: one line with the syntax."""
 
 
 def action_text(action: int) -> str:

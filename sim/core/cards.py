@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.enums import JOKER_ID, KIND_NAMES, RANK_TOKENS, SUIT_TOKENS, Kind
+from sim.core.errors import CanastaError
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 
 
-class DeckError(ValueError):
+class DeckError(CanastaError):
     """A malformed or incomplete deck: one line naming the bad token or the missing card."""
 
 
@@ -84,7 +85,16 @@ def read_deck_file(path: str | Path, decks: int) -> list[int]:
     p = Path(path)
     if not p.is_file():
         raise DeckError(f"deck file {str(p)!r} not found")
-    return parse_deck_text(p.read_text(), decks)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DeckError(f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens like AS 10H JK") from None
+    except OSError as exc:
+        raise DeckError(f"deck file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    try:
+        return parse_deck_text(text, decks)
+    except DeckError as exc:
+        raise DeckError(f"deck file {str(p)!r}: {exc}") from None
 
 
 def card_code(card_id: int) -> int:

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from sim.core.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
+from sim.core.errors import CanastaError
 
 __all__ = [
     "BIG",
@@ -101,7 +102,7 @@ PAR_WIDTHS: dict[str, int] = {
 _UNSET = -(2**31)
 
 
-class RulesError(ValueError):
+class RulesError(CanastaError):
     """An impossible, inconsistent or unknown rule setting.  The message is always one line."""
 
     def __init__(self, message: str) -> None:
@@ -809,5 +810,7 @@ def parse_overrides(items: Sequence[str] | None) -> dict[str, Any]:
         name = name.strip()
         if not sep or not name:
             raise RulesError(f"--set expects name=value, got '{item}'")
+        if name in out:
+            raise RulesError(f"--set {name} is given twice; give each parameter once")
         out[name] = parse_value(name, text)
     return out

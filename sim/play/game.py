@@ -7,14 +7,41 @@ and users who want to step through a hand.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from sim.core.actions import action_text_with_top, parse_action, sequence_action_text
+from sim.core import limits
+from sim.core.actions import (
+    ActionTextError,
+    action_text_with_top,
+    parse_action,
+    sequence_action_text,
+)
 from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
-from sim.core.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
-from sim.core.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Par, Phase
+from sim.core.cards import (
+    DeckError,
+    card_token,
+    deck_codes,
+    kind_name,
+    parse_deck_text,
+    read_deck_file,
+)
+from sim.core.enums import (
+    JOKER_ID,
+    MAX_SEQS,
+    MAX_TEAMS,
+    N_ACTIONS,
+    N_KINDS,
+    Act,
+    End,
+    Off,
+    Par,
+    Phase,
+)
+from sim.core.errors import CanastaError, check_int
 from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
@@ -26,7 +53,7 @@ END_TEXT = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "st
 SCORE_PARTS = ("score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus", "hand_penalty", "canastas", "natural_canastas")
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(CanastaError):
     """An action the rules do not allow here; the message says why."""
 
 
@@ -70,11 +97,23 @@ class GameState:
         deck_file: str | None = None,
     ) -> GameState:
         """A hand dealt from the key (seed, game, hand) or from a stacked deck (text or card ids,
-        or a file), with the given cumulative scores (they set each team's minimum)."""
-        rules = rules or RuleSet.preset("classic")
+        or a file), with the given cumulative scores (they set each team's minimum).
+
+        Every argument is checked first (ranges: sim.core.limits); bad input raises a one-line
+        ``CanastaError``."""
+        rules = rules if rules is not None else RuleSet.preset("classic")
+        if not isinstance(rules, RuleSet):
+            raise CanastaError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
+        seed = check_int("seed", seed, *limits.SEED)
+        game = check_int("game", game, *limits.GAME)
+        hand = check_int("hand", hand, *limits.HAND)
+        cum_scores = _check_cum(cum_scores, rules.n_teams)
+        if dealer is not None:
+            dealer = check_int("dealer", dealer, 0, rules.n_active - 1)
+        deck = _check_deck(deck)
         reason = rules.engine_supported()
         if reason:
-            raise ValueError(reason)
+            raise CanastaError(reason)
         params = rules.to_params(hand).astype(np.int32)
         comp = np.zeros(N_KINDS, np.int64)
         n_cards = deck_composition_nb(params, comp)
@@ -97,7 +136,7 @@ class GameState:
         if dealer is None:
             dealer = (game + hand) % n_act
         if not 0 <= dealer < n_act:
-            raise ValueError(f"dealer={dealer}: must be an active seat 0..{n_act - 1}")
+            raise CanastaError(f"dealer={dealer}: must be an active seat 0..{n_act - 1}")
         cum = np.zeros(MAX_TEAMS, np.int32)
         for t, v in enumerate(cum_scores or []):
             cum[t] = v
@@ -160,8 +199,11 @@ class GameState:
     def n_teams(self) -> int:
         return int(self.state[Off.N_TEAMS])
 
+    def _check_seat(self, seat: int | None) -> int:
+        return self.seat if seat is None else check_int("seat", seat, 0, self.n_seats - 1)
+
     def hand_counts(self, seat: int | None = None) -> np.ndarray:
-        s = self.seat if seat is None else seat
+        s = self._check_seat(seat)
         return self.state[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS].copy()
 
     def hand(self, seat: int | None = None) -> list[str]:
@@ -170,6 +212,7 @@ class GameState:
 
     def melds(self, team: int) -> dict[str, tuple[int, int, int]]:
         """{rank: (naturals, twos, jokers)} of the team's melds."""
+        team = check_int("team", team, 0, self.n_teams - 1)
         out = {}
         for k in _display_order():
             i = team * N_KINDS + k
@@ -231,6 +274,7 @@ class GameState:
         return out
 
     def text(self, action: int) -> str:
+        action = self._action_id(action)
         if action >= Act.SEQ_ADD:
             return sequence_action_text(action, self.sequences(self.team))
         return action_text_with_top(action, self.pile_top)
@@ -257,8 +301,14 @@ class GameState:
         self.history.append(Step(seat, a, text))
 
     def _action_id(self, action: int | str) -> int:
+        """An action id from text or an id; anything else, or an id outside 0..N_ACTIONS-1, is
+        an ActionTextError (the engine's own check says why a valid id is illegal)."""
         if isinstance(action, str):
             return parse_action(action, self.pile_top, self.sequences(self.team))
+        if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+            raise ActionTextError(f"action {action!r}: give an action id 0..{N_ACTIONS - 1} or text like 'draw'")
+        if not 0 <= int(action) < N_ACTIONS:
+            raise ActionTextError(f"action {int(action)}: no such action id; ids run 0..{N_ACTIONS - 1}")
         return int(action)
 
     # ------------------------------------------------------------------ scoring
@@ -272,6 +322,32 @@ class GameState:
     @property
     def actions(self) -> list[int]:
         return [s.action for s in self.history]
+
+
+def _check_cum(cum_scores: Any, n_teams: int) -> list[int] | None:
+    if cum_scores is None:
+        return None
+    if isinstance(cum_scores, str | bytes) or not hasattr(cum_scores, "__len__"):
+        raise CanastaError(f"cum_scores={cum_scores!r}: give one whole number per team ({n_teams})")
+    if len(cum_scores) == 0:  # no scores: every team starts at 0
+        return None
+    if len(cum_scores) != n_teams:
+        raise CanastaError(f"cum_scores has {len(cum_scores)} scores; give one per team ({n_teams})")
+    return [check_int(f"cum_scores[{t}]", v, *limits.CUM_SCORE) for t, v in enumerate(cum_scores)]
+
+
+def _check_deck(deck: Any) -> Any:
+    """Deck text, or card ids 0..(JOKER_ID) as a sequence of whole numbers."""
+    if deck is None or isinstance(deck, str):
+        return deck
+    if not hasattr(deck, "__iter__"):
+        raise DeckError(f"deck={deck!r}: give deck text ('AS 10H ...') or a list of card ids")
+    ids = []
+    for i, c in enumerate(deck):
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral) or not 0 <= int(c) <= JOKER_ID:
+            raise DeckError(f"deck[{i}]={c!r}: card ids run 0..{JOKER_ID} (0..51 suited cards, {JOKER_ID} the joker)")
+        ids.append(int(c))
+    return ids
 
 
 def _display_order() -> list[int]:

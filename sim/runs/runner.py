@@ -23,21 +23,22 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from sim.core import limits
+from sim.core.errors import CanastaError, check_int
 from sim.play import engine
 from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
-from sim.runs import store
-from strategies import registry
+from sim.runs import integrity, store, workers
 from sim.runs.store import RunFolderError
+from strategies import registry
 
 DEFAULT_HANDS = 20_000
 DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
@@ -113,18 +114,9 @@ def default_team_strategies(n_teams: int, available: Sequence[str] | None = None
 
 
 def split_strategies(text: str) -> list[str]:
-    """'expert,greedy:aggr=0.5,bluff=1' -> ['expert', 'greedy:aggr=0.5,bluff=1'].
-
-    A strategy spec is 'name' or 'name:knob=value,knob=value'; a comma part holding '=' but no
-    ':' is a further knob of the previous spec.
-    """
-    out: list[str] = []
-    for part in text.split(","):
-        if out and "=" in part and ":" not in part and ":" in out[-1]:
-            out[-1] += "," + part
-        else:
-            out.append(part)
-    return out
+    """'expert,greedy:aggr=0.5,bluff=1' -> ['expert', 'greedy:aggr=0.5,bluff=1'] (the registry's
+    one reader of strategy lists, strategies.registry.split_specs)."""
+    return registry.split_specs(text)
 
 
 def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -134,9 +126,11 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
         strategies = default_team_strategies(rules.n_teams, registered_strategies())
     if isinstance(strategies, str):
         strategies = split_strategies(strategies)
-    names = [str(s).strip() for s in strategies]
+    if not isinstance(strategies, Sequence) or not all(isinstance(s, str) for s in strategies):
+        raise CanastaError(f"strategies {strategies!r}: give names like 'expert,greedy' or a list of them")
+    names = [s.strip() for s in strategies]
     if any(not s for s in names):
-        raise ValueError(f"--strategies '{','.join(names)}': empty strategy name")
+        raise CanastaError(f"--strategies '{','.join(names)}': empty strategy name")
     players, n_teams = int(rules.players), int(rules.n_teams)
     if len(names) == players:
         return tuple(names)
@@ -144,7 +138,7 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
         return tuple(names) * players
     if len(names) == n_teams:
         return tuple(names[t] for t in team_of_seat(rules))
-    raise ValueError(
+    raise CanastaError(
         f"--strategies '{','.join(names)}': give one strategy per team ({n_teams}) "
         f"or one per seat ({players}), not {len(names)}"
     )
@@ -161,7 +155,7 @@ def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) 
         if name not in available:
             close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ValueError(f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}")
+            raise CanastaError(f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}")
 
 
 def check_engine_supports(rules: Any) -> None:
@@ -169,7 +163,7 @@ def check_engine_supports(rules: Any) -> None:
     supported = getattr(rules, "engine_supported", None)
     reason = supported() if callable(supported) else None
     if reason:
-        raise ValueError(reason)
+        raise CanastaError(reason)
 
 
 def team_labels(rules: Any, seat_strategies: Sequence[str]) -> list[str]:
@@ -184,25 +178,13 @@ def team_labels(rules: Any, seat_strategies: Sequence[str]) -> list[str]:
 # ----------------------------------------------------------------------------- validation
 
 
-def _as_count(name: str, value: Any, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise ValueError(f"{name}={value!r} must be a whole number")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name}={value} must be >= {minimum}")
-    return value
-
-
 def _check_rate(value: Any) -> float:
     try:
         rate = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"log_decisions={value!r} must be a number between 0 and 1") from None
+        raise CanastaError(f"log_decisions={value!r} must be a number between 0 and 1") from None
     if not 0.0 <= rate <= 1.0:  # also refuses nan
-        raise ValueError(f"log_decisions={value!r} must be between 0 and 1 (fraction of hands logged)")
+        raise CanastaError(f"log_decisions={value!r} must be between 0 and 1 (fraction of hands logged)")
     return rate
 
 
@@ -211,7 +193,7 @@ def resolve_chunk_fn(chunk_fn: ChunkFn | None) -> ChunkFn:
     if chunk_fn is None:
         return engine.run_chunk
     if not callable(chunk_fn):
-        raise ValueError(f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk")
+        raise CanastaError(f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk")
     return chunk_fn
 
 
@@ -254,7 +236,7 @@ def run_chunk_task(
     worker of ours (loky), see _freeze_gc_once."""
     kw = {"reuse_buffers": True} if _takes_reuse_buffers(chunk_fn) else {}
     res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw)
-    payload, rows = store.chunk_payload(res, rules, strategies)
+    payload, rows = store.chunk_payload(res, rules, strategies, integrity.chunk_key(index, seed, start, count))
     if freeze_gc:
         _freeze_gc_once()
     return index, payload, rows
@@ -305,7 +287,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
             client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         msg = " ".join(str(exc).split())[:200]
-        raise ValueError(f"cannot reach the dask scheduler {scheduler}: {msg}") from None
+        raise CanastaError(f"cannot reach the dask scheduler {scheduler}: {msg}") from None
     try:
         with joblib.parallel_config(backend="dask"):
             yield client
@@ -316,7 +298,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
 
 
 def _execute(
-    tasks: list[tuple[int, int, int]],
+    tasks: Iterable[tuple[int, int, int]],
     chunk_fn: ChunkFn,
     rules: Any,
     strategies: tuple[str, ...],
@@ -332,7 +314,7 @@ def _execute(
 
     kw: dict[str, Any] = dict(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
     if backend == "loky":
-        kw["backend"] = "loky"
+        kw.update(workers.loky_kwargs())  # workers end when this process dies (even by kill -9)
     freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
         delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check, freeze)
@@ -410,6 +392,8 @@ class RunResult:
         return f"<RunResult {m['mode']}={m['total']} seed={m['seed']} {','.join(m['strategies'])} {where}>"
 
     def read(self, table: str = "hands", columns: Sequence[str] | None = None, filters: Any = None) -> pd.DataFrame:
+        if table not in store.TABLES:
+            raise CanastaError(f"unknown table '{table}': choose one of {', '.join(store.TABLES)}")
         if self._frames is not None:
             df = self._frames[table]
             if filters is not None:
@@ -480,6 +464,18 @@ def build_manifest(
     }
 
 
+def _same_experiment(root: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The folder's manifest if it holds this experiment; else a one-line RunFolderError."""
+    existing = store.read_manifest(root)
+    diff = store.compare_experiment(existing, manifest)
+    if diff:
+        raise RunFolderError(
+            f"{root} holds a different run: {diff}; choose a new --out, or use --resume "
+            "without changing settings to finish that run"
+        )
+    return existing
+
+
 def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int] | None]:
     """Create or reuse the run folder (simulate has refused a file or a foreign folder before
     locking it); returns (manifest in force, done chunks or None if new)."""
@@ -488,13 +484,7 @@ def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple
         for sub in (*store.TABLES, store.DONE_DIR):
             (root / sub).mkdir(exist_ok=True)
         return manifest, None
-    existing = store.read_manifest(root)
-    diff = store.compare_experiment(existing, manifest)
-    if diff:
-        raise RunFolderError(
-            f"{root} holds a different run: {diff}; choose a new --out, or use --resume "
-            "without changing settings to finish that run"
-        )
+    existing = _same_experiment(root, manifest)
     n = existing["n_chunks"]
     done = store.done_chunks(root, n)
     if len(done) < n and not resume:
@@ -503,7 +493,7 @@ def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple
             "add --resume to finish it, or choose a new --out"
         )
     if resume:
-        done = store.intact_chunks(root, done)  # a chunk with a damaged shard is done again
+        done = store.intact_chunks(root, done, existing)  # a chunk with a damaged shard is done again
         store.clean_unfinished(root, done)
         for sub in (*store.TABLES, store.DONE_DIR):
             (root / sub).mkdir(exist_ok=True)
@@ -528,6 +518,7 @@ def simulate(
     chunk_fn: ChunkFn | str | None = None,
     *,
     command: str | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> RunResult:
     """Play `hands` independent hands or `games` whole games; write a run folder or keep frames.
 
@@ -537,27 +528,28 @@ def simulate(
       replayed); an unfinished one needs `resume=True`; another experiment is refused.
     - `chunk_fn`: the core's run_chunk (default ``sim.play.engine.run_chunk``, imported lazily).
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
+    - `on_start`: called once the folder is accepted, just before the chunks are played.
     """
     if hands is not None and games is not None:
-        raise ValueError("give either hands or games, not both")
+        raise CanastaError("give either hands or games, not both")
+    if not callable(getattr(rules, "to_dict", None)):
+        raise CanastaError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
     if games is not None:
-        mode, total = "games", _as_count("games", games)
+        mode, total = "games", check_int("games", games, *limits.RUN_COUNT)
     else:
-        mode, total = "hands", _as_count("hands", DEFAULT_HANDS if hands is None else hands)
-    seed = _as_count("seed", seed)
-    if seed >= 2**63:
-        raise ValueError(f"seed={seed} must be < 2**63")
-    jobs = _as_count("jobs", jobs, minimum=-(os.cpu_count() or 1) * 64)
+        mode, total = "hands", check_int("hands", DEFAULT_HANDS if hands is None else hands, *limits.RUN_COUNT)
+    seed = check_int("seed", seed, *limits.SEED)
+    jobs = check_int("jobs", jobs, *limits.JOBS)
     if jobs == 0:
-        raise ValueError("jobs=0: use a positive number of workers, or -1 for all cores")
+        raise CanastaError("jobs=0: use a positive number of workers, or -1 for all cores")
     if chunk_size is None:
         chunk_size = default_chunk_size(mode, total)
-    chunk_size = _as_count("chunk_size", chunk_size, minimum=1)
+    chunk_size = check_int("chunk_size", chunk_size, *limits.CHUNK)
     log_rate = _check_rate(log_decisions)
     if backend not in BACKENDS:
-        raise ValueError(f"backend '{backend}': choose loky or dask")
+        raise CanastaError(f"backend '{backend}': choose loky or dask")
     if scheduler and backend != "dask":
-        raise ValueError("a dask scheduler needs backend 'dask'")
+        raise CanastaError("a dask scheduler needs backend 'dask'")
 
     seat_strategies = expand_strategies(rules, strategies)
     if chunk_fn is None:
@@ -570,8 +562,14 @@ def simulate(
     root = Path(out) if out is not None else None
     if root is not None and root.exists() and not root.is_dir():
         raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
+    if root is not None:
+        for up in root.parents:
+            if up.exists():
+                if not up.is_dir():
+                    raise RunFolderError(f"cannot make {root}: {up} is a file, not a folder; choose another --out")
+                break
     if root is not None and store.folder_has_files(root):
-        store.read_manifest(root)  # refuse a foreign folder before writing anything into it
+        _same_experiment(root, manifest)  # refuse a foreign folder before writing anything into it
     # the folder stays locked while this process may write into it
     with store.lock_folder(root) if root is not None else contextlib.nullcontext():
         done: list[int] = []
@@ -582,8 +580,10 @@ def simulate(
                 if len(done) == plan.n_chunks:
                     return RunResult(root, manifest, already_complete=True)
         done_set = set(done)
-        tasks = [(i, *plan.chunk(i)) for i in range(plan.n_chunks) if i not in done_set]
+        # made as the workers ask for them: memory does not grow with the number of chunks
+        tasks = ((i, *plan.chunk(i)) for i in range(plan.n_chunks) if i not in done_set)
         initial = sum(plan.chunk(i)[1] for i in done)
+        n_tasks = plan.n_chunks - len(done_set)
         if progress is None:
             progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
 
@@ -592,7 +592,9 @@ def simulate(
         hands_played = 0
         try:
             with _backend(backend, scheduler, jobs) as client:
-                if tasks and chunk_fn is None:
+                if on_start is not None:  # the backend is reached: the run starts
+                    on_start()
+                if n_tasks and chunk_fn is None:
                     _compile_first(client)
                 t0 = time.perf_counter()
                 with _progress_bar(progress, plan, initial) as bar:
@@ -600,7 +602,7 @@ def simulate(
                         tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
                     ):
                         if root is not None:
-                            store.write_chunk(root, index, payload, rows)
+                            store.write_chunk(root, index, payload, rows, store.chunk_key_of(manifest, index))
                         else:
                             payloads[index] = payload
                         finished += 1
@@ -614,15 +616,15 @@ def simulate(
                 store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))
             raise RunInterrupted(root, finished, plan.n_chunks) from None
         elapsed = time.perf_counter() - t0
-        units = sum(count for _, _, count in tasks)
+        units = plan.total - initial
 
         if root is not None:
-            return RunResult(root, manifest, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
+            return RunResult(root, manifest, elapsed=elapsed, chunks_run=n_tasks, units_run=units)
         frames = {}
         for table in store.TABLES:
             parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
             frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
-        return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=len(tasks), units_run=units)
+        return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=n_tasks, units_run=units)
 
 
 def hands_per_second(result: RunResult) -> float:

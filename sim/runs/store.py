@@ -14,6 +14,9 @@ so a file with a final name is always complete.  A chunk counts as done iff its 
 three shards exist; everything else (``*.tmp`` files, shards of unfinished chunks) is removed on
 resume and never read.  Reading (``read_run``) only looks at shards of done chunks.
 
+The tables' column types and parquet encoding live in ``sim.runs.encode`` (run in the
+workers); the checks of damaged shards in ``sim.runs.integrity``.
+
 Notebook use::
 
     from sim.runs.store import read_run
@@ -30,6 +33,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,26 +43,44 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from sim.core.enums import decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.errors import CanastaError, one_line
+from sim.runs import integrity
+from sim.runs.encode import (  # noqa: F401 - re-exported: the store's names of before
+    COLUMN_DTYPES,
+    COMPRESSION,
+    HAND_SCALAR_FIELDS,
+    HAND_TEAM_FIELDS,
+    KEY_COLUMNS,
+    RUN_COLUMNS,
+    TABLES,
+    _match_keys,
+    chunk_payload,
+    conform_frames,
+    decode_table,
+    encode_table,
+    encode_tables,
+    frame_tables,
+    record_tables,
+    records_to_frames,
+)
+from sim.runs.integrity import DamagedShardError, RunFolderError
 
 FORMAT = "canasta-run"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: page checksums, each shard's chunk key range, marker sizes
+READ_VERSIONS = (1, 2)  # version 1 folders are read (and resumed) without the key-range checks
 MANIFEST = "manifest.json"
-TABLES = ("hands", "decisions", "games")
 DONE_DIR = "done"
-COMPRESSION = "zstd"
 TMP_SUFFIX = ".tmp"
 LOCK = ".lock"  # held (flock) by the process writing into the folder
 
 # settings that make two runs the same experiment (compared on --resume / reuse of a folder)
 EXPERIMENT_KEYS = ("rules", "strategies", "seed", "mode", "total", "chunk_size", "log_decisions")
 
+# what the readers and --resume use from a manifest
+MANIFEST_KEYS = EXPERIMENT_KEYS + ("n_chunks",)
+
 _PART_RE = re.compile(r"^part-(\d+)\.parquet$")
 _MARK_RE = re.compile(r"^(\d+)$")
-
-
-class RunFolderError(ValueError):
-    """A run folder that cannot be used as asked.  The message is one line."""
 
 
 # ----------------------------------------------------------------------------- names
@@ -76,320 +98,6 @@ def marker_path(root: str | os.PathLike, index: int) -> Path:
     return Path(root) / DONE_DIR / f"{index:06d}"
 
 
-# ----------------------------------------------------------------------------- column types
-
-
-def _dtype_map() -> dict[str, dict[str, np.dtype]]:
-    """Compact numpy dtype of every integer column of each table, from the record dtypes."""
-    out: dict[str, dict[str, np.dtype]] = {}
-    for table, rec in (("hands", hand_record_dt), ("decisions", decision_record_dt), ("games", game_record_dt)):
-        m: dict[str, np.dtype] = {}
-        for name in rec.names:
-            dt = rec.fields[name][0]
-            if dt.subdtype is not None:
-                base, shape = dt.subdtype
-                for t in range(shape[0]):
-                    m[f"{name}_t{t}"] = base
-            else:
-                m[name] = dt
-        out[table] = m
-    out["hands"]["players"] = np.dtype(np.int8)
-    out["games"]["capped"] = np.dtype(np.int8)
-    out["decisions"].update(
-        score_us=np.dtype(np.int32), score_them=np.dtype(np.int32), went_out_us=np.dtype(np.int8)
-    )
-    return out
-
-
-COLUMN_DTYPES = _dtype_map()
-KEY_COLUMNS = {"hands": ("seed", "game", "hand"), "decisions": ("seed", "game", "hand"), "games": ("seed", "game")}
-# decision columns that hold one value for a whole hand (or nearly): plain lz4 makes them
-# almost as small as zstd does, at half its cost (0.4 us less per logged hand, 4% more bytes)
-RUN_COLUMNS = {"decisions": ("seed", "game", "hand", "cum_us", "cum_them", "pile_frozen")}
-
-HAND_TEAM_FIELDS = (
-    "score",
-    "meld_points",
-    "canasta_bonus",
-    "red3_points",
-    "go_out_bonus",
-    "hand_penalty",
-    "canastas",
-    "natural_canastas",
-    "red3",
-    "opened",
-    "pile_takes",
-    "cum_before",
-)
-HAND_SCALAR_FIELDS = ("dealer", "end_reason", "went_out_seat", "went_out_team", "concealed", "turns", "decisions")
-
-
-def records_to_frames(
-    hands: np.ndarray,
-    decisions: np.ndarray,
-    games: np.ndarray,
-    rules: Any,
-    strategies: Sequence[str],
-) -> dict[str, pd.DataFrame]:
-    """Reference flattening of the record arrays into the table columns of docs/DATA.md.
-
-    (The engine's ``ChunkResult.to_frames`` delegates here.)  Decision columns score_us /
-    score_them / went_out_us missing from the records are added by ``conform_frames``.
-    """
-    n_teams = int(rules.n_teams)
-    players = int(rules.players)
-    n = len(hands)
-    h: dict[str, Any] = {
-        "seed": hands["seed"],
-        "game": hands["game"],
-        "hand": hands["hand"],
-        "rules": pd.Series([str(rules.name)] * n, dtype="string"),
-        "players": np.full(n, players, dtype=np.int8),
-    }
-    for s in range(players):
-        h[f"strategy_s{s}"] = pd.Series([str(strategies[s])] * n, dtype="string")
-    for f in HAND_SCALAR_FIELDS:
-        h[f] = hands[f]
-    for t in range(n_teams):
-        for f in HAND_TEAM_FIELDS:
-            h[f"{f}_t{t}"] = hands[f][:, t]
-    g: dict[str, Any] = {
-        "seed": games["seed"],
-        "game": games["game"],
-        "hands": games["hands"],
-        "winner_team": games["winner_team"],
-    }
-    for t in range(n_teams):
-        g[f"final_t{t}"] = games["final"][:, t]
-    g["capped"] = games["capped"]
-    # the engine's records carry score_us / score_them / went_out_us; other chunk functions may
-    # leave them out, and conform_frames then joins them from the hands
-    d = {name: decisions[name] for name in decision_record_dt.names if name in (decisions.dtype.names or ())}
-    return {
-        "hands": pd.DataFrame(h, copy=True),
-        "decisions": pd.DataFrame(d, copy=True),
-        "games": pd.DataFrame(g, copy=True),
-    }
-
-
-def _is_sorted(cols: list[np.ndarray]) -> bool:
-    n = len(cols[0]) if cols else 0
-    if n < 2:
-        return True
-    # lexicographic non-decreasing check
-    eq_prefix = np.ones(n - 1, dtype=bool)
-    for c in cols:
-        a, b = c[:-1], c[1:]
-        if np.any(eq_prefix & (b < a)):
-            return False
-        eq_prefix &= b == a
-    return True
-
-
-def _sort_by_key(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    cols = [df[k].to_numpy() for k in keys]
-    if _is_sorted(cols):
-        return df.reset_index(drop=True)
-    order = np.lexsort(cols[::-1])  # stable: keeps the engine's order within a key
-    return df.iloc[order].reset_index(drop=True)
-
-
-def _match_keys(hk: tuple[np.ndarray, ...], dk: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Row of each decision key (seed, game, hand) among the hand keys; -1 if absent."""
-    hs, hg, hh = hk
-    ds_, dg, dh = dk
-    if len(hs) and np.all(hs == hs[0]) and np.all(ds_ == hs[0]) and hh.min() >= 0 and dh.min() >= 0:
-        width = int(max(hh.max(), dh.max())) + 1  # one seed per chunk: key = game * width + hand
-        hkey = hg * width + hh
-        dkey = dg * width + dh
-        order = np.argsort(hkey, kind="stable")
-        sk = hkey[order]
-        pos = np.minimum(np.searchsorted(sk, dkey), len(sk) - 1)
-        return np.where(sk[pos] == dkey, order[pos], -1)
-    return pd.MultiIndex.from_arrays(list(hk)).get_indexer(pd.MultiIndex.from_arrays(list(dk)))
-
-
-def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.DataFrame:
-    """Add score_us, score_them, went_out_us to the decisions of a chunk (from its hands)."""
-    n = len(dec)
-    if all(c in dec.columns for c in ("score_us", "score_them", "went_out_us")):
-        return dec
-    scores = np.stack([hands[f"score_t{t}"].to_numpy(np.int64) for t in range(n_teams)], axis=1)
-    if n:
-        hk = (hands["seed"].to_numpy(np.int64), hands["game"].to_numpy(np.int64), hands["hand"].to_numpy(np.int64))
-        dk = (dec["seed"].to_numpy(np.int64), dec["game"].to_numpy(np.int64), dec["hand"].to_numpy(np.int64))
-        idx = _match_keys(hk, dk)
-        if np.any(idx < 0):
-            bad = int(np.argmin(idx))
-            raise RuntimeError(
-                f"decision row {bad} (game {dk[1][bad]}, hand {dk[2][bad]}) has no hand record in its chunk"
-            )
-        team = dec["team"].to_numpy(np.int64)
-        s = scores[idx]  # (n, n_teams)
-        rows = np.arange(n)
-        us = s[rows, team]
-        if n_teams == 2:
-            them = s[rows, 1 - team]
-        elif n_teams > 2:
-            other = s.astype(np.float64)
-            other[rows, team] = -np.inf
-            them = other.max(axis=1)
-        else:
-            them = np.zeros(n)
-        went = hands["went_out_team"].to_numpy(np.int64)[idx] == team
-    else:
-        us = np.zeros(0)
-        them = np.zeros(0)
-        went = np.zeros(0, dtype=bool)
-    dec = dec.copy()
-    dec["score_us"] = np.asarray(us).astype(np.int32)
-    dec["score_them"] = np.asarray(them).astype(np.int32)
-    dec["went_out_us"] = np.asarray(went).astype(np.int8)
-    return dec
-
-
-def conform_frames(frames: Mapping[str, pd.DataFrame], n_teams: int) -> dict[str, pd.DataFrame]:
-    """Compact integer types, the joined decision columns and key order for one chunk."""
-    out: dict[str, pd.DataFrame] = {}
-    hands = frames["hands"]
-    for table in TABLES:
-        df = frames[table]
-        if table == "decisions":
-            df = _join_outcome(df, hands, n_teams)
-        casts = {c: dt for c, dt in COLUMN_DTYPES[table].items() if c in df.columns and df[c].dtype != dt}
-        if casts:
-            df = df.astype(casts)
-        for c in df.columns:
-            if c == "rules" or c.startswith("strategy_s"):
-                if df[c].dtype != "string":
-                    df[c] = df[c].astype("string")
-        out[table] = _sort_by_key(df, KEY_COLUMNS[table])
-    return out
-
-
-def _to_arrow(df: pd.DataFrame) -> pa.Table:
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    # plain utf8 strings whatever the pandas string flavour
-    fields = [pa.field(f.name, pa.string()) if pa.types.is_large_string(f.type) else f for f in table.schema]
-    schema = pa.schema(fields, metadata=table.schema.metadata)
-    return table.cast(schema) if schema != table.schema else table
-
-
-# the pandas metadata of each table layout (written into every shard so that reading back
-# restores the same column dtypes, whichever path built the shard)
-_PANDAS_METADATA: dict[tuple, dict] = {}
-
-
-def _pandas_metadata(table: pa.Table) -> dict:
-    key = tuple((f.name, str(f.type)) for f in table.schema)
-    meta = _PANDAS_METADATA.get(key)
-    if meta is None:
-        empty = table.slice(0, 0).to_pandas()
-        for f in table.schema:
-            if pa.types.is_string(f.type):
-                empty[f.name] = empty[f.name].astype("string")
-        meta = dict(pa.Schema.from_pandas(empty, preserve_index=False).metadata or {})
-        _PANDAS_METADATA[key] = meta
-    return meta
-
-
-def _column(values: np.ndarray, dtype: np.dtype) -> pa.Array:
-    return pa.array(np.ascontiguousarray(values, dtype=dtype))
-
-
-def record_tables(
-    hands: np.ndarray,
-    decisions: np.ndarray | Mapping[str, np.ndarray],
-    games: np.ndarray,
-    rules: Any,
-    strategies: Sequence[str],
-) -> dict[str, pa.Table] | None:
-    """The chunk's three tables straight from the record arrays, without pandas: the same
-    columns, order and types as ``conform_frames(records_to_frames(...))`` (a test holds the two
-    equal).  `decisions` is a decision_record_dt array or a mapping of its columns (the engine's
-    column-wise log: contiguous columns go to arrow without a copy).  None when the records need
-    the general path: decisions without the outcome columns, or keys out of order."""
-    names = tuple(decisions) if isinstance(decisions, Mapping) else (decisions.dtype.names or ())
-    if not all(c in names for c in ("score_us", "score_them", "went_out_us")):
-        return None
-    for rec, table in ((hands, "hands"), (decisions, "decisions"), (games, "games")):
-        if not _is_sorted([rec[k] for k in KEY_COLUMNS[table]]):
-            return None
-    n_teams = int(rules.n_teams)
-    players = int(rules.players)
-    n = len(hands)
-    hd = COLUMN_DTYPES["hands"]
-    h: dict[str, pa.Array] = {k: _column(hands[k], hd[k]) for k in ("seed", "game", "hand")}
-    h["rules"] = pa.repeat(pa.scalar(str(rules.name), pa.string()), n)
-    h["players"] = pa.array(np.full(n, players, dtype=np.int8))
-    for s in range(players):
-        h[f"strategy_s{s}"] = pa.repeat(pa.scalar(str(strategies[s]), pa.string()), n)
-    for f in HAND_SCALAR_FIELDS:
-        h[f] = _column(hands[f], hd[f])
-    for t in range(n_teams):
-        for f in HAND_TEAM_FIELDS:
-            h[f"{f}_t{t}"] = _column(hands[f][:, t], hd[f"{f}_t{t}"])
-    gd = COLUMN_DTYPES["games"]
-    g: dict[str, pa.Array] = {k: _column(games[k], gd[k]) for k in ("seed", "game", "hands", "winner_team")}
-    for t in range(n_teams):
-        g[f"final_t{t}"] = _column(games["final"][:, t], gd[f"final_t{t}"])
-    g["capped"] = _column(games["capped"], gd["capped"])
-    dd = COLUMN_DTYPES["decisions"]
-    d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names}
-    return {"hands": pa.table(h), "decisions": pa.table(d), "games": pa.table(g)}
-
-
-def frame_tables(frames: Mapping[str, pd.DataFrame]) -> dict[str, pa.Table]:
-    """The general path: conformed DataFrames as arrow tables."""
-    return {table: _to_arrow(frames[table]) for table in TABLES}
-
-
-def encode_table(table: pa.Table, name: str) -> bytes:
-    """One table as the bytes of a parquet file.
-
-    Columns without nulls are declared non-nullable (no definition levels to write), numbers
-    use the BYTE_STREAM_SPLIT encoding under zstd (smaller than dictionaries here, and twice as
-    fast to write), the constant strings (rules, strategies) dictionaries; only the key columns
-    carry min/max statistics (enough for filters on keys); the decision columns that stay
-    constant through a hand are plain lz4.  Measured on 2,500 greedy hands with full decision
-    logs: 7.8 us per hand for the decisions, against 20.8 with the defaults."""
-    fields = [pa.field(f.name, f.type, nullable=table.column(i).null_count > 0) for i, f in enumerate(table.schema)]
-    meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
-    table = pa.Table.from_arrays(table.columns, schema=pa.schema(fields, metadata=meta))
-    strings = [f.name for f in fields if pa.types.is_string(f.type)]
-    runs = [k for k in RUN_COLUMNS.get(name, ()) if k in table.column_names]
-    numbers = {f.name: "PLAIN" if f.name in runs else "BYTE_STREAM_SPLIT" for f in fields if f.name not in strings}
-    compression = {f.name: "lz4_raw" if f.name in runs else COMPRESSION for f in fields} if runs else COMPRESSION
-    keys = [k for k in KEY_COLUMNS[name] if k in table.column_names]
-    sink = pa.BufferOutputStream()
-    pq.write_table(
-        table, sink, compression=compression, use_dictionary=strings or False,
-        column_encoding=numbers or None, write_statistics=keys or False,
-        write_batch_size=65536,  # fewer, larger batches: 6% faster than the default 1024 rows
-    )
-    return sink.getvalue().to_pybytes()
-
-
-def encode_tables(tables: Mapping[str, pa.Table]) -> dict[str, bytes]:
-    """Each table of a chunk as parquet bytes (done in the worker)."""
-    return {name: encode_table(tables[name], name) for name in TABLES}
-
-
-def chunk_payload(res: Any, rules: Any, strategies: Sequence[str]) -> tuple[dict[str, bytes], dict[str, int]]:
-    """A chunk function's result as parquet bytes per table and row counts: straight from the
-    records when possible, else through pandas (records_to_frames + conform_frames)."""
-    columns = getattr(res, "decision_columns", None)
-    tables = record_tables(res.hands, columns if columns is not None else res.decisions, res.games, rules, strategies)
-    if tables is None:
-        frames = records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
-        tables = frame_tables(conform_frames(frames, int(rules.n_teams)))
-    return encode_tables(tables), {name: tables[name].num_rows for name in TABLES}
-
-
-def decode_table(data: bytes) -> pd.DataFrame:
-    return pq.read_table(pa.BufferReader(data)).to_pandas()
-
-
 # ----------------------------------------------------------------------------- writing
 
 
@@ -400,12 +108,22 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def write_chunk(root: str | os.PathLike, index: int, payload: Mapping[str, bytes], rows: Mapping[str, int]) -> None:
-    """Write the three shards of chunk `index` (tmp + rename each), then its done marker."""
+def write_chunk(
+    root: str | os.PathLike,
+    index: int,
+    payload: Mapping[str, bytes],
+    rows: Mapping[str, int],
+    key: Mapping[str, int] | None = None,
+) -> None:
+    """Write the three shards of chunk `index` (tmp + rename each), then its done marker
+    (row counts, byte sizes and key range of the shards: what --resume and readers check)."""
     root = Path(root)
     for table in TABLES:
         _atomic_write(shard_path(root, table, index), payload[table])
-    _atomic_write(marker_path(root, index), json.dumps({"rows": dict(rows)}).encode())
+    record: dict[str, Any] = {"rows": dict(rows), "bytes": {t: len(payload[t]) for t in TABLES}}
+    if key is not None:
+        record["key"] = dict(key)
+    _atomic_write(marker_path(root, index), json.dumps(record).encode())
 
 
 def _json_default(obj: Any) -> Any:
@@ -432,12 +150,14 @@ def write_manifest(root: str | os.PathLike, manifest: Mapping[str, Any]) -> None
 
 def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
     """The manifest of a run folder; RunFolderError if it is missing or not a canasta run."""
+    if not isinstance(path, str | os.PathLike):
+        raise RunFolderError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     root = Path(path)
     if root.is_file() and root.name == MANIFEST:
         root = root.parent
     mpath = root / MANIFEST
     if not root.exists():
-        raise FileNotFoundError(f"{root}: no such run folder")
+        raise RunFolderError(f"{root}: no such run folder")
     if not mpath.is_file():
         raise RunFolderError(f"{root} is not a canasta run folder (no {MANIFEST})")
     try:
@@ -446,14 +166,28 @@ def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
         raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: {exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise RunFolderError(f"{root} is not a canasta run folder ({MANIFEST} has no format '{FORMAT}')")
-    if manifest.get("version") != FORMAT_VERSION:
+    if manifest.get("version") not in READ_VERSIONS:
         raise RunFolderError(
-            f"{root}: run format version {manifest.get('version')!r}, this canasta-lab reads {FORMAT_VERSION}"
+            f"{root}: run format version {manifest.get('version')!r}, this canasta-lab reads "
+            f"{', '.join(map(str, READ_VERSIONS))}"
         )
-    missing = [k for k in EXPERIMENT_KEYS + ("n_chunks",) if k not in manifest]
+    missing = [k for k in MANIFEST_KEYS if k not in manifest]
     if missing:
-        raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: no {missing[0]})")
+        raise RunFolderError(
+            f"{root} is not a canasta run folder (corrupt {MANIFEST}: no '{missing[0]}'); "
+            "choose another folder, or delete this one and run again"
+        )
     return manifest
+
+
+def chunk_key_of(manifest: Mapping[str, Any], index: int) -> dict[str, int] | None:
+    """The key range chunk `index` of this run must hold (None for version-1 folders, whose
+    shards do not record it)."""
+    if manifest.get("version", FORMAT_VERSION) < 2:
+        return None
+    size, total = int(manifest["chunk_size"]), int(manifest["total"])
+    start = index * size
+    return integrity.chunk_key(index, int(manifest["seed"]), start, min(size, total - start))
 
 
 # ----------------------------------------------------------------------------- chunk states
@@ -481,23 +215,40 @@ def done_chunks(root: str | os.PathLike, n_chunks: int | None = None) -> list[in
     return sorted(done)
 
 
-def intact_chunks(root: str | os.PathLike, indices: Iterable[int]) -> list[int]:
-    """The chunks among `indices` whose shards are whole: each one's parquet footer reads and
-    counts the rows its done marker recorded.  Shards are not synced to disk (that would cost
-    about 1 ms per file), so after a power cut a marker can outlive the data it vouches for;
-    resuming then redoes such a chunk instead of trusting it.  Reads footers only (about
-    0.5 ms per file: 3 s for a 10-million-hand run)."""
+def intact_chunks(root: str | os.PathLike, indices: Iterable[int], manifest: Mapping[str, Any] | None = None) -> list[int]:
+    """The chunks among `indices` whose shards are whole (sim.runs.integrity): each one's size,
+    row count and key range are the ones its marker and the run's plan give, and every page's
+    checksum matches.  Shards are not synced to disk (that would cost about 1 ms per file), so
+    after a power cut a marker can outlive the data it vouches for; a copy can put one chunk's
+    shard in another's place; resuming redoes such a chunk instead of trusting it.  Reads every
+    shard once (the measured cost is in docs/DATA.md)."""
     root = Path(root)
-    good = []
-    for i in indices:
-        try:
-            rows = json.loads(marker_path(root, i).read_text())["rows"]
-            ok = all(pq.read_metadata(shard_path(root, t, i)).num_rows == rows[t] for t in TABLES)
-        except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
-            ok = False
-        if ok:
-            good.append(i)
-    return good
+    manifest = manifest if manifest is not None else read_manifest(root)
+    indices = list(indices)
+    # the parquet reader releases the GIL: one thread per core reads the shards side by side
+    with ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
+        bad = list(pool.map(lambda i: bool(chunk_problems(root, i, manifest, data=True)), indices))
+    return [i for i, b in zip(indices, bad, strict=True) if not b]
+
+
+def chunk_problems(root: Path, index: int, manifest: Mapping[str, Any], data: bool) -> list[str]:
+    """What is wrong with done chunk `index` (empty if nothing): its marker, each shard's
+    footer and, with `data`, each shard's pages."""
+    rec = integrity.read_marker(marker_path(root, index))
+    if rec is None:
+        return [f"done marker {marker_path(root, index)} is unreadable"]
+    key = chunk_key_of(manifest, index)
+    if key is not None and rec.get("key") not in (None, key):
+        return [f"done marker {marker_path(root, index)} is another chunk's"]
+    out = []
+    for t in TABLES:
+        path = shard_path(root, t, index)
+        why = integrity.footer_problem(path, key, rec["rows"].get(t), (rec.get("bytes") or {}).get(t))
+        if why is None and data:
+            why = integrity.data_problem(path)
+        if why:
+            out.append(f"{path} {why}")
+    return out
 
 
 def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
@@ -526,7 +277,9 @@ def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
 
 
 def folder_has_files(root: Path) -> bool:
-    return root.is_dir() and any(e.name != LOCK for e in os.scandir(root))
+    """Whether the folder holds anything but our lock and temporary files (a kill -9 during
+    the first manifest write leaves only those: such a folder is started afresh)."""
+    return root.is_dir() and any(e.name != LOCK and not e.name.endswith(TMP_SUFFIX) for e in os.scandir(root))
 
 
 @contextlib.contextmanager
@@ -568,6 +321,8 @@ def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str
         "log_decisions": "decision log rate",
     }
     a_rules, b_rules = there.get("rules") or {}, normalize(here.get("rules") or {})
+    if a_rules != b_rules and not (isinstance(a_rules, dict) and isinstance(b_rules, dict)):
+        return f"rules differ ({a_rules!r} there, {b_rules!r} here)"
     if a_rules != b_rules:
         for k in sorted(set(a_rules) | set(b_rules)):
             if a_rules.get(k) != b_rules.get(k):
@@ -588,30 +343,71 @@ def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str
 
 
 def shard_files(path: str | os.PathLike, table: str = "hands") -> list[Path]:
-    """Shards of `table` of the done chunks, in chunk order."""
+    """Shards of `table` of the done chunks, in chunk order, after checking each one's footer
+    against its marker and the run's plan (size, rows, key range).  A marker whose shard is
+    missing, or a shard that fails a check, is a one-line DamagedShardError naming it."""
     if table not in TABLES:
-        raise ValueError(f"unknown table '{table}': choose one of {', '.join(TABLES)}")
+        raise CanastaError(f"unknown table '{table}': choose one of {', '.join(TABLES)}")
     root = Path(path)
-    return [shard_path(root, table, i) for i in done_chunks(root)]
+    manifest = read_manifest(root)
+    n = int(manifest["n_chunks"])
+    marked = {i for i in _indices(root / DONE_DIR, _MARK_RE) if 0 <= i < n}
+    for t in TABLES:
+        lost = sorted(marked - _indices(root / t, _PART_RE))
+        if lost:
+            raise DamagedShardError(
+                f"{root}: chunk {lost[0]} is marked done but its shard {shard_path(root, t, lost[0])} "
+                f"is missing; {integrity.damage_hint(root)}"
+            )
+    files = []
+    for i in sorted(marked):
+        rec = integrity.read_marker(marker_path(root, i))
+        if rec is None:
+            raise DamagedShardError(f"{root}: done marker {marker_path(root, i)} is unreadable; {integrity.damage_hint(root)}")
+        key = chunk_key_of(manifest, i)
+        if key is not None:
+            rec = {**rec, "key": key}  # the plan's range, not the marker's (a marker can be copied too)
+        files.append((i, shard_path(root, table, i), rec))
+    integrity.check_footers(root, files, table)
+    return [f for _, f, _ in files]
+
+
+def unfinished_note(path: str | os.PathLike, manifest: Mapping[str, Any]) -> str | None:
+    """One line saying that a run is unfinished (None if it is complete)."""
+    n = int(manifest["n_chunks"])
+    done = len(done_chunks(path, n))
+    if done == n:
+        return None
+    return (
+        f"{path} is an unfinished run ({done}/{n} chunks done): the tables cover the finished "
+        f"chunks only; `canasta simulate --out {path} --resume` finishes it"
+    )
 
 
 def _filter_expression(filters: Any) -> Any:
     if filters is None or isinstance(filters, ds.Expression):
         return filters
-    return pq.filters_to_expression(filters)
+    try:
+        return pq.filters_to_expression(filters)
+    except (TypeError, ValueError, pa.ArrowException) as exc:
+        raise CanastaError(
+            f"bad filters {filters!r} ({one_line(exc)[:120]}); give a pyarrow.dataset expression "
+            "or [(column, op, value), ...]"
+        ) from None
 
 
 @contextlib.contextmanager
 def readable_shards(root: str | os.PathLike) -> Iterator[None]:
-    """Reading a run's shards: a damaged one (a parquet reader's ArrowInvalid, e.g. after a
-    power cut or a copy cut short) becomes a one-line RunFolderError that says the cure."""
+    """Reading a run's shards directly: a damaged one (a parquet reader's error, e.g. after a
+    power cut or a copy cut short) becomes a one-line DamagedShardError that says the cure.
+    (``scan`` and ``shard_files`` name the shard; this is the fallback for other reads.)"""
     try:
         yield
-    except pa.ArrowInvalid as exc:
-        what = " ".join(str(exc).split())
-        raise RunFolderError(
-            f"{root}: a damaged shard ({what}); `canasta simulate --out {root} --resume` does its chunk again"
-        ) from None
+    except DamagedShardError:
+        raise
+    except (OSError, pa.ArrowException) as exc:
+        what = one_line(exc)[:160]
+        raise DamagedShardError(f"{root}: a damaged shard ({what}); {integrity.damage_hint(root)}") from None
 
 
 def read_run(
@@ -624,21 +420,18 @@ def read_run(
 
     `columns`: the columns to load (only those are read from disk).  `filters`: a
     pyarrow.dataset expression (``pyarrow.dataset.field("game") < 100``) or pandas-style
-    DNF tuples (``[("end_reason", "==", 1)]``).  Only complete chunks are read.
+    DNF tuples (``[("end_reason", "==", 1)]``).  Only complete chunks are read; every shard
+    is checked (sim.runs.integrity) and a damaged one raises a DamagedShardError naming it.
     """
     read_manifest(path)
+    if isinstance(columns, str):
+        raise CanastaError(f"columns={columns!r}: give a list of column names, e.g. ['{columns}']")
     files = shard_files(path, table)
     columns = list(columns) if columns is not None else None
+    expr = _filter_expression(filters)
     if not files:
         return _empty_frame(path, table, columns)
-    with readable_shards(path):
-        dataset = ds.dataset([str(f) for f in files], format="parquet")
-        if columns is not None:
-            unknown = [c for c in columns if c not in dataset.schema.names]
-            if unknown:
-                raise KeyError(f"unknown column '{unknown[0]}' in table {table}")
-        result = dataset.to_table(columns=columns, filter=_filter_expression(filters))
-    return result.to_pandas()
+    return integrity.scan(files, columns, expr, path).to_pandas()
 
 
 def _empty_frame(path: str | os.PathLike, table: str, columns: list[str] | None) -> pd.DataFrame:

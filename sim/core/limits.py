@@ -1,0 +1,30 @@
+"""The documented range of every number a user gives (command line and Python API).
+
+Checked before any work starts; a number outside its range is refused in one line
+(``CanastaError`` from Python, exit status 2 from the command line).  Why each bound:
+
+- seeds are stored as int64 and hashed as uint64: 0 .. 2**63-1;
+- game numbers are int64 keys, and a run's last game index must fit too: 0 .. 2**62;
+- hand numbers are int32: 0 .. 2**31-1;
+- a run plays 1 .. 10**15 hands or games (chunks are made as workers ask for them, so memory
+  does not grow with the count; the bound only keeps every key representable);
+- a chunk holds 1 .. 10**6 hands or games (its records are held in memory: about 200 bytes per
+  hand, and with full decision logs about 60 bytes per decision);
+- compare / sweep play 2 .. 10**8 deals per pairing (two float64 per deal are kept);
+- odds --position plays 1 .. 10**7 rollouts (about 22 bytes each are kept);
+- cumulative team scores before a hand: -10**8 .. 10**8 (the core's scores are int32);
+- worker processes: 1 .. 1024, or negative counts from the number of cores (-1 = all).
+"""
+
+from __future__ import annotations
+
+SEED = (0, 2**63 - 1)
+GAME = (0, 2**62)
+HAND = (0, 2**31 - 1)
+RUN_COUNT = (1, 10**15)
+CHUNK = (1, 10**6)
+DEALS = (2, 10**8)
+GAMES_PER_SEATING = (1, 10**7)
+ROLLOUTS = (1, 10**7)
+CUM_SCORE = (-(10**8), 10**8)
+JOBS = (-1024, 1024)

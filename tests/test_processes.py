@@ -1,0 +1,92 @@
+"""Processes (issue 12): loky workers end when their parent is killed; Ctrl-C at any moment,
+also while the libraries load, gives one line and no traceback; a folder left holding only the
+lock and a temporary manifest (kill -9 during its write) is used as a fresh one."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import fake_engine
+import pytest
+
+import sim.cli.main as cli
+from sim.play import engine
+from sim.runs import store
+
+ORPHAN = textwrap.dedent(
+    """
+    import os, time
+    from joblib import Parallel, delayed
+    from sim.runs.workers import loky_kwargs
+
+    def pid(_):
+        time.sleep(0.2)
+        return os.getpid()
+
+    pids = set(Parallel(n_jobs=2, **loky_kwargs())(delayed(pid)(i) for i in range(6)))
+    print(" ".join(map(str, pids)), flush=True)
+    time.sleep(120)
+    """
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie of ours would still answer; workers are the killed parent's children, not ours
+    return True
+
+
+def test_loky_workers_end_when_their_parent_is_killed(tmp_path):
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    pids = [int(x) for x in parent.stdout.readline().split()]
+    assert len(pids) == 2 and parent.pid not in pids
+    assert all(_alive(p) for p in pids)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 15
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids), "loky workers outlived their killed parent"
+
+
+# (the interpreter's own start, before any of the lab's code runs, about 30-50 ms, is not covered)
+@pytest.mark.parametrize("delay", [0.15, 0.5, 1.2])
+def test_ctrl_c_while_starting_is_one_line(tmp_path, delay):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "compare", "expert", "greedy", "--hands", "200000", "--jobs", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=os.getcwd(),
+    )
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.strip().splitlines()[-1] == "canasta: interrupted", err
+
+
+def test_folder_with_only_lock_and_tmp_manifest_is_reused(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / store.LOCK).write_text("pid 1")
+    (out / (store.MANIFEST + store.TMP_SUFFIX)).write_text('{"format": "canasta-r')
+    monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk)
+    argv = ["simulate", "--hands", "300", "--chunk-size", "100", "--jobs", "1", "--out", str(out), "--no-progress"]
+    assert cli.main(argv) == 0
+    assert store.done_chunks(out) == [0, 1, 2] and not list(out.glob("*.tmp"))
+    # and --resume on such a folder starts it too
+    out2 = tmp_path / "run2"
+    out2.mkdir()
+    (out2 / (store.MANIFEST + store.TMP_SUFFIX)).write_text("")
+    assert cli.main([*argv[:-3], "--out", str(out2), "--no-progress", "--resume"]) == 0
+    assert store.done_chunks(out2) == [0, 1, 2]
