@@ -27,7 +27,7 @@ from strategies.registry import MAX_KNOBS, parse_spec
 
 __all__ = ["DEFAULT_ROLLOUTS", "make_evaluator", "action_rollouts_nb", "summarize"]
 
-DEFAULT_ROLLOUTS = 500
+DEFAULT_ROLLOUTS = 1000
 Z95 = 1.959963984540054
 
 
