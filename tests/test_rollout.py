@@ -9,10 +9,10 @@ import pytest
 
 from reports.position import parse_position, rollout
 from sim.cli.main import main
-from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, End, Kind, Off, Phase
+from sim.core.enums import N_ACTIONS, N_KINDS, End, Kind, Off, Phase
 from sim.core.rules import RuleSet
 from sim.play.loop import check_state_nb, deck_composition_nb
-from sim.play.rollout import complete_nb, position_to_state, prepare, run_rollouts
+from sim.play.rollout import position_to_state, prepare, run_rollouts
 
 # Team "us" (seat 0) has a natural canasta of kings and may go out; seat 0 holds 5 5, the pile
 # is empty (no take is possible) and every red three is laid.  With `greedy` (which goes out as
@@ -151,7 +151,9 @@ def test_completions_are_consistent(name):
         assert freezers == st[Off.PILE_FREEZE]
         assert (freezers > 0) == pos.frozen
         if pos.pile_cards:
-            assert list(pile) == pos.pile_cards
+            # the same cards, the same top (the order below the top plays no role in the rules
+            # without sequences, and the observation does not record it)
+            assert sorted(pile) == sorted(pos.pile_cards) and pile[-1] == pos.pile_cards[-1]
         pile_kinds.append(pile[:-1].copy())
         for pt, ms in enumerate(pos.melds):
             t = setup.engine_team[pt]
@@ -179,17 +181,14 @@ def test_hidden_pile_card_is_uniform_over_plain_unseen():
     # black threes (a wild card would freeze the pile, a red three is never in it)
     text = EXACT.replace("pile: 0", "pile: 2\npile_top: 9").replace("stock: 81", "stock: 79")
     pos = parse_position(text)
-    setup = prepare(pos)
-    st = np.zeros(Off.STATE_SIZE, np.int32)
-    pool = np.zeros(MAX_CARDS, np.int32)
     rng = np.zeros(2, np.uint64)
     from sim.core.rng import seed_rng_nb
 
+    seed_rng_nb(rng, 5, 0, 0, 0)
     counts = np.zeros(N_KINDS, np.int64)
     n = 6000
-    for i in range(n):
-        seed_rng_nb(rng, 5, i, 0, 0)
-        complete_nb(st, setup.state0, setup.params, setup.deal, rng, pool)
+    for _ in range(n):
+        st = position_to_state(pos, None, rng)
         counts[st[Off.PILE] & 15] += 1
     assert counts[Kind.TWO] == counts[Kind.JOKER] == counts[Kind.RED3] == 0
     # unseen plain: 4 black threes, 4 of 4..A except 5 (6 left), 9 (7 left: top), K (1), Q (5)
@@ -279,3 +278,60 @@ def test_the_readme_example_position_runs(capsys):
     assert main(["odds", "--position", str(path), "--strategy", "greedy", "--rollouts", "200"]) == 0
     out = capsys.readouterr().out
     assert "200 rollouts" in out and "P(team goes out within k turns)" in out
+
+
+# ----------------------------------------------------------------------------- no peeking
+
+
+def test_rollout_observations_hide_the_unseen_pile_cards():
+    """Two worlds that differ only in cards hidden from the viewer (here: a buried pile card
+    swapped with a card of another hand) give the viewer's strategy identical observations, as
+    the rollouts build them; the plain observation (the old rollouts) would have told them apart."""
+    from sim.core.enums import Act  # noqa: PLC0415
+    from sim.play.loop import build_obs_nb  # noqa: PLC0415
+    from sim.play.worlds import observe_nb  # noqa: PLC0415
+    from strategies.registry import decide_nb, parse_spec  # noqa: PLC0415
+
+    pos = parse_position(FOUR)
+    setup = prepare(pos)
+    hidden = pos.pile_size - 1
+    a = position_to_state(pos, None, 3)
+    # a card of seat 1's hand whose kind differs from the bottom pile card, swapped into the pile
+    low = int(a[Off.PILE]) & 15
+    h1 = Off.HANDS + 1 * N_KINDS
+    k = next(k for k in range(Kind.FOUR, Kind.ACE + 1) if a[h1 + k] > 0 and k != low)
+    b = a.copy()
+    b[Off.PILE] = k
+    b[h1 + k] -= 1
+    b[h1 + low] += 1
+    b[Off.PILE_COUNTS + low] -= 1
+    b[Off.PILE_COUNTS + k] += 1
+    for s in (0, 2):  # seats that see neither seat 1's hand nor the buried card
+        oa, ob = np.zeros(Off.STATE_SIZE, np.int32), np.zeros(Off.STATE_SIZE, np.int32)
+        observe_nb(a, s, hidden, oa, False)
+        observe_nb(b, s, hidden, ob, False)
+        assert (oa == ob).all()
+        build_obs_nb(a, s, oa, False)
+        build_obs_nb(b, s, ob, False)
+        assert not (oa == ob).all()  # the leak the rollouts no longer have
+    sid, knobs = parse_spec("expert")
+    buf = np.zeros(N_ACTIONS, np.int32)
+    rng = np.zeros(2, np.uint64)
+    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    observe_nb(a, 0, hidden, obs, False)
+    assert (obs == setup.obs).sum() > 0
+    act_a = decide_nb(sid, obs, setup.params, knobs, rng, buf)
+    observe_nb(b, 0, hidden, obs, False)
+    assert decide_nb(sid, obs, setup.params, knobs, rng, buf) == act_a
+    assert act_a in range(Act.N_ACTIONS)
+
+
+def test_rollouts_depend_on_the_observation_only():
+    pos = parse_position(FOUR)
+    setup = prepare(pos)
+    # the private part of state0 (cards dealt to no one yet) plays no role: the rollouts read
+    # the observation and the knowledge only
+    setup.state0[:] = 0
+    a = run_rollouts(setup, "expert", 60, seed=2)
+    b = run_rollouts(prepare(pos), "expert", 60, seed=2)
+    assert (a == b).all()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sim.cli import compare, equity, odds, play, report, review, rules, simulate, sweep
+from sim.cli import analyze, compare, equity, odds, play, report, review, rules, simulate, sweep
 
 # each module defines add_parser(subparsers) and run(args) -> int
-SUBCOMMANDS = (rules, play, simulate, compare, sweep, odds, report, equity, review)
+SUBCOMMANDS = (rules, play, simulate, compare, sweep, odds, analyze, report, equity, review)
 
 EPILOG = """examples:
   canasta rules                                   list rule presets

@@ -5,25 +5,28 @@ red threes on the table, the pile's top card (or the whole pile), every seat's h
 stock size and the scores.  `prepare()` turns it into
 
 - ``state0``: a full state (layout `Off`) holding every known card and every public field, with
-  the unknown slots (other players' hands, the pile below the top, the stock) still empty, and
-- ``deal``: an int32 array describing the random completion (`Deal` offsets): the kinds of the
-  unseen cards and how many go to each unknown place.
+  the unknown slots (other players' hands, the pile below the known cards, the stock) empty,
+- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds): ``state0``'s
+  public part and the viewer's hand, the pile counting only its known cards, and the number of
+  hidden pile cards, and
+- ``deal``: an int32 array summing up the random completion (`Deal` offsets), checked here.
 
-`complete_nb` fills a copy of ``state0`` from ``deal`` with one random stream and calls
-`begin_turn_nb`; `rollouts_nb` does that for rollout i = start .. start+n-1 with the stream keyed
-(seed, i) — so rollout i's deal and play depend only on (seed, i), never on n or chunking — and
-plays each hand to its end with the strategies, exactly like `sim.play.loop.play_hand_nb`.
+`rollouts_nb` deals rollout i = start .. start+n-1 with sim.play.worlds.sample_world_nb from
+``obs`` / ``know`` alone, stream keyed (seed, i) — so rollout i's deal and play depend only on
+(seed, i), never on n or chunking — begins the turn, and plays the hand to its end; every seat
+decides from an observation WITHOUT the hidden pile cards (nobody at the table is assumed to know
+them: sim.play.analysis.play_out_hidden_nb), so no strategy sees a card its seat could not.
 
-Random completion (uniform over the deals consistent with what is known):
+Random completion (uniform over the deals consistent with what is known, sim.play.worlds):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
   stock, at a uniformly random place.  (A red three under the pile's upcard is possible in a real
   game; it is only modelled when the position lists the whole pile with ``pile_cards``.)
-- Pile below the top (when only the top is known), never a red three:
+- Pile below the known cards, never a red three:
   not frozen -> only natural cards and black threes (a wild card would freeze it);
   frozen and no known wild card in the pile -> uniform among the deals with at least one wild
-  card below the top (rejection sampling, 256 tries; after that one unseen wild card is forced
-  into the bottom slot and the rest is uniform — "the needed wild first");
-  frozen with a wild card on top -> any non-red-three cards.
+  card below (rejection sampling, 256 tries; after that one unseen wild card is forced
+  into the bottom slot and the rest is uniform);
+  frozen with a known wild card -> any non-red-three cards.
 - The other cards go uniformly to the other players' hands (their sizes) and the stock.
 
 Public fields: phase DRAW at the start of the turn of ``to_move`` (then `begin_turn_nb`, which
@@ -53,7 +56,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.core.apply import SCORE_ROWS, begin_turn_nb, score_hand_nb, team_minimum_nb
+from sim.core.apply import (
+    SCORE_ROWS,
+    apply_action_nb,
+    begin_turn_nb,
+    score_hand_nb,
+    team_minimum_nb,
+)
 from sim.core.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
@@ -68,16 +77,19 @@ from sim.core.enums import (
     Par,
     Phase,
 )
-from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
+from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb
+from sim.play.analysis import play_out_hidden_nb
 from sim.play.loop import (
     ILLEGAL,
     INVARIANT,
     OK,
+    build_obs_nb,
     check_state_nb,
     deck_composition_nb,
     flag_invariant_nb,
-    play_out_nb,
 )
+from sim.play.worlds import ERROR_TEXT, Know, new_know, observe_nb, sample_world_nb
+from strategies.registry import decide_nb
 
 __all__ = [
     "Deal",
@@ -86,7 +98,6 @@ __all__ = [
     "prepare",
     "position_to_state",
     "run_rollouts",
-    "complete_nb",
     "rollouts_nb",
 ]
 
@@ -135,149 +146,56 @@ rollout_record_dt = np.dtype(
 # ----------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True, _nrt=False)
-def _is_wild_nb(card: int) -> bool:
-    k = card & 15
-    return k == Kind.TWO or k == Kind.JOKER
-
-
-@njit(cache=True, _nrt=False)
-def _deal_to_hand_nb(state, seat, card) -> None:
-    """One hidden card into a hand (HAND_SIZE already counts it: it comes from the position).
-    The single place to extend when hands carry suits (Samba)."""
-    k = card & 15
-    state[Off.HANDS + seat * N_KINDS + k] += 1
-    if _HAND_SUITS >= 0 and FIRST_NATURAL <= k <= LAST_NATURAL:
-        state[_HAND_SUITS + seat * _N_SUITED + (card >> 4) * 11 + k - FIRST_NATURAL] += 1
-
-
-@njit(cache=True, _nrt=False)
-def _partial_shuffle_nb(rng, arr, lo, hi, k) -> None:
-    """Put a uniform random ordered sample of k entries of arr[lo:hi] into arr[lo:lo+k]."""
-    for i in range(k):
-        j = lo + i + randint_nb(rng, hi - lo - i)
-        tmp = arr[lo + i]
-        arr[lo + i] = arr[j]
-        arr[j] = tmp
-
-
-@njit(cache=True, _nrt=False)
-def complete_nb(state: np.ndarray, state0: np.ndarray, params: np.ndarray, deal: np.ndarray,
-                rng: np.ndarray, pool: np.ndarray) -> None:
-    """state := state0 with the unknown slots dealt from ``deal`` (see the module docstring),
-    then `begin_turn_nb`.  ``pool`` is int32 scratch of at least MAX_CARDS entries."""
-    for i in range(state.shape[0]):  # a plain loop: slice copies need numba's runtime (NRT)
-        state[i] = state0[i]
-    n_plain = deal[Deal.N_PLAIN]
-    nr = n_plain + deal[Deal.N_WILD]
-    for i in range(nr):
-        pool[i] = deal[Deal.POOL + i]
-    p = deal[Deal.PILE_UNKNOWN]
-    mode = deal[Deal.PILE_MODE]
-    if p > 0:
-        if mode == PILE_PLAIN:
-            _partial_shuffle_nb(rng, pool, 0, n_plain, p)
-        elif mode == PILE_ANY:
-            _partial_shuffle_nb(rng, pool, 0, nr, p)
-        else:
-            ok = False
-            for _t in range(WILD_TRIES):
-                _partial_shuffle_nb(rng, pool, 0, nr, p)
-                for i in range(p):
-                    if _is_wild_nb(pool[i]):
-                        ok = True
-                        break
-                if ok:
-                    break
-            if not ok:
-                nw = 0
-                for i in range(nr):
-                    if _is_wild_nb(pool[i]):
-                        nw += 1
-                pick = randint_nb(rng, nw)
-                for i in range(nr):
-                    if _is_wild_nb(pool[i]):
-                        if pick == 0:
-                            tmp = pool[0]
-                            pool[0] = pool[i]
-                            pool[i] = tmp
-                            break
-                        pick -= 1
-                _partial_shuffle_nb(rng, pool, 1, nr, p - 1)
-        for i in range(p):
-            c = pool[i]
-            k = c & 15
-            state[Off.PILE + i] = c
-            state[Off.PILE_COUNTS + k] += 1
-            if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
-                state[Off.PILE_FREEZE] += 1
-    # the rest: uniformly to the other hands, then the stock (with the red threes)
-    _partial_shuffle_nb(rng, pool, p, nr, nr - p)
-    idx = p
-    for s in range(state[Off.N_SEATS]):
-        for _ in range(deal[Deal.SEAT_COUNT + s]):
-            _deal_to_hand_nb(state, s, pool[idx])
-            idx += 1
-    n_stock = deal[Deal.STOCK_N]
-    m = 0
-    while idx < nr:
-        state[Off.STOCK + m] = pool[idx]
-        idx += 1
-        m += 1
-    n_r3 = deal[Deal.N_RED3]
-    for _ in range(n_r3):
-        state[Off.STOCK + m] = Kind.RED3
-        m += 1
-    if n_r3 > 0:
-        # red threes to uniform places of the (already uniformly ordered) stock
-        for i in range(n_stock - 1, 0, -1):
-            j = randint_nb(rng, i + 1)
-            tmp = state[Off.STOCK + i]
-            state[Off.STOCK + i] = state[Off.STOCK + j]
-            state[Off.STOCK + j] = tmp
-    state[Off.STOCK_POS] = 0
-    state[Off.STOCK_LEN] = n_stock
-    begin_turn_nb(state, params)
-
-
 @njit(cache=True)
-def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, out, status) -> int:
+def rollouts_nb(obs, know, params, strat_ids, knobs, seed, start, n, check, out, status) -> int:
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
-    Rollout i deals with the stream key (seed, i, 0, STREAM_DECK) and seat s decides with
-    (seed, i, 0, STREAM_PLAYERS + 1 + s).  The completed state is always checked with
+    Rollout i samples a world from the viewer's observation ``obs`` and knowledge ``know``
+    (sim.play.worlds.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
+    seat to move (`begin_turn_nb`), and plays the hand out with seat s deciding with stream
+    (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations that leave out the pile cards nobody
+    has seen (sim.play.analysis.play_out_hidden_nb).  The world is always checked with
     `check_state_nb`; with ``check`` every state after an action too.  On an illegal action
     status[0] = ILLEGAL, status[1..6] = seat, action, why, rollout, 0, strategy id; on a broken
     invariant status[0] = INVARIANT, status[1..4] = code, rollout, hand (-1: the dealt position
-    itself), turn.  Rollouts log no decisions.
+    itself), turn; when no world can be dealt status[0] = INVARIANT, status[1] = 100 + the
+    sampler's error code, status[3] = -1.  Rollouts log no decisions.
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
-    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    sobs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
     pool = np.zeros(MAX_CARDS, np.int32)
+    unseen = np.zeros(N_KINDS, np.int64)
+    suit_next = np.zeros(N_KINDS, np.int64)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
     deal_rng = np.zeros(2, np.uint64)
     composition = np.zeros(N_KINDS, np.int64)
     totals = np.zeros(N_KINDS, np.int64)
     score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
-    no_log8 = np.zeros((1, 0), np.int8)  # rollouts log nothing: empty decision columns
-    no_log16 = np.zeros((1, 0), np.int16)
-    no_log32 = np.zeros((1, 0), np.int32)
-    no_log64 = np.zeros((1, 0), np.int64)
     deck_composition_nb(params, composition)
-    turn0 = state0[Off.TURN]
+    turn0 = obs[Off.TURN]
+    hidden = know[Know.PILE_HIDDEN]
     for j in range(n):
         i = start + j
         seed_rng_nb(deal_rng, seed, i, 0, STREAM_DECK)
-        complete_nb(state, state0, params, deal, deal_rng, pool)
+        code = sample_world_nb(obs, know, params, deal_rng, state, pool, unseen, suit_next)
+        if code != 0:
+            flag_invariant_nb(status, 100 + code, i, -1, -1)
+            return j
+        begin_turn_nb(state, params)
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
             flag_invariant_nb(status, code, i, -1, -1)
             return j
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
-        play_out_nb(state, params, strat_ids, knobs, rng, obs, buf, seed, i, 0, False,
-                    no_log8, no_log16, no_log32, no_log64, 0, check, composition, totals, status)
+        if check:
+            _play_checked_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i)
+        else:
+            play_out_hidden_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, status)
+            if status[0] != OK:
+                status[4] = i
+                status[5] = 0
         if status[0] != OK:
             return j
         score_hand_nb(state, params, score)
@@ -296,6 +214,32 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
     return n
 
 
+@njit(cache=True, _nrt=False)
+def _play_checked_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i) -> None:
+    """`play_out_hidden_nb` one action at a time, with the invariants checked after each."""
+    samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
+    while state[Off.PHASE] != Phase.OVER:
+        if state[Off.PILE_LEN] == 0:
+            hidden = 0
+        seat = state[Off.SEAT]
+        observe_nb(state, seat, hidden, sobs, samba)
+        action = decide_nb(strat_ids[seat], sobs, params, knobs[seat], rng[seat], buf)
+        why = apply_action_nb(state, params, action)
+        if why != 0:
+            status[0] = ILLEGAL
+            status[1] = seat
+            status[2] = action
+            status[3] = why
+            status[4] = i
+            status[5] = 0
+            status[6] = strat_ids[seat]
+            return
+        code = check_state_nb(state, params, composition, totals, buf)
+        if code != 0:
+            flag_invariant_nb(status, code, i, 0, state[Off.TURN])
+            return
+
+
 # ----------------------------------------------------------------------------- Python side
 
 
@@ -309,6 +253,8 @@ class RolloutSetup:
     engine_team: tuple[int, ...]  # engine team of each position team (0 = us)
     position_team: tuple[int, ...]  # position team of each engine team
     n_seats: int
+    obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds)
+    know: np.ndarray  # int32[Know.SIZE], the viewer's knowledge (hidden pile cards)
 
 
 def _rules_for(position, rules):
@@ -496,7 +442,13 @@ def prepare(position, rules=None) -> RolloutSetup:
     cards = [code(k) for k in plain for _ in range(int(unseen[k]))]
     cards += [k for k in wild_kinds for _ in range(int(unseen[k]))]
     deal[Deal.POOL : Deal.POOL + len(cards)] = cards
-    return RolloutSetup(st, params, deal, tuple(eng), tuple(pos_team), n)
+    # what the viewer sees: the known pile cards only; "frozen" even when no listed card freezes it
+    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    build_obs_nb(st, me, obs, False)
+    if mode == PILE_NEED_WILD:
+        obs[Off.PILE_FREEZE] = 1
+    know = new_know(me, p_unknown)
+    return RolloutSetup(st, params, deal, tuple(eng), tuple(pos_team), n, obs, know)
 
 
 def _rng_array(rng) -> np.ndarray:
@@ -525,7 +477,11 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
     setup = prepare(position, rules)
     state = np.zeros(Off.STATE_SIZE, np.int32)
-    complete_nb(state, setup.state0, setup.params, setup.deal, _rng_array(rng), np.zeros(MAX_CARDS, np.int32))
+    code = sample_world_nb(setup.obs, setup.know, setup.params, _rng_array(rng), state, np.zeros(MAX_CARDS, np.int32),
+                           np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64))
+    if code != 0:
+        raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[code]}")
+    begin_turn_nb(state, setup.params)
     comp = np.zeros(N_KINDS, np.int64)
     deck_composition_nb(setup.params, comp)
     code = check_state_nb(state, setup.params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32))
@@ -556,13 +512,15 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
         ids[s], knobs[s] = parse_spec(spec)
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(16, np.int64)
-    done = rollouts_nb(setup.state0, setup.params, setup.deal, ids, knobs, int(seed), 0, int(rollouts),
+    done = rollouts_nb(setup.obs, setup.know, setup.params, ids, knobs, int(seed), 0, int(rollouts),
                        bool(check), out, status)
     if status[0] == ILLEGAL:
         raise RuntimeError(
             f"strategy {STRATEGY_NAMES[int(status[6])]!r} (seat {int(status[1])}) chose an illegal action "
             f"{action_text_safe(int(status[2]))}: {WHY_TEXT[int(status[3])]}; rollout {int(status[4])} seed {seed}")
     if status[0] == INVARIANT:
+        if int(status[1]) >= 100:
+            raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[int(status[1]) - 100]}")
         if int(status[3]) < 0:
             raise ValueError(f"the position is impossible under these rules: {_check_text(int(status[1]))}")
         raise RuntimeError(f"invariant broken: {_check_text(int(status[1]))} in rollout {int(status[2])} "
