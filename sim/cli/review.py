@@ -44,6 +44,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="rollouts per legal action (default: the evaluator's default precision)")
     p.add_argument("--continue-with", dest="strategy", default="expert", metavar="S",
                    help="strategy every seat plays in the rollouts (default expert)")
+    p.add_argument("--infer", default=None, metavar="MODEL",
+                   help="sample only worlds where each opponent's hidden hand agrees with its last discard under "
+                   "the strategy MODEL (default: uniform worlds)")
     p.add_argument("--rollout-seed", type=int, default=0, help="seed of the rollouts (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes for the rollouts (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -86,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--rollouts {args.rollouts}: need at least 2")
     if args.rollout_seed < 0:
         raise ValueError(f"--rollout-seed {args.rollout_seed}: must be >= 0")
-    check_strategy_names([args.strategy], registered_strategies())
+    check_strategy_names([args.strategy] + ([args.infer] if args.infer else []), registered_strategies())
     rec = _record(args)
     seats = seats_arg(args.seat, rec.rules)
-    evaluator = review_eval.make_evaluator(rec.rules, args.strategy, jobs=args.jobs)
+    evaluator = review_eval.make_evaluator(rec.rules, args.strategy, jobs=args.jobs, infer=args.infer)
     rollouts = args.rollouts or review_eval.DEFAULT_ROLLOUTS
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
     rv = review(rec, seats, evaluator, strategy=args.strategy, rollouts=rollouts, seed=args.rollout_seed,
