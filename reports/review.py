@@ -51,8 +51,9 @@ MARKS = ((200.0, "??", "blunder"), (100.0, "?", "mistake"), (50.0, "?!", "doubtf
 LUCK_SHOWN = 200.0  # |luck| at or above this is marked on the timeline
 Z95 = 1.959963984540054
 
-# evaluate(gs, actions, rollouts, seed) -> DataFrame indexed by action id with columns mean,
-# ci_low, ci_high, diff_to_best, diff_ci_low, diff_ci_high, rollouts (viewer = gs.seat's team)
+# evaluate(gs, actions, rollouts, seed) -> DataFrame indexed by action id, the best action first,
+# with columns mean, ci_low, ci_high, diff_to_best (= mean(best) - mean(action), paired),
+# diff_ci_low, diff_ci_high, rollouts (values for gs.seat's team)
 Evaluator = Callable[[GameState, list, int, int], pd.DataFrame]
 
 
@@ -260,8 +261,10 @@ def review(
     rows = []
     for p in tqdm(pts, unit="decision", disable=not progress, dynamic_ncols=True):
         ev = evaluator(p.state, p.legal, rollouts, seed * 1_000_003 + p.index)
-        best = int(ev["mean"].idxmax())
+        best = int(ev.index[0])  # the evaluator lists the best action first
         played = _row(ev, p.played)
+        if float(played["diff_to_best"]) <= 0:  # as good as the best in every world
+            best = p.played
         choice = strategy_choice(p.state, strategy, seed, p.index)
         vs = _row(ev, choice) if choice in ev.index else played
         lost = float(played["diff_to_best"]) if best != p.played else 0.0
@@ -276,10 +279,12 @@ def review(
             "value": float(vs["mean"]), "value_half": float(vs["ci_high"] - vs["ci_low"]) / 2,
             "played_value": float(played["mean"]), "played_half": float(played["ci_high"] - played["ci_low"]) / 2,
             "draw": p.played == Act.DRAW,
+            **{c: float(played[c]) * 100 for c in ("p_win", "p_win_low", "p_win_high") if c in played.index},
         })
     dec = pd.DataFrame(rows, columns=[
         "index", "turn", "seat", "team", "phase", "legal", "played", "best", "lost", "lost_low", "lost_high",
-        "mark", "value", "value_half", "played_value", "played_half", "draw"])
+        "mark", "value", "value_half", "played_value", "played_half", "draw"]
+        + (["p_win", "p_win_low", "p_win_high"] if rows and "p_win" in rows[0] else []))
     reviewed = sorted({p.table_seat for p in pts}) if seats is None else sorted(seats)
     teams = sorted({int(t) for t in dec["team"]}) if len(dec) else []
     prior = {t: prior_value(rec, strategy, t, prior_hands or max(4 * rollouts, 200), seed + 7) for t in teams}

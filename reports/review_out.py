@@ -39,12 +39,14 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     d = rv.decisions if all_decisions else rv.decisions[rv.decisions["legal"] > 1]
     w_play = max([len("played")] + [len(x) for x in d["played"]])
     w_best = max([len("best")] + [len(x) for x in d["best"]])
+    pw = "p_win" in d.columns
     out.append(f"{'turn':>4} {'seat':>4} {'legal':>5}  {'played':<{w_play}}  {'best':<{w_best}}  "
-               f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}")
+               f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}" + ("  P(win) after played" if pw else ""))
     for r in d.itertuples():
         ci = f"[{r.lost_low:.0f}, {r.lost_high:.0f}]" if r.best != r.played else ""
+        win = f"  {r.p_win:.1f}% [{r.p_win_low:.1f}, {r.p_win_high:.1f}]" if pw else ""
         out.append(f"{r.turn:>4} {r.seat:>4} {r.legal:>5}  {r.played:<{w_play}}  {r.best:<{w_best}}  "
-                   f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {r.value:>7.0f}")
+                   f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {r.value:>7.0f}{win}")
     out += ["", "luck (equity after the event minus the expected equity before it):"]
     out.append(f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} {'luck':>14}")
     for r in rv.luck.itertuples():
@@ -138,6 +140,9 @@ def write_html(rv: Review, path) -> Path:
                    zip(d["lost_low"], d["lost_high"], d["best"], d["played"], strict=True)],
         "mark": d["mark"], "equity": d["value"].round(0).astype(int),
     })
+    if "p_win" in d.columns:
+        shown["P(win) after played, %"] = [f"{p:.1f} [{lo:.1f}, {hi:.1f}]" for p, lo, hi in
+                                           zip(d["p_win"], d["p_win_low"], d["p_win_high"], strict=True)]
     level = {"?!": "m1", "?": "m2", "??": "m3"}
     marks = list(shown["mark"])
     luck = rv.luck.assign(luck=[_pm(v, h) for v, h in zip(rv.luck["luck"], rv.luck["half"], strict=True)],

@@ -15,6 +15,7 @@ EPILOG = """examples:
       its deal and draws; skill and luck per team
   canasta review --seed 7 --seat all --rollouts 400 --json > review.json
   canasta review --seed 7 -o review.html          one page: equity timeline + the decision table
+  canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet   also P(win the game) after each played action
   canasta play --strategies expert --seed 3 > hand.txt && canasta review hand.txt --seat 2
       review a hand from the history canasta play prints (or a hand record: docs/hand-record.md)
 """
@@ -47,6 +48,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--infer", default=None, metavar="MODEL",
                    help="sample only worlds where each opponent's hidden hand agrees with its last discard under "
                    "the strategy MODEL (default: uniform worlds)")
+    p.add_argument("--equity", default=None, metavar="FILE.parquet",
+                   help="an equity table (canasta equity -o): also show P(win the game) after each played action")
     p.add_argument("--rollout-seed", type=int, default=0, help="seed of the rollouts (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes for the rollouts (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -92,7 +95,16 @@ def run(args: argparse.Namespace) -> int:
     check_strategy_names([args.strategy] + ([args.infer] if args.infer else []), registered_strategies())
     rec = _record(args)
     seats = seats_arg(args.seat, rec.rules)
-    evaluator = review_eval.make_evaluator(rec.rules, args.strategy, jobs=args.jobs, infer=args.infer)
+    equity = None
+    if args.equity:
+        from reports.equity import load_equity  # noqa: PLC0415
+
+        equity = load_equity(args.equity)
+        target = int(equity.meta.get("game_target", rec.rules.game_target))
+        if target != rec.rules.game_target:
+            raise ValueError(f"--equity {args.equity}: made for game target {target}, the hand's rules play to "
+                             f"{rec.rules.game_target}")
+    evaluator = review_eval.make_evaluator(rec.rules, args.strategy, jobs=args.jobs, infer=args.infer, equity=equity)
     rollouts = args.rollouts or review_eval.DEFAULT_ROLLOUTS
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
     rv = review(rec, seats, evaluator, strategy=args.strategy, rollouts=rollouts, seed=args.rollout_seed,
