@@ -249,3 +249,46 @@ def test_write_html_refuses_other_suffixes(rec, tmp_path, monkeypatch):
     rv = review(rec, [0], FakeEvaluator(-1, rec), rollouts=10)
     with pytest.raises(ValueError, match=".html"):
         write_html(rv, tmp_path / "x.png")
+
+
+def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
+    from reports.equity import _finish, save_equity  # noqa: PLC0415
+
+    pts = [0, 2500]
+    rows = [(-1, a, b, 100, 50.0 + (a - b) / 100) for a in pts for b in pts]
+    df = _finish(pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"]),
+                 {"game_target": 5000, "n_teams": 2})
+    path = save_equity(df, tmp_path / "eq.parquet")
+    argv = ["review", "--seed", "7", "--hand", "1", "--seat", "all", "--rollouts", "4", "--equity", str(path),
+            "--infer", "expert", "--json"]
+    assert main(argv) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["seats"] == [0, 1, 2, 3] and {d["seat"] for d in js["decisions"]} == {0, 1, 2, 3}
+    assert {s["team"] for s in js["summary"]} == {0, 1}
+    assert all(0 <= d["p_win"] <= 100 and d["p_win_low"] <= d["p_win"] <= d["p_win_high"] for d in js["decisions"])
+    (tmp_path / "bad.parquet").write_text("x")
+    assert main(["review", "--seed", "7", "--equity", str(tmp_path / "bad.parquet")]) == 2
+
+
+def test_summed_skill_and_luck_intervals_cover():
+    """The per-team sums carry intervals from the sum of the terms' variances: with independent
+    terms of known truth they cover about 95% of the time."""
+    from reports.review import _summary  # noqa: PLC0415
+
+    rng = np.random.default_rng(4)
+    truth_lost = np.array([300.0, 250.0, 400.0, 220.0, 500.0])  # clearly separable losses
+    truth_luck = np.array([-80.0, 40.0, 120.0, 0.0])
+    se_lost = np.array([30.0, 20.0, 50.0, 25.0, 40.0])
+    se_luck = np.array([60.0, 35.0, 45.0, 80.0])
+    hit_skill = hit_luck = 0
+    trials = 600
+    for _ in range(trials):
+        lost = truth_lost + rng.normal(0, se_lost)
+        dec = pd.DataFrame({"team": 0, "seat": 0, "legal": 5, "mark": "", "lost": lost,
+                            "lost_low": lost - Z95 * se_lost, "lost_high": lost + Z95 * se_lost})
+        luck = pd.DataFrame({"team": 0, "luck": truth_luck + rng.normal(0, se_luck), "half": Z95 * se_luck})
+        s = _summary(dec, luck, [0], None, None, {0: 0}).iloc[0]
+        hit_skill += abs(s["skill_lost"] - truth_lost.sum()) <= s["skill_half"]
+        hit_luck += abs(s["luck"] - truth_luck.sum()) <= s["luck_half"]
+    assert 0.92 * trials <= hit_skill <= 0.975 * trials
+    assert 0.92 * trials <= hit_luck <= 0.975 * trials
