@@ -23,8 +23,8 @@ The result (`analyze`) is a DataFrame, best action first, one row per legal acti
 Successive elimination (``until_ci=H``): rollouts run in batches over the actions still in play;
 after each batch, an action whose difference to the current best is below zero with 95%
 confidence is dropped; it stops when every remaining difference has a half-width <= H (or only
-one action is left) or ``rollouts`` is reached.  The batches are fixed (they depend on the
-rollout counts only), and rollout i depends only on (seed, i): the same results whatever ``jobs``.
+one action is left) or ``rollouts`` is reached.  The batch sizes follow from the results so far
+(`_next_batch`), and rollout i depends only on (seed, i): the same results whatever ``jobs``.
 """
 
 from __future__ import annotations
@@ -112,27 +112,26 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
-    """The decision of a typed position (reports.position.Position) at the start of the turn of
-    its viewer (``me`` must be ``to_move``).  ``rules``: a RuleSet (default classic)."""
+    """The decision of a typed position (sim.play.position.Position) of its viewer (``me`` must
+    be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
     from sim.core.apply import begin_turn_nb  # noqa: PLC0415
-    from sim.core.enums import Kind, Off  # noqa: PLC0415
-    from sim.play.loop import build_obs_nb  # noqa: PLC0415
-    from sim.play.rollout import Deal, prepare  # noqa: PLC0415
-    from sim.play.worlds import new_know  # noqa: PLC0415
+    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.play.rollout import prepare  # noqa: PLC0415
 
     if position.me != position.to_move:
         raise AnalysisError(f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
                             "actions of the seat to act, so the viewer must be that seat")
     setup = prepare(position, rules)
-    st = setup.state0.copy()
-    hidden = int(setup.deal[Deal.PILE_UNKNOWN])
-    known_freeze = sum(int(st[Off.PILE_COUNTS + k]) for k in (Kind.TWO, Kind.JOKER, Kind.RED3))
-    if position.frozen and known_freeze == 0:
-        st[Off.PILE_FREEZE] = 1  # frozen by cards nobody listed: the observation says "frozen"
-    begin_turn_nb(st, setup.params)
-    obs = np.zeros(Off.STATE_SIZE, np.int32)
-    build_obs_nb(st, position.me, obs, False)
-    return decision_from_view(obs, new_know(position.me, hidden), setup.params, position.me, label)
+    obs = setup.obs.copy()
+    if setup.begin:
+        # begin_turn reads the hand of the seat to act at its own slot of a full state
+        st = obs.copy()
+        me = position.me
+        st[Off.HANDS : Off.HANDS + 15] = 0
+        st[Off.HANDS + me * 15 : Off.HANDS + (me + 1) * 15] = obs[Off.HANDS : Off.HANDS + 15]
+        begin_turn_nb(st, setup.params)
+        obs[: Off.PUB_SIZE] = st[: Off.PUB_SIZE]
+    return decision_from_view(obs, setup.know, setup.params, position.me, label)
 
 
 def _strategy_arrays(strategies, n_seats: int):
@@ -193,10 +192,11 @@ def _best(res: np.ndarray, n: np.ndarray, active: np.ndarray) -> int:
     return int(np.argmax(means))
 
 
-def _eliminate(res, n, active, until_ci) -> bool:
-    """Drop the actions clearly worse than the best; True when the analysis can stop."""
+def _eliminate(res, n, active, until_ci) -> float:
+    """Drop the actions clearly worse than the best; returns the largest half-width of a
+    remaining difference to the best (0 when the analysis can stop)."""
     best = _best(res, n, active)
-    done = True
+    worst = 0.0
     for a in np.flatnonzero(active):
         if a == best:
             continue
@@ -205,20 +205,21 @@ def _eliminate(res, n, active, until_ci) -> bool:
         if ci.high < 0:
             active[a] = 0
         elif ci.half_width > until_ci:
-            done = False
-    return done or active.sum() <= 1
+            worst = max(worst, ci.half_width)
+    return 0.0 if active.sum() <= 1 else worst
 
 
-def _schedule(rollouts: int, until_ci: float | None) -> list[int]:
-    """Batch sizes: everything at once, or BATCH, BATCH, 2*BATCH, 4*BATCH ... up to the cap."""
+def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> int:
+    """Rollouts of the next batch: everything without ``until_ci``; else the first BATCH, then
+    the rollouts the widest remaining interval still needs (half-widths shrink as 1/sqrt(n)),
+    +10%, at least BATCH and at most doubling.  A function of the results so far, which depend
+    only on the seed: the same batches whatever the number of workers."""
     if until_ci is None:
-        return [rollouts]
-    sizes, total, b = [], 0, BATCH
-    while total < rollouts:
-        sizes.append(min(b, rollouts - total))
-        total += sizes[-1]
-        b = BATCH if len(sizes) < 2 else 2 * b
-    return sizes
+        return cap
+    if done == 0:
+        return min(BATCH, cap)
+    need = math.ceil(done * ((worst / until_ci) ** 2 - 1.0) * 1.1)
+    return min(max(need, BATCH), done, cap - done)
 
 
 def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> None:
@@ -264,8 +265,9 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
     pool = _pool(jobs)
     bar = _bar(progress, rollouts * a)
     try:
-        start = 0
-        for size in _schedule(int(rollouts), until_ci):
+        start, worst = 0, math.inf
+        while start < rollouts and worst > 0:
+            size = _next_batch(start, worst, until_ci, int(rollouts))
             u, t, w, st = _run(dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool)
             sel = active.astype(bool)
             us[start : start + size, sel], them[start : start + size, sel] = u[:, sel], t[:, sel]
@@ -274,8 +276,8 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
             start += size
             n[sel] = start
             bar.update(size * int(sel.sum()))
-            if until_ci is not None and _eliminate(us - them, n, active, until_ci):
-                break
+            if until_ci is not None:
+                worst = _eliminate(us - them, n, active, until_ci)
     finally:
         bar.close()
         if pool is not None:

@@ -192,3 +192,24 @@ def test_equity_hook_adds_p_win():
                  equity=lambda us, them: (us > them).astype(float))
     assert {"p_win", "p_win_low", "p_win_high"} <= set(df.columns)
     assert ((df["p_win"] >= 0) & (df["p_win"] <= 1)).all()
+
+
+def test_interval_coverage_on_the_exact_endgame():
+    """Over many seeds the 95% intervals (each action's mean, and the paired difference) cover
+    the exact values about 95% of the time, also when --until-ci decides when to stop."""
+    text = _endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10")
+    dec = _with_known_opponent(decision_from_position(parse_position(text)), "3 3 7")
+    exact = {t: _exact(dec, a, "expert") for a, t in zip(dec.actions, dec.texts, strict=True)}
+    runs, hits, diff_hits, diffs = 60, 0, 0, 0
+    for seed in range(runs):
+        df = analyze(dec, "expert", rollouts=60, seed=1000 + seed, until_ci=60 if seed % 2 else None).set_index("action")
+        t = "draw"
+        hits += df.loc[t, "ci_low"] <= exact[t] <= df.loc[t, "ci_high"]
+        best = df.index[0]
+        for other in df.index[1:]:
+            if df.loc[other, "rollouts"] >= 60:
+                d = exact[other] - exact[best]
+                diff_hits += df.loc[other, "diff_ci_low"] <= d <= df.loc[other, "diff_ci_high"]
+                diffs += 1
+    assert hits / runs >= 0.85, hits
+    assert diffs > 40 and diff_hits / diffs >= 0.85, (diff_hits, diffs)

@@ -19,7 +19,8 @@ EPILOG = """examples:
       points (clearly worse actions are dropped early); at most 20000 rollouts per action.
   canasta analyze pos.txt --strategies expert,greedy,expert,greedy --infer expert --json
       rollouts with one strategy per seat; worlds that agree with each opponent's last discard
-      under expert; one JSON object on stdout.
+      under expert (needs last_discard and the pile's top cards in the position), next to the
+      reading with uniform worlds ("uniform_actions"); one JSON object on stdout.
 """
 
 
@@ -55,15 +56,19 @@ def run(args: argparse.Namespace) -> int:
     from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
 
     pos = load_position(args.position)
-    preset = args.rules or getattr(pos, "rules", None) or "classic"
-    sets = dict(getattr(pos, "overrides", None) or {})
-    sets.update(parse_overrides(args.overrides))
-    rules = RuleSet.preset(preset, pos.players, args.team_layout, **sets)
+    sets = {**pos.overrides, **parse_overrides(args.overrides)}
+    rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
     df = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,
                  infer=args.infer)
     df.attrs["position"] = str(args.position)
+    uniform = None
+    if args.infer:  # both readings: the inference can change the ranking
+        uniform = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules)
     if args.json:
-        print(json.dumps(to_json(df)))
+        obj = to_json(df)
+        if uniform is not None:
+            obj["uniform_actions"] = to_json(uniform)["actions"]
+        print(json.dumps(obj))
         return 0
     a = df.attrs
     print(f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules {rules.label}; "
@@ -71,4 +76,8 @@ def run(args: argparse.Namespace) -> int:
           + (f"; worlds inferred with {a['infer']} ({a['infer_failed']} of {a['infer_constrained']} "
              "seats found no agreeing hand)" if a["infer"] else ""))
     print(format_table(df))
+    if uniform is not None:
+        same = uniform["action"].iloc[0] == df["action"].iloc[0]
+        print(f"\nuniform worlds (no inference): {'the same best action' if same else 'a DIFFERENT best action'}")
+        print(format_table(uniform))
     return 0

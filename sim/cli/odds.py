@@ -14,7 +14,8 @@ EPILOG = """examples:
   canasta odds --position pos.txt --strategy expert --rollouts 20000 --seed 1
       deal the unseen cards of the position at random 20000 times, play each hand out with
       expert at every seat: P(each team goes out first / within 1 2 3 5 10 turns), expected
-      hand scores (position file format: reports/position.py; completion: sim/play/rollout.py).
+      hand scores (position file format: sim/play/position.py; completion: sim/play/worlds.py).
+      To rank the legal actions of a position instead: canasta analyze pos.txt (see its --help).
   canasta odds --position pos.txt --strategy expert greedy expert greedy --within 1 3
 """
 
@@ -39,7 +40,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     g.add_argument("--strategy", nargs="+", default=["expert"], metavar="SPEC",
                    help="strategy for every seat, or one per seat (default expert)")
     g.add_argument("--seed", type=int, default=0, help="seed (default 0); rollout i depends on (seed, i)")
-    g.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default classic)")
+    g.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default: the position's, else classic)")
     g.add_argument("--players", type=int, default=None, metavar="N",
                    help="players (default: the position's; must agree with it)")
     g.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3 (3x2 is not supported)")
@@ -95,8 +96,8 @@ def _run_position(args) -> int:
         raise ValueError(f"--seed {args.seed}: give a non-negative integer")
     for spec in args.strategy:
         strategy_id(spec)
-    rules = RuleSet.preset(args.rules or "classic", pos.players, args.team_layout,
-                           **parse_overrides(args.overrides))
+    sets = {**pos.overrides, **parse_overrides(args.overrides)}
+    rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
     within = args.within or (1, 2, 3, 5, 10)
     res = rollout(pos, rules, args.strategy, args.rollouts, args.seed, within, args.check)
     print(f"position {args.position}: {pos.players} players, seat {pos.to_move} to move, "

@@ -105,6 +105,32 @@ class GameState:
         init_hand_nb(state, params, kinds.astype(np.int32), n_cards, dealer, cum)
         return cls(rules, state, params, kinds.astype(np.int32), tuple(rules.active_seats(hand)), key)
 
+    @classmethod
+    def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
+        """A hand at the decision of ``position`` (sim.play.position.Position): the cards its
+        viewer has not seen are dealt at random (sim.play.worlds, stream keyed by ``seed``), the
+        viewer keeps what it knows.  ``rules``: default the position's own (else classic).
+        Raises ValueError (one line) for an impossible position."""
+        from sim.play.rollout import position_to_state, prepare, rules_for_position  # noqa: PLC0415
+
+        rules = rules_for_position(position, rules)
+        setup = prepare(position, rules)
+        state = position_to_state(position, rules, int(seed))
+        know = np.zeros((setup.n_seats, Know.SIZE), np.int32)
+        for s in range(setup.n_seats):
+            know_init_nb(know[s], s, position.pile_hidden)
+        know[position.me] = setup.know
+        return cls(rules, state, setup.params, np.zeros(0, np.int32), tuple(range(setup.n_seats)), None,
+                   know=know, pile_hidden=position.pile_hidden)
+
+    def position(self, seat: int | None = None):
+        """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
+        (`format_position` writes it as text)."""
+        from sim.play.position import position_from_state  # noqa: PLC0415
+
+        s = self.seat if seat is None else int(seat)
+        return position_from_state(self.state, self.know[s], self.rules, s)
+
     # ------------------------------------------------------------------ reading
     @property
     def seat(self) -> int:

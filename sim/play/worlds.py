@@ -12,8 +12,9 @@ What a seat knows
    that pile cards nobody has seen (``hidden`` of them at the bottom of the pile: only positions
    typed by a person have any) are left out of ``PILE_COUNTS`` and ``PILE_FREEZE`` (which is then
    the number of KNOWN freezing cards, at least 1 when the pile is frozen).
-2. A knowledge array ``know`` (int32[Know.SIZE], layout `Know`), kept up to date by
-   `know_update_nb` before each action is applied, from public information only:
+2. A knowledge array ``know`` (int32[Know.SIZE], layout `Know`; `new_know` / `know_init_nb` at the
+   deal), kept up to date by `know_update_nb` before each action is applied and `know_after_nb`
+   after it, from public information only (`sim.play.game.GameState` does this for every seat):
 
    - ``PILE_HIDDEN``: cards at the bottom of the pile whose kinds nobody knows (0 in a real game);
    - ``KNOWN[s, kind]``: cards every player knows to be in seat s's hand: the pile cards it took
@@ -44,6 +45,9 @@ Inputs are the observation and ``know`` alone: two true states that agree on the
 bit-identical worlds for the same random stream.  Natural cards get suits in a fixed rotation
 (suits matter only for Samba sequences, which this sampler refuses: `SAMBA`).  Private fields the
 observation does not carry are reset (``PILE_TAKES`` = 0).
+
+`sample_worlds_nb` fills a batch: world j of a call with ``start`` uses the stream keyed
+(seed, start + j, 0, STREAM_WORLD), so world i depends only on (seed, i) and the inputs.
 
 `sample_consistent_nb` also asks a model strategy: for each other seat whose last discard it
 knows, that seat's hidden cards are redrawn (up to ``tries`` times) until the model, holding them
