@@ -240,6 +240,11 @@ class Equity:
         out = np.where(over, done, self._interp(np.minimum(a, self.target - 1), np.minimum(b, self.target - 1)))
         return float(out) if out.ndim == 0 else out
 
+    def of_totals(self, us_total, them_total) -> np.ndarray | float:
+        """P(win) from the cumulative scores after a hand (the ``equity(us, them)`` hook of
+        `reports.analyze.analyze`)."""
+        return self.after_hand(us_total, them_total, 0, 0)
+
     def _interp(self, us: np.ndarray, them: np.ndarray) -> np.ndarray:
         x = self.points
         i, fi = _locate(x, us)

@@ -182,8 +182,6 @@ def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) ->
     gs = rec.new_state()
     dealer = int(gs.state[Off.DEALER])
     n_act = rules.n_active
-    if rules.players == 5:  # rotation: keep the hand index, so the same seats sit out
-        raise ValueError("review of 5-player hands is not supported (sit-out rotation)")
     # keys (seed, g, 0) deal with dealer g % n_act: take those with this hand's dealer
     start = dealer
     games = n * n_act
@@ -255,6 +253,8 @@ def review(
 
     if rollouts < 2:
         raise ValueError(f"--rollouts {rollouts}: need at least 2 (for intervals)")
+    if rec.rules.players == 5:
+        raise ValueError("review of 5-player hands is not supported (sit-out rotation)")
     pts, final = decision_points(rec, seats)
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
@@ -340,10 +340,10 @@ def _summary(dec, luck, teams, rec, final, result) -> pd.DataFrame:
     for t in teams:
         d = dec[dec["team"] == t]
         lk = luck[luck["team"] == t]
-        half_skill = Z95 * math.sqrt(float((((d["lost_high"] - d["lost_low"]) / 2 / Z95) ** 2).sum()))
+        sep = d["lost_low"] > 0  # ties with the best count 0, and add no uncertainty
+        half_skill = Z95 * math.sqrt(float((((d["lost_high"] - d["lost_low"])[sep] / 2 / Z95) ** 2).sum()))
         half_luck = Z95 * math.sqrt(float(((lk["half"] / Z95) ** 2).sum()))
-        d = d.assign(lost=d["lost"].where(d["lost_low"] > 0, 0.0))  # ties with the best count 0
-        d = d.assign(lost_low=d["lost_low"].where(d["lost_low"] > 0, 0.0), lost_high=d["lost_high"].where(d["lost_low"] > 0, 0.0))
+        d = d.assign(lost=d["lost"].where(sep, 0.0))
         rows.append({
             "team": t, "seats": ",".join(str(s) for s in sorted(d["seat"].unique())),
             "decisions": int((d["legal"] > 1).sum()),

@@ -30,7 +30,7 @@ def make_evaluator(rules, strategy: str = "expert", jobs: int = 1, infer: str | 
         dec = decision_from_game(gs)
         if sorted(dec.actions) != sorted(int(a) for a in actions):
             raise RuntimeError("the seat's legal actions differ from the analysis engine's")
-        to_p = None if equity is None else (lambda us, them: equity.after_hand(us, them, 0, 0))
+        to_p = None if equity is None else equity.of_totals
         df = analyze(dec, strategies=strategy, rollouts=rollouts, jobs=jobs, seed=seed, infer=infer,
                      equity=to_p, progress=False)
         out = pd.DataFrame({

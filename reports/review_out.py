@@ -17,7 +17,7 @@ __all__ = ["format_text", "write_html", "timeline_figure"]
 
 
 def _pm(v: float, half: float) -> str:
-    return f"{v:+.0f} ± {half:.0f}"
+    return f"{v + 0.0:+.0f} ± {half:.0f}"  # + 0.0: no "-0"
 
 
 def _head(rv: Review) -> list[str]:

@@ -104,7 +104,7 @@ def test_lookup_and_file_round_trip(table, tmp_path):
     assert e.after_hand(4800, 1000, 300, 100) == 1.0  # the hand ends the game: won
     assert e.after_hand(4800, 4900, 300, 250) == 0.0
     assert e.after_hand(4800, 4800, 300, 300) == 0.5
-    assert e.after_hand(0, 0, 2000, 0) == pytest.approx(e.p_win(2000, 0))
+    assert e.after_hand(0, 0, 2000, 0) == pytest.approx(e.p_win(2000, 0)) == pytest.approx(e.of_totals(2000, 0))
     assert e.after_hand(-500, 0, 0, 0) == pytest.approx(e.p_win(0, 0))  # below the grid: its edge
     t1 = table[(table["team"] == 1) & (table["us"] == 2000) & (table["them"] == 0)]["p_win"].iloc[0]
     assert equity.load_equity(path, team=1).p_win(2000, 0) == pytest.approx(t1)

@@ -288,6 +288,10 @@ def test_summed_skill_and_luck_intervals_cover():
                             "lost_low": lost - Z95 * se_lost, "lost_high": lost + Z95 * se_lost})
         luck = pd.DataFrame({"team": 0, "luck": truth_luck + rng.normal(0, se_luck), "half": Z95 * se_luck})
         s = _summary(dec, luck, [0], None, None, {0: 0}).iloc[0]
+        tie = pd.DataFrame({"team": [0], "seat": 0, "legal": 5, "mark": "", "lost": [30.0], "lost_low": [-50.0],
+                            "lost_high": [110.0]})
+        s2 = _summary(pd.concat([dec, tie]), luck, [0], None, None, {0: 0}).iloc[0]
+        assert (s2["skill_lost"], s2["skill_half"]) == (s["skill_lost"], s["skill_half"])  # a tie adds nothing
         hit_skill += abs(s["skill_lost"] - truth_lost.sum()) <= s["skill_half"]
         hit_luck += abs(s["luck"] - truth_luck.sum()) <= s["luck_half"]
     assert 0.92 * trials <= hit_skill <= 0.975 * trials
