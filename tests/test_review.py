@@ -296,3 +296,18 @@ def test_summed_skill_and_luck_intervals_cover():
         hit_luck += abs(s["luck"] - truth_luck.sum()) <= s["luck_half"]
     assert 0.92 * trials <= hit_skill <= 0.975 * trials
     assert 0.92 * trials <= hit_luck <= 0.975 * trials
+
+
+def test_a_random_player_loses_far_more_per_decision_than_expert():
+    """The real evaluator on real hands: seat 0 played by random vs by expert (others expert)."""
+    ev = review_eval.make_evaluator(CLASSIC, "expert")
+    rate = {}
+    for strat in ("random", "expert"):
+        lost = n = 0
+        for seed in (1, 2):
+            rec = hand_by_key(CLASSIC, [strat, "expert", "expert", "expert"], seed, 0, 0)
+            s = review(rec, [0], ev, rollouts=100, seed=1).summary.iloc[0]
+            lost += s["skill_lost"]
+            n += s["decisions"]
+        rate[strat] = lost / n
+    assert rate["random"] > 3 * rate["expert"] + 10, rate
