@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reports.analyze import _chunk, _strategy_arrays, analyze, decision_from_game  # noqa: E402
+from reports.analyze import analyze, decision_from_game, paired_rollouts  # noqa: E402
 from sim.core.rules import RuleSet  # noqa: E402
 from sim.play.game import GameState  # noqa: E402
 from sim.play.pyplay import play_hand_py  # noqa: E402
@@ -48,9 +48,7 @@ def ten_action_decision(seed: int):
 
 
 def variance_reduction(dec, paired: int, seed: int) -> dict:
-    _, ids, knobs = _strategy_arrays("expert", 4)
-    us, them, _, _ = _chunk(dec, np.ones(len(dec.actions), np.int8), ids, knobs, seed, 0, paired,
-                            (-1, np.zeros(knobs.shape[1]), 0))
+    us, them, _ = paired_rollouts(dec, "expert", paired, seed)
     r = (us - them).astype(np.float64)
     best = int(np.argmax(r.mean(axis=0)))
     ratios = []

@@ -39,7 +39,7 @@ import pandas as pd
 
 from reports.stats import mean_ci
 
-__all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze",
+__all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze", "paired_rollouts",
            "to_json", "format_table", "BATCH"]
 
 BATCH = 100  # rollouts per action in the first batch of successive elimination (then doubling)
@@ -185,6 +185,25 @@ def _run(dec, active, ids, knobs, seed, start, n, model, jobs, pool):
                  for lo, hi in zip(cuts[:-1], cuts[1:], strict=True) if hi > lo)
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
             np.concatenate([p[2] for p in parts]), sum(p[3] for p in parts))
+
+
+def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 1000, seed: int = 0, start: int = 0,
+                    infer: str | None = None, infer_tries: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The raw paired results behind `analyze`: rollouts start .. start+rollouts-1 of every
+    action of ``decision`` on the same worlds.  Returns (us, them, went), each of shape
+    (rollouts, n_actions): the viewer's team's hand score, the best opposing team's, and 1 if the
+    viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
+    from sim.core.enums import Off  # noqa: PLC0415
+
+    _check_args(int(rollouts), None, 1, int(seed), int(infer_tries))
+    _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]))
+    model = (-1, np.zeros(knobs.shape[1]), 0)
+    if infer:
+        mid, mk = _strategy_arrays(infer, 1)[1:]
+        model = (int(mid[0]), mk[0].copy(), int(infer_tries))
+    us, them, went, _ = _chunk(decision, np.ones(len(decision.actions), np.int8), ids, knobs, int(seed), int(start),
+                               int(rollouts), model)
+    return us, them, went
 
 
 def _best(res: np.ndarray, n: np.ndarray, active: np.ndarray) -> int:

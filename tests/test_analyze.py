@@ -213,3 +213,16 @@ def test_interval_coverage_on_the_exact_endgame():
                 diffs += 1
     assert hits / runs >= 0.85, hits
     assert diffs > 40 and diff_hits / diffs >= 0.85, (diff_hits, diffs)
+
+
+def test_paired_rollouts_are_the_numbers_behind_the_table():
+    from reports.analyze import paired_rollouts  # noqa: PLC0415
+
+    dec = decision_from_position(parse_position(_endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10")))
+    us, them, went = paired_rollouts(dec, "expert", 80, seed=5)
+    df = analyze(dec, "expert", rollouts=80, seed=5).set_index("action_id")
+    for j, a in enumerate(dec.actions):
+        assert df.loc[a, "mean"] == pytest.approx((us[:, j] - them[:, j]).mean())
+        assert df.loc[a, "p_out"] == pytest.approx(went[:, j].mean())
+    tail = paired_rollouts(dec, "expert", 30, seed=5, start=50)
+    assert (tail[0] == us[50:]).all()  # rollout i depends only on (seed, i)
