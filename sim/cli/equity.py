@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     for t in teams:
         who = "any team (every seat plays " + seats[0] + ")" if t < 0 else f"team {t} ({_team_strats(rules, seats, t)})"
         print(f"P(win the game) in %, {who}: rows = own score, columns = opponents' score; "
-              f"[95% CI]; {args.games if t < 0 else 'about ' + str(args.games // rules.n_teams)} games per cell")
+              f"{'' if args.no_ci else '[95% CI]; '}{args.games if t < 0 else 'about ' + str(args.games // rules.n_teams)} games per cell")
         print(equity.format_table(df, team=t, ci=not args.no_ci))
         print()
     print(f"wrote {out} and {png}")
