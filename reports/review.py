@@ -279,18 +279,32 @@ def review(
             "value": float(vs["mean"]), "value_half": float(vs["ci_high"] - vs["ci_low"]) / 2,
             "played_value": float(played["mean"]), "played_half": float(played["ci_high"] - played["ci_low"]) / 2,
             "draw": p.played == Act.DRAW,
-            **{c: float(played[c]) * 100 for c in ("p_win", "p_win_low", "p_win_high") if c in played.index},
+            **_p_win_cols(played, best == p.played),
         })
     dec = pd.DataFrame(rows, columns=[
         "index", "turn", "seat", "team", "phase", "legal", "played", "best", "lost", "lost_low", "lost_high",
         "mark", "value", "value_half", "played_value", "played_half", "draw"]
-        + (["p_win", "p_win_low", "p_win_high"] if rows and "p_win" in rows[0] else []))
+        + (list(P_WIN_COLS) if rows and "p_win" in rows[0] else []))
     reviewed = sorted({p.table_seat for p in pts}) if seats is None else sorted(seats)
     teams = sorted({int(t) for t in dec["team"]}) if len(dec) else []
     prior = {t: prior_value(rec, strategy, t, prior_hands or max(4 * rollouts, 200), seed + 7) for t in teams}
     luck = _luck(dec, rec, final, prior, result)
     summary = _summary(dec, luck, teams, rec, final, result)
     return Review(rec, reviewed, strategy, rollouts, dec, luck, summary, result, prior)
+
+
+P_WIN_COLS = ("p_win", "p_win_low", "p_win_high", "p_lost", "p_lost_low", "p_lost_high")
+
+
+def _p_win_cols(played: pd.Series, is_best: bool) -> dict:
+    """P(win the game) after the played action and P(win) lost against the best (percent), when
+    the evaluator had an equity table."""
+    if "p_win" not in played.index:
+        return {}
+    out = {c: float(played[c]) for c in P_WIN_COLS}
+    if is_best:
+        out.update(p_lost=0.0, p_lost_low=0.0, p_lost_high=0.0)
+    return out
 
 
 def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, result: dict) -> pd.DataFrame:
@@ -344,16 +358,21 @@ def _summary(dec, luck, teams, rec, final, result) -> pd.DataFrame:
         half_skill = Z95 * math.sqrt(float((((d["lost_high"] - d["lost_low"])[sep] / 2 / Z95) ** 2).sum()))
         half_luck = Z95 * math.sqrt(float(((lk["half"] / Z95) ** 2).sum()))
         d = d.assign(lost=d["lost"].where(sep, 0.0))
+        extra = {}
+        if "p_lost" in d.columns:  # the same decisions, in points of percent of P(win the game)
+            h = ((d["p_lost_high"] - d["p_lost_low"])[sep] / 2 / Z95) ** 2
+            extra = {"p_win_lost": float(d["p_lost"].where(sep, 0.0).sum()), "p_win_lost_half": Z95 * math.sqrt(float(h.sum()))}
         rows.append({
             "team": t, "seats": ",".join(str(s) for s in sorted(d["seat"].unique())),
             "decisions": int((d["legal"] > 1).sum()),
             "doubtful": int((d["mark"] == "?!").sum()), "mistakes": int((d["mark"] == "?").sum()),
             "blunders": int((d["mark"] == "??").sum()),
             "skill_lost": float(d["lost"].sum()), "skill_half": half_skill,
-            "luck": float(lk["luck"].sum()), "luck_half": half_luck, "result": result[t],
+            "luck": float(lk["luck"].sum()), "luck_half": half_luck, "result": result[t], **extra,
         })
-    return pd.DataFrame(rows, columns=["team", "seats", "decisions", "doubtful", "mistakes", "blunders",
-                                       "skill_lost", "skill_half", "luck", "luck_half", "result"])
+    cols = ["team", "seats", "decisions", "doubtful", "mistakes", "blunders", "skill_lost", "skill_half", "luck",
+            "luck_half", "result"]
+    return pd.DataFrame(rows, columns=cols + (["p_win_lost", "p_win_lost_half"] if "p_lost" in dec.columns else []))
 
 
 def seats_arg(text: str, rules: RuleSet) -> list[int] | None:

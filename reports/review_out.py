@@ -41,10 +41,12 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     w_best = max([len("best")] + [len(x) for x in d["best"]])
     pw = "p_win" in d.columns
     out.append(f"{'turn':>4} {'seat':>4} {'legal':>5}  {'played':<{w_play}}  {'best':<{w_best}}  "
-               f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}" + ("  P(win) after played" if pw else ""))
+               f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}"
+               + ("  P(win) after played    P(win) lost [95% CI]" if pw else ""))
     for r in d.itertuples():
         ci = f"[{r.lost_low:.0f}, {r.lost_high:.0f}]" if r.best != r.played else ""
-        win = f"  {r.p_win:.1f}% [{r.p_win_low:.1f}, {r.p_win_high:.1f}]" if pw else ""
+        win = (f"  {r.p_win:5.1f}% [{r.p_win_low:.1f}, {r.p_win_high:.1f}]  {r.p_lost:5.2f} "
+               f"[{r.p_lost_low:.2f}, {r.p_lost_high:.2f}]" if pw else "")
         out.append(f"{r.turn:>4} {r.seat:>4} {r.legal:>5}  {r.played:<{w_play}}  {r.best:<{w_best}}  "
                    f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {r.value:>7.0f}{win}")
     out += ["", "luck (equity after the event minus the expected equity before it):"]
@@ -56,8 +58,9 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     out.append(f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} {'skill (lost)':>16} "
                f"{'luck':>16} {'hand result':>11}")
     for r in rv.summary.itertuples():
+        pw = f"   P(win) lost {r.p_win_lost:.2f} ± {r.p_win_lost_half:.2f} points of %" if hasattr(r, "p_win_lost") else ""
         out.append(f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} {r.blunders:>3} "
-                   f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}")
+                   f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pw}")
     return "\n".join(out)
 
 
@@ -143,13 +146,20 @@ def write_html(rv: Review, path) -> Path:
     if "p_win" in d.columns:
         shown["P(win) after played, %"] = [f"{p:.1f} [{lo:.1f}, {hi:.1f}]" for p, lo, hi in
                                            zip(d["p_win"], d["p_win_low"], d["p_win_high"], strict=True)]
+        shown["P(win) lost [95% CI]"] = [f"{p:.2f} [{lo:.2f}, {hi:.2f}]" for p, lo, hi in
+                                         zip(d["p_lost"], d["p_lost_low"], d["p_lost_high"], strict=True)]
     level = {"?!": "m1", "?": "m2", "??": "m3"}
     marks = list(shown["mark"])
     luck = rv.luck.assign(luck=[_pm(v, h) for v, h in zip(rv.luck["luck"], rv.luck["half"], strict=True)],
                           before=rv.luck["before"].round(0).astype(int), after=rv.luck["after"].round(0).astype(int))
     summ = rv.summary.assign(skill=[_pm(-v, h) for v, h in zip(rv.summary["skill_lost"], rv.summary["skill_half"], strict=True)],
                              luck=[_pm(v, h) for v, h in zip(rv.summary["luck"], rv.summary["luck_half"], strict=True)])
-    summ = summ[["team", "seats", "decisions", "doubtful", "mistakes", "blunders", "skill", "luck", "result"]]
+    keep = ["team", "seats", "decisions", "doubtful", "mistakes", "blunders", "skill", "luck", "result"]
+    if "p_win_lost" in summ.columns:
+        summ = summ.assign(**{"P(win) lost, points of %": [f"{v:.2f} ± {h:.2f}" for v, h in
+                                                           zip(summ["p_win_lost"], summ["p_win_lost_half"], strict=True)]})
+        keep.append("P(win) lost, points of %")
+    summ = summ[keep]
     head = "".join(f"<p>{html.escape(x)}</p>" for x in _head(rv))
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Canasta hand review</title>"

@@ -4,7 +4,6 @@ paired intervals and blindness to hidden cards, and the outputs."""
 from __future__ import annotations
 
 import json
-import math
 import re
 
 import numpy as np
@@ -103,23 +102,6 @@ def test_marks_follow_the_documented_thresholds():
 Z95 = 1.959963984540054
 
 
-def summarize(values: np.ndarray, actions: list[int]) -> pd.DataFrame:
-    """Per action (rows of ``values``, one column per world): mean, 95% CI, and the paired
-    difference to the best action (best mean - this action's, one value per world) with its CI."""
-    n = values.shape[1]
-    mean = values.mean(axis=1)
-    half = Z95 * values.std(axis=1, ddof=1) / math.sqrt(n)
-    best = int(np.argmax(mean))
-    diff = values[best][None, :] - values
-    dmean = diff.mean(axis=1)
-    dhalf = Z95 * diff.std(axis=1, ddof=1) / math.sqrt(n)
-    df = pd.DataFrame({"action": actions, "mean": mean, "ci_low": mean - half, "ci_high": mean + half,
-                       "diff_to_best": dmean, "diff_ci_low": dmean - dhalf, "diff_ci_high": dmean + dhalf,
-                       "rollouts": n})
-    return df.set_index("action", drop=False).sort_values("mean", ascending=False, kind="stable")
-
-
-
 class FakeEvaluator:
     """Action a is worth base(point) - 150 if a is the played action at a chosen point, with a
     fixed paired noise-free world structure: every action's values per world are known."""
@@ -140,7 +122,7 @@ class FakeEvaluator:
                 vals[j] -= 150
             elif a != played:
                 vals[j] -= 1 + j  # the played action is the best elsewhere
-        return summarize(vals, list(actions))
+        return review_eval.summarize(vals.T.copy(), list(actions))
 
 
 def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
@@ -266,6 +248,8 @@ def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
     assert js["seats"] == [0, 1, 2, 3] and {d["seat"] for d in js["decisions"]} == {0, 1, 2, 3}
     assert {s["team"] for s in js["summary"]} == {0, 1}
     assert all(0 <= d["p_win"] <= 100 and d["p_win_low"] <= d["p_win"] <= d["p_win_high"] for d in js["decisions"])
+    assert all(d["p_lost_low"] <= d["p_lost"] <= d["p_lost_high"] for d in js["decisions"])
+    assert all("p_win_lost" in s and s["p_win_lost_half"] >= 0 for s in js["summary"])
     (tmp_path / "bad.parquet").write_text("x")
     assert main(["review", "--seed", "7", "--equity", str(tmp_path / "bad.parquet")]) == 2
 
