@@ -42,7 +42,7 @@ from reports.stats import mean_ci
 __all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze", "paired_rollouts",
            "to_json", "format_table", "BATCH"]
 
-BATCH = 100  # rollouts per action in the first batch of successive elimination (then doubling)
+BATCH = 100  # rollouts in the first batch of successive elimination (then sized by `_next_batch`)
 
 
 class AnalysisError(ValueError):
