@@ -46,6 +46,7 @@ SECTIONS = (
     "Pile takes, freezes and concealed going out",
     "Red threes and canastas",
     "Surprises",
+    "Game equity",
     "Experiment settings",
 )
 
@@ -428,6 +429,17 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
     doc.md += [f"- {s}" for _, s in out] + [""]
 
 
+def _game_equity(doc: _Doc, run: Run):
+    from reports.equity import report_section  # noqa: PLC0415
+
+    doc.h2("Game equity")
+    note, table, fig = report_section(run)
+    doc.p(note, note=table is None)
+    if table is not None:
+        doc.table(table, max_rows=400)
+        doc.figure(fig, "P(win the game) by cumulative scores")
+
+
 # ----------------------------------------------------------------------------- entry point
 
 
@@ -460,6 +472,7 @@ def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
     _pile(doc, run, t, facts)
     _red3(doc, t)
     _surprises(doc, run, h, t, facts)
+    _game_equity(doc, run)
     _settings(doc, run, h)
     out_html.parent.mkdir(parents=True, exist_ok=True)
     out_html.write_text(doc.render_html(), encoding="utf-8")

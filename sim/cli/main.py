@@ -64,9 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     from sim.cli import (
         analyze,
         compare,
+        equity,
         odds,
         play,
         report,
+        review,
         rules,
         simulate,
         strategies,
@@ -83,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     # each module defines add_parser(subparsers) and run(args) -> int
-    for module in (rules, strategies, play, simulate, compare, sweep, odds, analyze, report, warmup):
+    for module in (rules, strategies, play, simulate, compare, sweep, odds, analyze, review, equity, report,
+                   warmup):
         module.add_parser(sub)
     return parser
 

@@ -7,6 +7,7 @@ import numpy as np
 from sim.core.enums import (
     DEC_GROUPS,
     MAX_SEATS,
+    MAX_TEAMS,
     decision_record_dt,
     game_record_dt,
     hand_record_dt,
@@ -105,6 +106,7 @@ def run_chunk(
     log_rate: float = 0.0,
     check: bool = False,
     reuse_buffers: bool = False,
+    start_scores: np.ndarray | None = None,
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
@@ -112,7 +114,12 @@ def run_chunk(
     new one (fresh memory costs a page fault per 4 KB, about 2 us per fully logged hand).  The
     result's `decisions` is then a view of that buffer, valid until the next call with
     reuse_buffers=True in this process: for callers that consume each result at once (the
-    runner encodes it to parquet before playing the next chunk)."""
+    runner encodes it to parquet before playing the next chunk).
+
+    start_scores: the teams' cumulative scores before the first hand of each game (hands mode:
+    before each hand), int array [n_teams] for every unit or [count, n_teams] for unit i =
+    key start + i; None = 0 for every team.  They set the hand's initial-meld minimums and
+    the games' running totals (`games.final` includes them)."""
     engine_check(rules)
     if mode not in ("hands", "games"):
         raise ValueError(f"mode={mode!r}: use 'hands' or 'games'")
@@ -122,6 +129,7 @@ def run_chunk(
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs = strategy_tables(rules, tuple(strategies))
+    start_cum = _start_scores(start_scores, rules.n_teams, count)
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
     reserve = 4096
@@ -136,6 +144,7 @@ def run_chunk(
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
             float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
+            start_cum,
         )
         if status[0] == BUFFER:
             if n_h >= hands_cap:
@@ -164,6 +173,24 @@ def run_chunk(
         for j, name in enumerate(names):
             columns[name] = arr[j, :n_d]
     return ChunkResult(hand_out[:n_h].copy(), None, game_out[:n_g].copy(), columns)
+
+
+def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.ndarray:
+    """int32[count or 1, MAX_TEAMS] for the kernel, or ValueError naming the expected shape."""
+    out = np.zeros((1, MAX_TEAMS), np.int32)
+    if scores is None:
+        return out
+    arr = np.asarray(scores)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != n_teams or arr.shape[0] not in (1, count) or arr.dtype.kind not in "iu":
+        raise ValueError(f"start_scores: give integers of shape ({n_teams},) or ({count}, {n_teams}), "
+                         f"got {arr.dtype} {arr.shape}")
+    if np.abs(arr).max(initial=0) >= 1 << 30:
+        raise ValueError("start_scores: scores must lie within +-2**30")
+    out = np.zeros((arr.shape[0], MAX_TEAMS), np.int32)
+    out[:, :n_teams] = arr
+    return out
 
 
 _REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}

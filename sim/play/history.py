@@ -47,6 +47,7 @@ def format_history(make_state: Callable[[], GameState], actions: list[int], stra
                  f"minimum per team: {', '.join(str(int(gs.state[Off.TEAM_MIN + t])) for t in range(gs.n_teams))}")
     if gs.key:
         lines.append(f"key: seed={gs.key[0]} game={gs.key[1]} hand={gs.key[2]}")
+    lines.append("scores before the hand: " + ", ".join(str(int(gs.state[Off.CUM_SCORE + t])) for t in range(gs.n_teams)))
     lines.append("deal:")
     for s in range(gs.n_seats):
         lines.append(f"  {seat_name[s]}: {_cards(gs.hand_counts(s))}")

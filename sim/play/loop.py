@@ -468,7 +468,7 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
 @njit(cache=True)
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
-    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status,
+    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, start_cum,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -483,6 +483,8 @@ def play_chunk_nb(
     table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
     hand_out : hand_record_dt[:], game_out : game_record_dt[:]  hand and game records
     d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.core.enums.D8`..)
+    start_cum : int32[count or 1, MAX_TEAMS]  cumulative scores before the first hand of unit i
+                   (row i; a single row applies to every unit; zeros = a game from 0-0)
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
@@ -504,7 +506,9 @@ def play_chunk_nb(
     done = 0
     for u in range(count):
         game = start + u
-        cum[:] = 0
+        row = u if start_cum.shape[0] > 1 else 0
+        for t in range(MAX_TEAMS):
+            cum[t] = start_cum[row, t]
         h = 0
         while True:
             rot = h % n_rot

@@ -1,0 +1,381 @@
+"""Game equity: P(a team wins the game | its cumulative score, the opponents' cumulative score).
+
+Like backgammon's match equity tables, the table turns a hand's result into a game-winning
+chance.  `equity_table` estimates it by whole-game simulations started at the scores of a grid
+(`sim.play.engine.run_chunk(mode="games", start_scores=...)`); `Equity` (from `load_equity` or
+`Equity(table_frame)`) looks it up: `p_win(us, them)` before a hand, `after_hand(...)` once a
+hand's scores are known (a game the hand ends is won, lost or tied outright).
+
+    from sim.core.rules import RuleSet
+    from reports.equity import equity_table, Equity
+    df = equity_table(RuleSet.preset("classic"), ["expert"] * 4, step=1000, games=200, seed=1)
+    Equity(df).after_hand(2000, 3000, 450, -80)     # P(win) after a hand of +450 / -80
+
+Design (docs: README "Decision analysis"):
+- Cell (us, them), us and them on the grid low, low+step, ... < the game target.  Game i of
+  every cell has the key (seed, i) (common random numbers across the cells: neighbouring cells
+  are positively correlated, which makes the surface smooth and differences tight); in game i
+  the team ``i % n_teams`` starts at ``us`` and every other team at ``them``.
+- A game is won by the team with the highest final score; a tie among the leaders gives each
+  of them an equal share (so the P(win) of all teams add up to 1).  Games capped by the rules'
+  max_hands are decided by the same rule.
+- Rows: ``team`` = the team whose chance is counted (its share of the cell's games), and
+  ``team = -1`` pooling every team (all games of the cell).  Read the pooled rows when every
+  seat plays the same strategy, the team's rows otherwise (`Equity(..., team=t)`).
+- 95% intervals: Wilson on games (one value per game).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["equity_table", "Equity", "load_equity", "save_equity", "format_table", "heatmap",
+           "run_equity", "wilson", "EQUITY_COLUMNS", "DEFAULT_GAMES", "DEFAULT_STEP"]
+
+DEFAULT_STEP = 250
+DEFAULT_GAMES = 400
+CHUNK_GAMES = 200  # games per task (a task plays one cell's games [i0, i0 + CHUNK_GAMES))
+EQUITY_COLUMNS = ("team", "us", "them", "games", "wins", "p_win", "ci_low", "ci_high")
+Z95 = 1.959963984540054
+
+
+def wilson(wins: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for wins out of n (wins may hold halves for ties)."""
+    wins = np.asarray(wins, float)
+    n = np.asarray(n, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, wins / n, np.nan)
+        den = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / den
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def grid(rules, step: int, low: int = 0) -> np.ndarray:
+    if step <= 0:
+        raise ValueError(f"--step {step}: must be a positive number of points")
+    if low >= rules.game_target:
+        raise ValueError(f"--low {low}: must be below the game target {rules.game_target}")
+    return np.arange(low, rules.game_target, step, dtype=np.int64)
+
+
+def _shares(final: np.ndarray, n_teams: int) -> np.ndarray:
+    """[games, n_teams] share of the win of each team (ties split)."""
+    f = final[:, :n_teams]
+    best = f.max(axis=1, keepdims=True)
+    lead = (f == best).astype(float)
+    return lead / lead.sum(axis=1, keepdims=True)
+
+
+def _task(rules, strategies: tuple[str, ...], seed: int, cell: int, us: int, them: int,
+          start: int, count: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """Games start .. start+count-1 of one cell: (cell, wins per team, games per team)."""
+    from sim.play.engine import run_chunk  # noqa: PLC0415
+
+    nt = rules.n_teams
+    keys = np.arange(start, start + count)
+    scores = np.full((count, nt), them, np.int64)
+    scores[np.arange(count), keys % nt] = us
+    res = run_chunk(rules, strategies, seed, start, count, mode="games", start_scores=scores)
+    g = res.games
+    order = np.argsort(g["game"])
+    g = g[order]
+    share = _shares(g["final"], nt)
+    us_team = g["game"] % nt
+    wins = np.bincount(us_team, weights=share[np.arange(len(g)), us_team], minlength=nt)
+    games = np.bincount(us_team, minlength=nt).astype(float)
+    return cell, wins, games
+
+
+def equity_table(
+    rules,
+    strategies: Sequence[str],
+    step: int = DEFAULT_STEP,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    jobs: int = 1,
+    low: int = 0,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """P(win the game | us, them) over the grid (columns `EQUITY_COLUMNS`; see the module
+    docstring).  ``strategies``: one spec per seat.  The result depends on (rules, strategies,
+    step, low, games, seed) only, never on ``jobs``."""
+    from joblib import Parallel, delayed  # noqa: PLC0415
+    from tqdm.auto import tqdm  # noqa: PLC0415
+
+    from sim.play.engine import engine_check, strategy_tables  # noqa: PLC0415
+
+    engine_check(rules)
+    strategies = tuple(strategies)
+    strategy_tables(rules, strategies)  # one clear error for bad specs before any work
+    if games < 1:
+        raise ValueError(f"--games {games}: must be >= 1")
+    if seed < 0:
+        raise ValueError(f"--seed {seed}: must be >= 0")
+    pts = grid(rules, step, low)
+    nt = rules.n_teams
+    cells = [(a, b) for a in pts for b in pts]
+    tasks = [(c, int(a), int(b), s, min(CHUNK_GAMES, games - s))
+             for c, (a, b) in enumerate(cells) for s in range(0, games, CHUNK_GAMES)]
+    wins = np.zeros((len(cells), nt))
+    played = np.zeros((len(cells), nt))
+    if progress is None:
+        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    bar = tqdm(total=len(cells) * games, unit="game", unit_scale=True, disable=not progress,
+               dynamic_ncols=True, file=sys.stderr)
+    gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+        delayed(_task)(rules, strategies, seed, *t) for t in tasks)
+    try:
+        for c, w, n in gen:
+            wins[c] += w
+            played[c] += n
+            bar.update(int(n.sum()))
+    finally:
+        bar.close()
+    rows = []
+    for c, (a, b) in enumerate(cells):
+        for t in range(nt):
+            rows.append((t, a, b, played[c, t], wins[c, t]))
+        rows.append((-1, a, b, played[c].sum(), wins[c].sum()))
+    df = pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"])
+    return _finish(df, {"rules": rules.label, "game_target": int(rules.game_target), "n_teams": nt,
+                        "strategies": list(strategies), "step": int(step), "low": int(low),
+                        "games_per_cell": int(games), "seed": int(seed)})
+
+
+def _finish(df: pd.DataFrame, meta: dict) -> pd.DataFrame:
+    df = df.astype({"team": "int8", "us": "int64", "them": "int64", "games": "int64", "wins": "float64"})
+    df["p_win"] = np.where(df["games"] > 0, df["wins"] / df["games"].clip(lower=1), np.nan)
+    lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
+    df["ci_low"] = lo
+    df["ci_high"] = hi
+    df.attrs["equity"] = meta
+    return df.loc[:, list(EQUITY_COLUMNS)]
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def save_equity(df: pd.DataFrame, path) -> Path:
+    """Parquet with the table's settings in the schema metadata (key b"canasta_equity")."""
+    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    path = Path(path)
+    if path.suffix.lower() != ".parquet":
+        raise ValueError(f"-o {path}: the equity table is written as parquet; name it *.parquet")
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[b"canasta_equity"] = json.dumps(df.attrs.get("equity", {})).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    return path
+
+
+def load_equity(path, team: int | None = None) -> Equity:
+    """An `Equity` lookup from a file written by `canasta equity -o`; ValueError (one line) if
+    the file is missing or not an equity table."""
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such equity table (make one with canasta equity -o {path.name})")
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # noqa: BLE001 - any parquet failure is one line for the user
+        raise ValueError(f"{path}: not a parquet file ({type(exc).__name__})") from None
+    raw = (table.schema.metadata or {}).get(b"canasta_equity")
+    if raw is None or set(EQUITY_COLUMNS) - set(table.column_names):
+        raise ValueError(f"{path}: not an equity table (written by canasta equity -o)")
+    df = table.to_pandas()
+    df.attrs["equity"] = json.loads(raw)
+    return Equity(df, team=team)
+
+
+# ----------------------------------------------------------------------------- lookup
+
+
+class Equity:
+    """P(win the game) from an equity table: bilinear interpolation on the grid, scores below
+    the grid read as its lowest row / column, scores between the last grid point and the
+    target as the last one.  ``team``: read that team's rows (default: the pooled rows)."""
+
+    def __init__(self, df: pd.DataFrame, team: int | None = None) -> None:
+        meta = df.attrs.get("equity", {})
+        self.meta = meta
+        self.target = int(meta.get("game_target", 5000))
+        sel = df[df["team"] == (-1 if team is None else team)]
+        if sel.empty:
+            raise ValueError(f"the equity table has no rows for team {team}")
+        self.points = np.sort(sel["us"].unique()).astype(float)
+        piv = sel.pivot(index="us", columns="them", values="p_win").reindex(index=self.points, columns=self.points)
+        self.p = piv.to_numpy(float)
+        if np.isnan(self.p).any():
+            raise ValueError("the equity table has empty cells (games = 0)")
+        if len(self.points) == 1:  # one grid point: a constant table
+            self.points = np.array([self.points[0], self.points[0] + 1.0])
+            self.p = np.repeat(np.repeat(self.p, 2, axis=0), 2, axis=1)
+
+    def p_win(self, us, them) -> np.ndarray | float:
+        """P(win) at the start of a hand with these cumulative scores (both < target)."""
+        us = np.asarray(us, float)
+        them = np.asarray(them, float)
+        out = self._interp(us, them)
+        return float(out) if out.ndim == 0 else out
+
+    def after_hand(self, us, them, hand_us, hand_them) -> np.ndarray | float:
+        """P(win) once a hand scored (hand_us, hand_them) at cumulative (us, them): a game that
+        the hand ends is 1 (won), 0 (lost) or 0.5 (tied)."""
+        a = np.asarray(us, float) + np.asarray(hand_us, float)
+        b = np.asarray(them, float) + np.asarray(hand_them, float)
+        over = np.maximum(a, b) >= self.target
+        done = np.where(a > b, 1.0, np.where(a < b, 0.0, 0.5))
+        out = np.where(over, done, self._interp(np.minimum(a, self.target - 1), np.minimum(b, self.target - 1)))
+        return float(out) if out.ndim == 0 else out
+
+    def of_totals(self, us_total, them_total) -> np.ndarray | float:
+        """P(win) from the cumulative scores after a hand (the ``equity(us, them)`` hook of
+        `reports.analyze.analyze`)."""
+        return self.after_hand(us_total, them_total, 0, 0)
+
+    def _interp(self, us: np.ndarray, them: np.ndarray) -> np.ndarray:
+        x = self.points
+        i, fi = _locate(x, us)
+        j, fj = _locate(x, them)
+        p = self.p
+        return ((1 - fi) * (1 - fj) * p[i, j] + fi * (1 - fj) * p[i + 1, j]
+                + (1 - fi) * fj * p[i, j + 1] + fi * fj * p[i + 1, j + 1])
+
+
+def _locate(x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index i and fraction f with v = x[i] + f (x[i+1] - x[i]), clamped to the grid."""
+    v = np.clip(v, x[0], x[-1])
+    i = np.clip(np.searchsorted(x, v, side="right") - 1, 0, len(x) - 2)
+    f = (v - x[i]) / (x[i + 1] - x[i])
+    return i, f
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True) -> str:
+    """Aligned text: one row per own score, one column per opponents' score; each cell
+    P(win) in percent, with the 95% interval when ``ci``."""
+    sel = df[df["team"] == team]
+    pts = np.sort(sel["us"].unique())
+    cell = {}
+    for r in sel.itertuples():
+        cell[(r.us, r.them)] = (f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f},{100 * r.ci_high:.0f}]" if ci
+                                else f"{100 * r.p_win:.1f}")
+    width = max(len(v) for v in cell.values())
+    width = max(width, max(len(str(p)) for p in pts))
+    corner = "us \\ them"
+    head = f"{corner:>10} " + " ".join(f"{p:>{width}}" for p in pts)
+    lines = [head]
+    for a in pts:
+        lines.append(f"{a:>10} " + " ".join(f"{cell[(a, b)]:>{width}}" for b in pts))
+    return "\n".join(lines)
+
+
+def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None):
+    """A heatmap of P(win) in percent (own score up, opponents' score across); returns the figure."""
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    sel = df[df["team"] == team]
+    piv = sel.pivot(index="us", columns="them", values="p_win").sort_index().sort_index(axis=1)
+    n = len(piv)
+    fig = None
+    if ax is None:
+        size = min(12.0, 3.5 + 0.42 * n)
+        fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    im = ax.imshow(100 * piv.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(n), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9)
+    ax.set_yticks(range(n), [str(v) for v in piv.index], fontsize=7 if n > 12 else 9)
+    ax.set_xlabel("opponents' cumulative score")
+    ax.set_ylabel("own cumulative score")
+    if n <= 24:
+        fs = 6 if n > 14 else 8
+        for i in range(n):
+            for j in range(n):
+                v = piv.iat[i, j]
+                if not math.isnan(v):
+                    ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=fs)
+    ax.set_title(title or "P(win the game) %")
+    (fig or ax.figure).colorbar(im, ax=ax, label="P(win the game) %", shrink=0.8)
+    (fig or ax.figure).tight_layout()
+    return fig or ax.figure
+
+
+# ----------------------------------------------------------------------------- from a run
+
+
+def run_equity(hands: pd.DataFrame, games: pd.DataFrame, n_teams: int, target: int, step: int = 500) -> pd.DataFrame:
+    """The equity table observed in a run of whole games: for each team and each hand start,
+    the cell of (the team's cumulative score, the best opposing one) on a grid of ``step``
+    points, and whether the team won the game (ties split).  A game counts at most once per
+    (team, cell) — its first hand there — so the Wilson interval is on games."""
+    key = ["seed", "game"]
+    g = games.set_index(key)
+    final = np.stack([g[f"final_t{t}"].to_numpy() for t in range(n_teams)], axis=1)
+    share = pd.DataFrame(_shares(final, n_teams), index=g.index)
+    h = hands.sort_values(key + ["hand"])
+    rows = []
+    cum = np.stack([h[f"cum_before_t{t}"].to_numpy() for t in range(n_teams)], axis=1)
+    for t in range(n_teams):
+        others = np.delete(cum, t, axis=1).max(axis=1) if n_teams > 1 else np.zeros(len(h))
+        us = np.clip(cum[:, t] // step * step, 0, None)
+        them = np.clip(others // step * step, 0, None)
+        d = pd.DataFrame({"seed": h["seed"].to_numpy(), "game": h["game"].to_numpy(), "us": us, "them": them})
+        d = d[(d["us"] < target) & (d["them"] < target)].drop_duplicates(key + ["us", "them"])
+        d["win"] = share[t].reindex(pd.MultiIndex.from_frame(d[key])).to_numpy()
+        d = d.dropna(subset=["win"])
+        agg = d.groupby(["us", "them"]).agg(games=("win", "size"), wins=("win", "sum")).reset_index()
+        agg.insert(0, "team", t)
+        rows.append(agg)
+    df = pd.concat(rows, ignore_index=True)
+    return _finish(df, {"game_target": int(target), "n_teams": n_teams, "step": int(step), "low": 0,
+                        "source": "run"})
+
+
+def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
+    """For `canasta report`: (a note, the table to show or None, a figure or None).  Runs of
+    whole games only (the games table); per team, P(win | own score, best opposing score at the
+    start of a hand) observed in the run, on a grid of a tenth of the game target."""
+    if not run.has("games"):
+        return "A run of whole games (canasta simulate --games N) shows here P(win the game | scores).", None, None
+    m = run.manifest
+    rules = m.get("rules")
+    target = int(rules.get("game_target", 5000)) if isinstance(rules, dict) else 5000
+    n_teams = int(m.get("n_teams") or sum(c.startswith("final_t") for c in run.columns("games")))
+    step = max(1, target // 10)
+    df = run_equity(run.hands, run.read("games"), n_teams, target, step)
+    labels = m.get("team_strategies") or [f"team {t}" for t in range(n_teams)]
+    shown = df[df["games"] > 0]
+    cells = shown.assign(cell=[f"{100 * p:.0f} [{100 * lo:.0f},{100 * hi:.0f}] n={n}" for p, lo, hi, n in
+                               zip(shown["p_win"], shown["ci_low"], shown["ci_high"], shown["games"], strict=True)])
+    show = cells.pivot(index=["team", "us"], columns="them", values="cell").fillna("").reset_index()
+    show.columns = ["team", "own score"] + [f"vs {c}" for c in show.columns[2:]]
+    show.insert(1, "strategy", [labels[t] if t < len(labels) else "" for t in show["team"]])
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    fig, axes = plt.subplots(1, n_teams, figsize=(6.2 * n_teams, 5.2), squeeze=False)
+    for t, ax in enumerate(axes[0]):
+        heatmap(df[df["games"] > 0], team=t, title=f"team {t} ({labels[t] if t < len(labels) else ''})", ax=ax)
+    note = (f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
+            f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
+            "team and cell). "
+            "canasta equity computes the table from games started at each cell.")
+    return note, show, fig

@@ -1,0 +1,168 @@
+"""Read a played hand for `canasta review FILE`: the history `canasta play` prints, or the compact
+hand record of docs/hand-record.md.
+
+Both give the rules, the deal (a key (seed, game, hand), or a stacked deck), the dealer, the
+cumulative scores before the hand and the actions in order; every action is checked by
+replaying it (an illegal or unreadable one is refused with its line number).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sim.core.rules import RuleSet, parse_overrides
+from sim.play.game import GameState, IllegalActionError
+
+__all__ = ["read_hand_file", "HandFileError"]
+
+
+class HandFileError(ValueError):
+    """A hand file that cannot be read: one line naming the line and the problem."""
+
+
+_KEY = re.compile(r"^key:\s*seed=(\d+)\s+game=(\d+)\s+hand=(\d+)\s*$")
+_HEAD = re.compile(r"^rules (\S+); dealer: seat (\d+);")
+_LABEL = re.compile(r"^([a-z_]+)-(\d)p(?:-(\dx\d))?$")
+_SEAT = re.compile(r"^\s+seat (\d+) \(team \d+\), ([^:]+):")
+_NOTE = re.compile(r"\s+(->|\[|\(lays|\(red three)")
+
+
+def read_hand_file(path, rules: RuleSet | None = None):
+    """A `reports.review.HandRecord` from the file; ``rules`` overrides the file's rules (a
+    `canasta play` history names only the preset, not --set values)."""
+    p = Path(path)
+    if not p.is_file():
+        raise HandFileError(f"{path}: no such file (give a history printed by canasta play, or a hand record)")
+    text = p.read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
+    if _HEAD.match(first):
+        return _play_history(p, lines, rules)
+    return _hand_record(p, lines, rules)
+
+
+def _rules_from_label(p: Path, label: str) -> RuleSet:
+    m = _LABEL.match(label)
+    if not m:
+        raise HandFileError(f"{p}: rules label {label!r} is not preset-<players>p; give --rules/--players")
+    kw = {"team_layout": m.group(3)} if m.group(3) else {}
+    return RuleSet.preset(m.group(1), int(m.group(2)), **kw)
+
+
+def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
+    from reports.review import HandRecord  # noqa: PLC0415
+
+    head = _HEAD.match(lines[0].strip()) or _HEAD.match(next(ln for ln in lines if _HEAD.match(ln)))
+    rules = rules or _rules_from_label(p, head.group(1))
+    key = None
+    cum: list[int] = []
+    strategies: dict[int, str] = {}
+    actions_text: list[tuple[int, str]] = []
+    in_turns = False
+    for n, ln in enumerate(lines, 1):
+        m = _KEY.match(ln.strip())
+        if m:
+            key = tuple(int(x) for x in m.groups())
+        if ln.startswith("scores before the hand:"):
+            cum = [int(x) for x in ln.split(":", 1)[1].replace(",", " ").split()]
+        m = _SEAT.match(ln)
+        if m and not in_turns:
+            strategies[int(m.group(1))] = m.group(2).strip()
+        if ln.startswith("turn "):
+            in_turns = True
+            continue
+        if ln.startswith("hand over"):
+            break
+        if in_turns and ln.startswith("  ") and ln.strip():
+            actions_text.append((n, _NOTE.split(ln.strip(), maxsplit=1)[0].strip()))
+    if key is None:
+        raise HandFileError(f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's history "
+                            "cannot be replayed: write a hand record with deck:, see docs/hand-record.md)")
+    dealer = int(head.group(2))
+    strat = [strategies.get(s, "?") for s in range(rules.players)] if strategies else None
+    rec = HandRecord(rules, [], key=key, dealer=dealer, cum=cum, strategies=strat)
+    rec.actions = _parse_actions(p, rec, actions_text)
+    return rec
+
+
+def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
+    from reports.review import HandRecord  # noqa: PLC0415
+
+    fields: dict[str, str] = {}
+    sets: list[str] = []
+    actions_text: list[tuple[int, str]] = []
+    in_actions = False
+    for n, raw in enumerate(lines, 1):
+        ln = raw.split("#", 1)[0].strip()
+        if not ln:
+            continue
+        if in_actions:
+            actions_text += [(n, a.strip()) for a in ln.split(";") if a.strip()]
+            continue
+        if ":" not in ln:
+            raise HandFileError(f"{p}:{n}: expected 'name: value' (rules, players, set, key, deck, dealer, scores, "
+                                f"strategies, actions), got {ln!r}")
+        name, value = (x.strip() for x in ln.split(":", 1))
+        name = name.lower()
+        if name == "actions":
+            in_actions = True
+            actions_text += [(n, a.strip()) for a in value.split(";") if a.strip()]
+        elif name == "set":
+            sets.append(value)
+        elif name in ("rules", "players", "team_layout", "key", "deck", "dealer", "scores", "strategies"):
+            fields[name] = value
+        else:
+            raise HandFileError(f"{p}:{n}: unknown field {name!r}; see docs/hand-record.md")
+    try:
+        if rules is None:
+            kw = {"team_layout": fields["team_layout"]} if "team_layout" in fields else {}
+            rules = RuleSet.preset(fields.get("rules", "classic"), int(fields.get("players", 4)), **kw,
+                                   **parse_overrides(sets))
+        key = None
+        if "key" in fields:
+            m = re.match(r"^seed=(\d+)\s+game=(\d+)\s+hand=(\d+)$", fields["key"])
+            if not m:
+                raise HandFileError(f"{p}: key: write 'seed=S game=G hand=H'")
+            key = tuple(int(x) for x in m.groups())
+        deck = None
+        if "deck" in fields:
+            from sim.core.cards import parse_deck_text  # noqa: PLC0415
+
+            deck = [int(c) for c in parse_deck_text(fields["deck"], rules.decks)]  # checks every card once
+        if (key is None) == (deck is None):
+            raise HandFileError(f"{p}: give exactly one of key: (a dealt hand) or deck: (a stacked deck)")
+        dealer = int(fields["dealer"]) if "dealer" in fields else None
+        cum = [int(x) for x in fields.get("scores", "").replace(",", " ").split()]
+        if cum and len(cum) != rules.n_teams:
+            raise HandFileError(f"{p}: scores: give {rules.n_teams} cumulative scores (one per team)")
+        strategies = None
+        if "strategies" in fields:
+            strategies = [s.strip() for s in fields["strategies"].split(",") if s.strip()]
+            if len(strategies) == 1:
+                strategies *= rules.players
+        rec = HandRecord(rules, [], key=key, deck=deck, dealer=dealer, cum=cum, strategies=strategies)
+        rec.new_state()
+    except HandFileError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:
+        raise HandFileError(f"{p}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    rec.actions = _parse_actions(p, rec, actions_text)
+    return rec
+
+
+def _parse_actions(p: Path, rec, actions_text: list[tuple[int, str]]) -> list[int]:
+    gs: GameState = rec.new_state()
+    out = []
+    for n, text in actions_text:
+        if gs.is_over:
+            raise HandFileError(f"{p}:{n}: the hand is already over before {text!r}")
+        try:
+            a = gs._action_id(text)
+            gs.apply(a)
+        except (IllegalActionError, ValueError) as exc:
+            raise HandFileError(f"{p}:{n}: {text!r}: {str(exc).splitlines()[0]}") from None
+        out.append(int(a))
+    if not gs.is_over:
+        raise HandFileError(f"{p}: the hand is not over after its {len(out)} actions (list every action to the end)")
+    return out

@@ -1,0 +1,119 @@
+"""`canasta review`: mark every decision of a played hand, and the luck of its chance events."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EPILOG = """examples:
+  canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 --hand 2 --seat 1
+      replay hand 2 of game 0 (seed 7) of expert (team 0) against greedy (team 1) and review seat 1:
+      each of its decisions with a choice: the action played, the best one, the equity lost with its
+      95% CI and a mark (?! doubtful >= 50, ? mistake >= 100, ?? blunder >= 200 points); the luck of
+      its deal and draws; skill and luck per team
+  canasta review --seed 7 --seat all --rollouts 400 --json > review.json
+  canasta review --seed 7 -o review.html          one page: equity timeline + the decision table
+  canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet   also P(win the game) after each played action
+  canasta play --strategies expert --seed 3 > hand.txt && canasta review hand.txt --seat 2
+      review a hand from the history canasta play prints (or a hand record: docs/hand-record.md)
+"""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "review", help="mark every decision of a played hand (equity lost, luck)",
+        description="Review a hand: every decision of the reviewed seats where more than one action was legal is "
+        "scored against the best action by rollouts from what that seat knew (never from cards it could not "
+        "see); chance events (deal, draws) get a luck value; skill and luck are summed per team.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("history", nargs="?", metavar="HISTORY_FILE",
+                   help="a hand printed by canasta play, or a hand record (docs/hand-record.md)")
+    p.add_argument("--rules", dest="preset", default=None, help="rule preset (default classic; with a file: the file's)")
+    p.add_argument("--players", type=int, default=None, help="players 2..6 (default 4)")
+    p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a rule parameter (repeatable)")
+    p.add_argument("--strategies", default="expert",
+                   help="who played the hand: one strategy, one per team or one per seat (default expert)")
+    p.add_argument("--seed", type=int, default=0, help="the hand's key: seed (default 0)")
+    p.add_argument("--game", type=int, default=0, help="the hand's key: game (default 0)")
+    p.add_argument("--hand", type=int, default=0, help="the hand's key: hand of the game (default 0)")
+    p.add_argument("--seat", default="0", metavar="K|all", help="table seat to review, or all (default 0)")
+    p.add_argument("--rollouts", type=int, default=None,
+                   help="rollouts per legal action (default: the evaluator's default precision)")
+    p.add_argument("--continue-with", dest="strategy", default="expert", metavar="S",
+                   help="strategy every seat plays in the rollouts (default expert)")
+    p.add_argument("--infer", default=None, metavar="MODEL",
+                   help="sample only worlds where each opponent's hidden hand agrees with its last discard under "
+                   "the strategy MODEL (default: uniform worlds)")
+    p.add_argument("--equity", default=None, metavar="FILE.parquet",
+                   help="an equity table (canasta equity -o): also show P(win the game) after each played action")
+    p.add_argument("--rollout-seed", type=int, default=0, help="seed of the rollouts (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for the rollouts (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("-o", "--out", default=None, metavar="FILE.html", help="also write one self-contained HTML page")
+    p.add_argument("--all-decisions", action="store_true", help="also list decisions with a single legal action")
+    p.set_defaults(run=run)
+    return p
+
+
+def _record(args):
+    from reports.hand_file import read_hand_file  # noqa: PLC0415
+    from reports.review import hand_by_key  # noqa: PLC0415
+    from sim.cli.rules import rules_from_args  # noqa: PLC0415
+    from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies  # noqa: PLC0415
+
+    if args.history:
+        given = args.preset or args.players or args.team_layout or args.overrides
+        if given:
+            args.preset = args.preset or "classic"
+        return read_hand_file(args.history, rules_from_args(args) if given else None)
+    args.preset = args.preset or "classic"
+    rules = rules_from_args(args)
+    reason = rules.engine_supported()
+    if reason:
+        raise ValueError(reason)
+    seats = expand_strategies(rules, args.strategies)
+    check_strategy_names(seats, registered_strategies())
+    return hand_by_key(rules, seats, args.seed, args.game, args.hand)
+
+
+def run(args: argparse.Namespace) -> int:
+    from reports import review_eval  # noqa: PLC0415
+    from reports.review import review, seats_arg  # noqa: PLC0415
+    from reports.review_out import format_text, write_html  # noqa: PLC0415
+    from sim.runs.runner import check_strategy_names, registered_strategies  # noqa: PLC0415
+
+    if args.out and not args.out.lower().endswith((".html", ".htm")):
+        raise ValueError(f"-o {args.out}: the review page must end in .html")
+    if args.rollouts is not None and args.rollouts < 2:
+        raise ValueError(f"--rollouts {args.rollouts}: need at least 2")
+    if args.rollout_seed < 0:
+        raise ValueError(f"--rollout-seed {args.rollout_seed}: must be >= 0")
+    check_strategy_names([args.strategy] + ([args.infer] if args.infer else []), registered_strategies())
+    rec = _record(args)
+    seats = seats_arg(args.seat, rec.rules)
+    equity = None
+    if args.equity:
+        from reports.equity import load_equity  # noqa: PLC0415
+
+        equity = load_equity(args.equity)
+        target = int(equity.meta.get("game_target", rec.rules.game_target))
+        if target != rec.rules.game_target:
+            raise ValueError(f"--equity {args.equity}: made for game target {target}, the hand's rules play to "
+                             f"{rec.rules.game_target}")
+    evaluator = review_eval.make_evaluator(rec.rules, args.strategy, jobs=args.jobs, infer=args.infer, equity=equity)
+    rollouts = args.rollouts or review_eval.DEFAULT_ROLLOUTS
+    progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    rv = review(rec, seats, evaluator, strategy=args.strategy, rollouts=rollouts, seed=args.rollout_seed,
+                progress=progress)
+    if args.json:
+        print(json.dumps(rv.to_json()))
+    else:
+        print(format_text(rv, all_decisions=args.all_decisions))
+    if args.out:
+        path = write_html(rv, args.out)
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0

@@ -1,0 +1,297 @@
+"""canasta review: replaying hands, the decision list, marks, luck bookkeeping, the evaluator's
+paired intervals and blindness to hidden cards, and the outputs."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import review_eval
+from reports.hand_file import HandFileError, read_hand_file
+from reports.review import MARKS, decision_points, hand_by_key, mark_for, review
+from reports.review_out import format_text, write_html
+from sim.cli.main import main
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, N_SUITED, Act, Off
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
+from sim.play.history import format_history
+
+CLASSIC = RuleSet.preset("classic")
+EXPERTS = ["expert"] * 4
+
+
+@pytest.fixture(scope="module")
+def rec():
+    return hand_by_key(CLASSIC, EXPERTS, seed=7, game=0, hand=1)
+
+
+def test_hand_by_key_carries_the_games_scores(rec):
+    assert rec.key == (7, 0, 1) and len(rec.cum) == 2 and sum(map(abs, rec.cum)) > 0
+    assert rec.replay().is_over
+    with pytest.raises(ValueError, match="--hand 99 does not exist"):
+        hand_by_key(CLASSIC, EXPERTS, seed=7, game=0, hand=99)
+
+
+def test_a_play_history_and_a_hand_record_give_the_same_hand(rec, tmp_path):
+    text = format_history(rec.new_state, rec.actions, EXPERTS)
+    (tmp_path / "h.txt").write_text(text)
+    back = read_hand_file(tmp_path / "h.txt")
+    assert back.actions == rec.actions and back.key == rec.key and back.cum == rec.cum
+    assert back.strategies == EXPERTS
+    gs = rec.new_state()
+    texts = []
+    for a in rec.actions:
+        texts.append(gs.text(a))
+        gs.apply(a)
+    record = ("rules: classic\nplayers: 4\nkey: seed=7 game=0 hand=1   # the deal\n"
+              f"scores: {rec.cum[0]} {rec.cum[1]}\nactions:\n" + "; ".join(texts[:5]) + "\n" + "\n".join(texts[5:]) + "\n")
+    (tmp_path / "r.txt").write_text(record)
+    assert read_hand_file(tmp_path / "r.txt").actions == rec.actions
+    lines = record.split("\n")
+    lines[4] = "; ".join([texts[0], "draw"] + texts[2:5])  # a second draw in one turn
+    (tmp_path / "bad.txt").write_text("\n".join(lines))
+    with pytest.raises(HandFileError, match=r"bad.txt:5: "):
+        read_hand_file(tmp_path / "bad.txt")
+    (tmp_path / "short.txt").write_text(record.split("\n")[0] + "\nkey: seed=7 game=0 hand=1\nactions: draw\n")
+    with pytest.raises(HandFileError, match="not over"):
+        read_hand_file(tmp_path / "short.txt")
+
+
+def test_a_hand_record_with_a_stacked_deck(tmp_path):
+    from deckbuilder import full_deck_ids  # noqa: PLC0415
+
+    from sim.core.cards import card_token  # noqa: PLC0415
+    from sim.play.pyplay import play_hand_py  # noqa: PLC0415
+
+    deck = " ".join(card_token(c) for c in full_deck_ids(2))
+    gs = play_hand_py(CLASSIC, ["greedy"] * 4, gs=GameState.new_hand(CLASSIC, deck=deck, dealer=0))
+    replay = GameState.new_hand(CLASSIC, deck=deck, dealer=0)
+    texts = []
+    for a in gs.actions:
+        texts.append(replay.text(a))
+        replay.apply(a)
+    (tmp_path / "d.txt").write_text(f"deck: {deck}\ndealer: 0\nactions: " + "; ".join(texts) + "\n")
+    back = read_hand_file(tmp_path / "d.txt")
+    assert back.actions == gs.actions and back.replay().score_breakdown() == gs.score_breakdown()
+
+
+def test_decision_points_are_the_seats_actions(rec):
+    pts, final = decision_points(rec, [2])
+    gs = rec.new_state()
+    mine = []
+    for i, a in enumerate(rec.actions):
+        if gs.seat_table[gs.seat] == 2:
+            mine.append(i)
+        gs.apply(a)
+    assert [p.index for p in pts] == mine and final.is_over
+    assert all(p.played in p.legal for p in pts)
+    with pytest.raises(ValueError, match="--seat 7"):
+        decision_points(rec, [7])
+
+
+def test_marks_follow_the_documented_thresholds():
+    assert [t for t, _, _ in MARKS] == [200.0, 100.0, 50.0]
+    assert mark_for(49, 10) == "" and mark_for(50, 1) == "?!" and mark_for(100, 1) == "?" and mark_for(250, 1) == "??"
+    assert mark_for(300, -5) == ""  # not separable from the best: no mark
+
+
+Z95 = 1.959963984540054
+
+
+class FakeEvaluator:
+    """Action a is worth base(point) - 150 if a is the played action at a chosen point, with a
+    fixed paired noise-free world structure: every action's values per world are known."""
+
+    def __init__(self, bad_index: int, rec):
+        self.bad_index = bad_index
+        self.rec = rec
+        self.calls = []
+
+    def __call__(self, gs, actions, rollouts, seed):
+        idx = len(gs.history)
+        self.calls.append(idx)
+        played = self.rec.actions[idx]
+        base = 10.0 * idx
+        vals = np.tile(np.linspace(-30, 30, rollouts), (len(actions), 1)) + base
+        for j, a in enumerate(actions):
+            if idx == self.bad_index and a == played:
+                vals[j] -= 150
+            elif a != played:
+                vals[j] -= 1 + j  # the played action is the best elsewhere
+        return review_eval.summarize(vals.T.copy(), list(actions))
+
+
+def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
+    pts, _ = decision_points(rec, [1])
+    bad = next(p.index for p in pts if len(p.legal) > 1 and p.played != Act.DRAW)
+    fake = FakeEvaluator(bad, rec)
+    monkeypatch.setattr("reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index])
+    monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (-5.0, 3.0))
+    rv = review(rec, [1], fake, rollouts=40, seed=3)
+    assert fake.calls == [p.index for p in pts]
+    d = rv.decisions.set_index("index")
+    assert d.loc[bad, "mark"] == "?" and 140 <= d.loc[bad, "lost"] <= 149  # 150 less the best's own offset
+    assert (d.drop(bad)["mark"] == "").all()
+    row = rv.summary.iloc[0]
+    assert row["mistakes"] == 1 and row["skill_lost"] == pytest.approx(d.loc[bad, "lost"])
+    # luck: the deal against the prior, each draw = V(next decision of the turn) - V(draw)
+    lk = rv.luck
+    deal = lk[lk["event"] == "deal"].iloc[0]
+    first = pts[0].index
+    assert deal["luck"] == pytest.approx(10.0 * first - (-5.0))
+    for r in lk[lk["event"] == "draw"].itertuples():
+        assert r.luck == pytest.approx(r.after - r.before)
+        if r.at_index < len(rec.actions):
+            # V = the value of S's choice (here the played action, 150 worse at the bad point)
+            assert r.after == pytest.approx(10.0 * r.at_index - (150 if r.at_index == bad else 0))
+            assert r.before == pytest.approx(10.0 * r.index)
+    assert row["luck"] == pytest.approx(lk["luck"].sum())
+    assert "summary per team" in format_text(rv)
+    js = json.loads(json.dumps(rv.to_json()))
+    assert js["thresholds"][0]["mark"] == "??" and len(js["decisions"]) == len(pts)
+
+
+def _swap_hidden_card(gs: GameState, viewer: int) -> GameState:
+    """A copy where one natural card of another seat's hand and one natural stock card of
+    another rank trade places (the viewer cannot tell the two states apart)."""
+    import copy  # noqa: PLC0415
+
+    g = copy.deepcopy(gs)
+    st = g.state
+    other = next(s for s in range(g.n_seats) if s != viewer)
+    pos = int(st[Off.STOCK_POS])
+    for p in range(pos, pos + int(st[Off.STOCK_LEN])):
+        j = int(st[Off.STOCK + p]) & 15
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            hand = Off.HAND_SUITS + other * N_SUITED
+            if j == k or not FIRST_NATURAL <= j <= LAST_NATURAL or st[Off.HANDS + other * N_KINDS + k] == 0:
+                continue
+            suit = next(u for u in range(4) if st[hand + u * 11 + k - FIRST_NATURAL] > 0)
+            js = int(st[Off.STOCK + p]) >> 4
+            st[hand + suit * 11 + k - FIRST_NATURAL] -= 1
+            st[Off.HANDS + other * N_KINDS + k] -= 1
+            st[hand + js * 11 + j - FIRST_NATURAL] += 1
+            st[Off.HANDS + other * N_KINDS + j] += 1
+            st[Off.STOCK + p] = k | (suit << 4)
+            return g
+    raise AssertionError("no card to swap")
+
+
+def test_the_evaluator_never_reads_hidden_cards(rec):
+    pts, _ = decision_points(rec, [0])
+    p = next(p for p in pts if len(p.legal) > 2)
+    swapped = _swap_hidden_card(p.state, p.seat)
+    assert not np.array_equal(swapped.state, p.state.state)
+    ev = review_eval.make_evaluator(CLASSIC, "expert")
+    a = ev(p.state, p.legal, 24, 5)
+    b = ev(swapped, p.legal, 24, 5)
+    pd.testing.assert_frame_equal(a, b)
+    # threads share the worlds without changing them
+    c = review_eval.make_evaluator(CLASSIC, "expert", jobs=2)(p.state, p.legal, 24, 5)
+    pd.testing.assert_frame_equal(a, c)
+
+
+def test_cli_review_table_json_and_page(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    argv = ["review", "--seed", "7", "--hand", "1", "--seat", "3", "--rollouts", "12", "-o", str(out)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "summary per team" in text and "luck" in text
+    page = out.read_text()
+    assert page.count("data:image/png;base64,") == 1 and "<script" not in page and 'src="http' not in page
+    assert main(["review", "--seed", "7", "--hand", "1", "--seat", "3", "--rollouts", "12", "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["seats"] == [3] and js["hand"]["key"] == [7, 0, 1]
+    assert all(re.fullmatch(r"(\?\?|\?|\?!|)", d["mark"]) for d in js["decisions"])
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--seat", "9"], "--seat 9"),
+    (["--seat", "x"], "--seat 'x'"),
+    (["-o", "r.pdf"], "must end in .html"),
+    (["--hand", "50"], "does not exist"),
+    (["--rollouts", "1"], "--rollouts 1"),
+    (["nosuchfile.txt"], "no such file"),
+    (["--strategies", "nosuch"], "unknown strategy"),
+])
+def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["review", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and msg in err[0], err
+
+
+def test_write_html_refuses_other_suffixes(rec, tmp_path, monkeypatch):
+    monkeypatch.setattr("reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index])
+    monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (0.0, 1.0))
+    rv = review(rec, [0], FakeEvaluator(-1, rec), rollouts=10)
+    with pytest.raises(ValueError, match=".html"):
+        write_html(rv, tmp_path / "x.png")
+
+
+def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
+    from reports.equity import _finish, save_equity  # noqa: PLC0415
+
+    pts = [0, 2500]
+    rows = [(-1, a, b, 100, 50.0 + (a - b) / 100) for a in pts for b in pts]
+    df = _finish(pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"]),
+                 {"game_target": 5000, "n_teams": 2})
+    path = save_equity(df, tmp_path / "eq.parquet")
+    argv = ["review", "--seed", "7", "--hand", "1", "--seat", "all", "--rollouts", "4", "--equity", str(path),
+            "--infer", "expert", "--json"]
+    assert main(argv) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["seats"] == [0, 1, 2, 3] and {d["seat"] for d in js["decisions"]} == {0, 1, 2, 3}
+    assert {s["team"] for s in js["summary"]} == {0, 1}
+    assert all(0 <= d["p_win"] <= 100 and d["p_win_low"] <= d["p_win"] <= d["p_win_high"] for d in js["decisions"])
+    assert all(d["p_lost_low"] <= d["p_lost"] <= d["p_lost_high"] for d in js["decisions"])
+    assert all("p_win_lost" in s and s["p_win_lost_half"] >= 0 for s in js["summary"])
+    (tmp_path / "bad.parquet").write_text("x")
+    assert main(["review", "--seed", "7", "--equity", str(tmp_path / "bad.parquet")]) == 2
+
+
+def test_summed_skill_and_luck_intervals_cover():
+    """The per-team sums carry intervals from the sum of the terms' variances: with independent
+    terms of known truth they cover about 95% of the time."""
+    from reports.review import _summary  # noqa: PLC0415
+
+    rng = np.random.default_rng(4)
+    truth_lost = np.array([300.0, 250.0, 400.0, 220.0, 500.0])  # clearly separable losses
+    truth_luck = np.array([-80.0, 40.0, 120.0, 0.0])
+    se_lost = np.array([30.0, 20.0, 50.0, 25.0, 40.0])
+    se_luck = np.array([60.0, 35.0, 45.0, 80.0])
+    hit_skill = hit_luck = 0
+    trials = 600
+    for _ in range(trials):
+        lost = truth_lost + rng.normal(0, se_lost)
+        dec = pd.DataFrame({"team": 0, "seat": 0, "legal": 5, "mark": "", "lost": lost,
+                            "lost_low": lost - Z95 * se_lost, "lost_high": lost + Z95 * se_lost})
+        luck = pd.DataFrame({"team": 0, "luck": truth_luck + rng.normal(0, se_luck), "half": Z95 * se_luck})
+        s = _summary(dec, luck, [0], None, None, {0: 0}).iloc[0]
+        tie = pd.DataFrame({"team": [0], "seat": 0, "legal": 5, "mark": "", "lost": [30.0], "lost_low": [-50.0],
+                            "lost_high": [110.0]})
+        s2 = _summary(pd.concat([dec, tie]), luck, [0], None, None, {0: 0}).iloc[0]
+        assert (s2["skill_lost"], s2["skill_half"]) == (s["skill_lost"], s["skill_half"])  # a tie adds nothing
+        hit_skill += abs(s["skill_lost"] - truth_lost.sum()) <= s["skill_half"]
+        hit_luck += abs(s["luck"] - truth_luck.sum()) <= s["luck_half"]
+    assert 0.92 * trials <= hit_skill <= 0.975 * trials
+    assert 0.92 * trials <= hit_luck <= 0.975 * trials
+
+
+def test_a_random_player_loses_far_more_per_decision_than_expert():
+    """The real evaluator on real hands: seat 0 played by random vs by expert (others expert)."""
+    ev = review_eval.make_evaluator(CLASSIC, "expert")
+    rate = {}
+    for strat in ("random", "expert"):
+        lost = n = 0
+        for seed in (1, 2):
+            rec = hand_by_key(CLASSIC, [strat, "expert", "expert", "expert"], seed, 0, 0)
+            s = review(rec, [0], ev, rollouts=100, seed=1).summary.iloc[0]
+            lost += s["skill_lost"]
+            n += s["decisions"]
+        rate[strat] = lost / n
+    assert rate["random"] > 3 * rate["expert"] + 10, rate
