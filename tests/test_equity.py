@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -160,3 +162,17 @@ def test_cli_writes_table_and_heatmap(tmp_path, capsys):
     assert out.is_file() and out.with_suffix(".png").stat().st_size > 5000
     e = equity.load_equity(out, team=0)
     assert e.meta["strategies"] == ["expert", "greedy", "expert", "greedy"]
+
+
+def test_analyze_reads_an_equity_file(table, tmp_path, capsys):
+    # canasta analyze --equity FILE adds each action's P(win the game) from the position's scores
+    import json
+
+    from sim.cli.main import main
+
+    path = equity.save_equity(table, tmp_path / "eq.parquet")
+    pos = Path(__file__).resolve().parents[1] / "docs" / "position-example.txt"
+    assert main(["analyze", str(pos), "--rollouts", "40", "--json", "--equity", str(path)]) == 0
+    actions = json.loads(capsys.readouterr().out)["actions"]
+    assert all(0.0 <= a["p_win"] <= 1.0 for a in actions)
+    assert main(["analyze", str(pos), "--rollouts", "40", "--equity", str(tmp_path / "none.parquet")]) == 2

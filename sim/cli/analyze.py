@@ -21,6 +21,8 @@ EPILOG = """examples:
       rollouts with one strategy per seat; worlds that agree with each opponent's last discard
       under expert (needs last_discard and the pile's top cards in the position), next to the
       reading with uniform worlds ("uniform_actions"); one JSON object on stdout.
+  canasta equity --strategies expert -o equity.parquet && canasta analyze pos.txt --equity equity.parquet
+      adds each action's P(win the game) from the position's cumulative scores (scores: line).
 """
 
 
@@ -40,6 +42,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
     p.add_argument("--seed", type=int, default=0, metavar="X", help="seed; rollout i depends on (seed, i)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--equity", default=None, metavar="FILE",
+                   help="an equity table from `canasta equity -o FILE`: adds P(win the game) per action "
+                   "from the position's cumulative scores")
     p.add_argument("--infer", default=None, metavar="MODEL",
                    help="sample worlds that agree with each opponent's last discard under this strategy")
     p.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default: the position's, else classic)")
@@ -58,12 +63,18 @@ def run(args: argparse.Namespace) -> int:
     pos = load_position(args.position)
     sets = {**pos.overrides, **parse_overrides(args.overrides)}
     rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
+    equity = None
+    if args.equity:
+        from reports.equity import load_equity  # noqa: PLC0415
+
+        equity = load_equity(args.equity).of_totals
     df = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,
-                 infer=args.infer)
+                 infer=args.infer, equity=equity)
     df.attrs["position"] = str(args.position)
     uniform = None
     if args.infer:  # both readings: the inference can change the ranking
-        uniform = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules)
+        uniform = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,
+                          equity=equity)
     if args.json:
         obj = to_json(df)
         if uniform is not None:
