@@ -22,6 +22,7 @@ from sim.play.position import (
     TEAM_NAMES,
     Meld,
     Position,
+    PositionError,
     card_kind,
     format_position,
     load_position,
@@ -33,7 +34,7 @@ from sim.play.position import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Position", "Meld", "RolloutResult", "parse_position", "load_position", "parse_cards", "card_kind",
+__all__ = ["PositionError", "Position", "Meld", "RolloutResult", "parse_position", "load_position", "parse_cards", "card_kind",
            "format_position", "pack_limits", "rollout"]
 
 

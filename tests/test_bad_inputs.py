@@ -86,7 +86,6 @@ CASES = {
         (["tunable", "--knob", "open_threshold=50", "--vs", "expert", "--seed", "-3"], "--seed"),
         (["tunable", "--knob", "open_threshold=50", "--vs", "expert", "--out", "{d}/adir"], "is a folder"),
         (["tunable", "--knob", "open_threshold=50"], "--vs"),
-        (["tunable:open_threshold=50", "--knob", "open_threshold=60", "--vs", "expert"], "both fixed"),
         (["tunable", "--knob", "open_threshold=nan", "--vs", "expert"], "finite"),
     ],
     "odds": [

@@ -55,9 +55,15 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.enums import KIND_NAMES, N_KINDS, Kind
+from sim.core.errors import CanastaError
 
-__all__ = ["Position", "Meld", "parse_position", "load_position", "format_position", "parse_cards",
+__all__ = ["PositionError", "Position", "Meld", "parse_position", "load_position", "format_position", "parse_cards",
            "card_kind", "pack_limits", "TEAM_NAMES"]
+
+
+class PositionError(CanastaError):
+    """A position file or text that is malformed or describes an impossible position."""
+
 
 TEAM_NAMES = ("us", "them", "them2")
 MAX_WILD = 3
@@ -83,7 +89,7 @@ def card_kind(token: str) -> int:
         return Kind.RED3 if suit in ("D", "H") else Kind.BLACK3
     if rank in _RANK_KIND and rank not in ("JK", "R3"):
         return _RANK_KIND[rank]
-    raise ValueError(f"unknown card {token!r} (use 2-10 J Q K A JK, optionally with a suit C D H S)")
+    raise PositionError(f"unknown card {token!r} (use 2-10 J Q K A JK, optionally with a suit C D H S)")
 
 
 def parse_cards(text: str) -> np.ndarray:
@@ -188,10 +194,10 @@ def _int(key: str, value: str, lo: int | None = None, hi: int | None = None) -> 
     try:
         v = int(value)
     except ValueError:
-        raise ValueError(f"{key}: {value!r} is not a whole number") from None
+        raise PositionError(f"{key}: {value!r} is not a whole number") from None
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"{key}: {v} is out of range ({rng})")
+        raise PositionError(f"{key}: {v} is out of range ({rng})")
     return v
 
 
@@ -201,28 +207,28 @@ def _bool(key: str, value: str) -> bool:
         return True
     if v in ("no", "n", "false", "0"):
         return False
-    raise ValueError(f"{key}: expected yes or no, got {value!r}")
+    raise PositionError(f"{key}: expected yes or no, got {value!r}")
 
 
 def _meld(team: str, text: str) -> Meld:
     c = parse_cards(text)
     label = f"meld {text.strip()!r} of {team}"
     if c[Kind.BLACK3] or c[Kind.RED3]:
-        raise ValueError(f"{label}: threes cannot be melded here")
+        raise PositionError(f"{label}: threes cannot be melded here")
     naturals = [k for k in range(N_KINDS) if c[k] and k not in WILD]
     if len(naturals) != 1:
-        raise ValueError(f"{label}: a meld needs naturals of exactly one rank")
+        raise PositionError(f"{label}: a meld needs naturals of exactly one rank")
     k = naturals[0]
     m = Meld(k, int(c[k]), int(c[Kind.TWO]), int(c[Kind.JOKER]))
     wild = m.twos + m.jokers
     if m.size < 3:
-        raise ValueError(f"{label}: a meld needs at least 3 cards")
+        raise PositionError(f"{label}: a meld needs at least 3 cards")
     if m.naturals < MIN_NATURALS:
-        raise ValueError(f"{label}: fewer than {MIN_NATURALS} naturals")
+        raise PositionError(f"{label}: fewer than {MIN_NATURALS} naturals")
     if wild > MAX_WILD:
-        raise ValueError(f"{label}: {wild} wild cards (at most {MAX_WILD})")
+        raise PositionError(f"{label}: {wild} wild cards (at most {MAX_WILD})")
     if wild > m.naturals:
-        raise ValueError(f"{label}: more wild cards than naturals")
+        raise PositionError(f"{label}: more wild cards than naturals")
     return m
 
 
@@ -242,15 +248,15 @@ def _read_lines(text: str) -> dict[str, str]:
             continue
         key, colon, value = line.partition(":")
         if not colon:
-            raise ValueError(f"line {lineno}: expected 'key: value', got {line!r}")
+            raise PositionError(f"line {lineno}: expected 'key: value', got {line!r}")
         key = " ".join(key.lower().split())
         for multi in ("to move", "pile top", "hand sizes", "pile cards", "team layout", "last discard",
                       "took pile", "canastas this turn", "melded before"):
             key = key.replace(multi, multi.replace(" ", "_"))
         if key not in KEYS:
-            raise ValueError(f"line {lineno}: unknown key {key!r}")
+            raise PositionError(f"line {lineno}: unknown key {key!r}")
         if key in raw:
-            raise ValueError(f"line {lineno}: {key!r} given twice")
+            raise PositionError(f"line {lineno}: {key!r} given twice")
         raw[key] = value.strip()
     return raw
 
@@ -266,14 +272,14 @@ def _parse_teams(raw, players, n_teams, decks):
     teams = TEAM_NAMES[:n_teams]
     for t in TEAM_NAMES[n_teams:]:
         if f"melds {t}" in raw or f"red3 {t}" in raw:
-            raise ValueError(f"team {t!r} does not exist with {players} players")
+            raise PositionError(f"team {t!r} does not exist with {players} players")
     melds: list[list[Meld]] = []
     for t in teams:
         ms = [_meld(t, part) for part in raw.get(f"melds {t}", "").split("|") if part.strip()]
         ranks = [m.kind for m in ms]
         dup = {r for r in ranks if ranks.count(r) > 1}
         if dup:
-            raise ValueError(f"melds {t}: two melds of {KIND_NAMES[min(dup)]}s (one meld per rank)")
+            raise PositionError(f"melds {t}: two melds of {KIND_NAMES[min(dup)]}s (one meld per rank)")
         melds.append(ms)
     red3 = [_int(f"red3 {t}", raw.get(f"red3 {t}", "0"), 0, 2 * decks) for t in teams]
     opened = None
@@ -281,7 +287,7 @@ def _parse_teams(raw, players, n_teams, decks):
         names = raw["opened"].replace(",", " ").split()
         bad = [x for x in names if x.lower() not in teams and x != "-"]
         if bad:
-            raise ValueError(f"opened: unknown team {bad[0]!r} (use {', '.join(teams)} or -)")
+            raise PositionError(f"opened: unknown team {bad[0]!r} (use {', '.join(teams)} or -)")
         opened = [t in [x.lower() for x in names] for t in teams]
     return melds, red3, opened
 
@@ -291,28 +297,28 @@ def _parse_pile(raw, decks):
     if "pile_cards" in raw:
         pile_cards = [card_kind(t) for t in raw["pile_cards"].replace(",", " ").split()]
         if not pile_cards:
-            raise ValueError("pile_cards: list the pile's cards bottom first (or leave the key out)")
+            raise PositionError("pile_cards: list the pile's cards bottom first (or leave the key out)")
         if pile_cards[-1] == Kind.RED3:
-            raise ValueError("pile_cards: a red three is never the top card of the pile")
+            raise PositionError("pile_cards: a red three is never the top card of the pile")
     size = _int("pile", raw["pile"], 0, 54 * decks) if "pile" in raw else (len(pile_cards) if pile_cards else 0)
     if pile_cards and size < len(pile_cards):
-        raise ValueError(f"pile: {size} but pile_cards lists {len(pile_cards)} cards")
+        raise PositionError(f"pile: {size} but pile_cards lists {len(pile_cards)} cards")
     top = -1
     if "pile_top" in raw:
         toks = raw["pile_top"].split()
         if len(toks) != 1:
-            raise ValueError("pile_top: give exactly one card")
+            raise PositionError("pile_top: give exactly one card")
         top = card_kind(toks[0])
         if top == Kind.RED3:
-            raise ValueError("pile_top: a red three is never on the pile")
+            raise PositionError("pile_top: a red three is never on the pile")
     if pile_cards:
         if top >= 0 and top != pile_cards[-1]:
-            raise ValueError(f"pile_top: {KIND_NAMES[top]} but pile_cards ends with {KIND_NAMES[pile_cards[-1]]}")
+            raise PositionError(f"pile_top: {KIND_NAMES[top]} but pile_cards ends with {KIND_NAMES[pile_cards[-1]]}")
         top = pile_cards[-1]
     if size > 0 and top < 0:
-        raise ValueError("pile_top is required when the pile is not empty")
+        raise PositionError("pile_top is required when the pile is not empty")
     if size == 0 and top >= 0:
-        raise ValueError("pile_top given but the pile is empty (pile: 0)")
+        raise PositionError("pile_top given but the pile is empty (pile: 0)")
     frozen = _pile_frozen(raw, size, top, pile_cards)
     return size, top, frozen, pile_cards
 
@@ -325,44 +331,44 @@ def _pile_frozen(raw, size, top, pile_cards) -> bool:
         has_freezer = any(k in WILD or k == Kind.RED3 for k in pile_cards)
         complete = size == len(pile_cards)
         if "frozen" in raw and frozen != has_freezer and top not in WILD and (complete or has_freezer):
-            raise ValueError(f"frozen: {raw['frozen']} contradicts pile_cards "
+            raise PositionError(f"frozen: {raw['frozen']} contradicts pile_cards "
                              f"({'a' if has_freezer else 'no'} wild card or red three in the pile)")
         frozen = has_freezer or (frozen and not complete)
     elif frozen and size == 1 and top not in WILD:
-        raise ValueError("frozen: a pile of one natural card cannot be frozen")
+        raise PositionError("frozen: a pile of one natural card cannot be frozen")
     if size == 0 and frozen:
-        raise ValueError("frozen: an empty pile cannot be frozen")
+        raise PositionError("frozen: an empty pile cannot be frozen")
     return frozen
 
 
 def _parse_seats(raw, players, me, hand, decks):
     if "hand_sizes" not in raw:
-        raise ValueError("the position needs 'hand_sizes:' (one number per seat)")
+        raise PositionError("the position needs 'hand_sizes:' (one number per seat)")
     sizes = [_int("hand_sizes", v, 0, 54 * decks) for v in raw["hand_sizes"].replace(",", " ").split()]
     if len(sizes) != players:
-        raise ValueError(f"hand_sizes: {len(sizes)} numbers for {players} players")
+        raise PositionError(f"hand_sizes: {len(sizes)} numbers for {players} players")
     if sizes[me] != int(hand.sum()):
-        raise ValueError(f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards")
+        raise PositionError(f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards")
     known = {}
     for s in range(6):
         if f"known {s}" not in raw:
             continue
         if s >= players or s == me:
-            raise ValueError(f"known {s}: give the known cards of another seat 0..{players - 1} (not me)")
+            raise PositionError(f"known {s}: give the known cards of another seat 0..{players - 1} (not me)")
         c = parse_cards(raw[f"known {s}"])
         if c[Kind.RED3]:
-            raise ValueError(f"known {s}: red threes never stay in a hand")
+            raise PositionError(f"known {s}: red threes never stay in a hand")
         if c.sum() > sizes[s]:
-            raise ValueError(f"known {s}: {int(c.sum())} cards known but seat {s} holds {sizes[s]}")
+            raise PositionError(f"known {s}: {int(c.sum())} cards known but seat {s} holds {sizes[s]}")
         known[s] = c
     last = None
     if "last_discard" in raw:
         toks = raw["last_discard"].replace(",", " ").split()
         if len(toks) != players:
-            raise ValueError(f"last_discard: {len(toks)} entries for {players} seats (use - for none)")
+            raise PositionError(f"last_discard: {len(toks)} entries for {players} seats (use - for none)")
         last = [-1 if t == "-" else card_kind(t) for t in toks]
         if Kind.RED3 in last:
-            raise ValueError("last_discard: a red three is never discarded")
+            raise PositionError("last_discard: a red three is never discarded")
     melded = None
     if "melded" in raw:
         melded = sorted({_int("melded", v, 0, players - 1) for v in raw["melded"].replace(",", " ").split() if v != "-"})
@@ -373,11 +379,11 @@ def _parse_turn_state(raw, phase: str) -> dict:
     if phase == "draw":
         extra = [k for k in MELD_PHASE_KEYS if k in raw]
         if extra:
-            raise ValueError(f"{extra[0]}: only with phase: meld (after drawing or taking the pile)")
+            raise PositionError(f"{extra[0]}: only with phase: meld (after drawing or taking the pile)")
         return {}
     aside = parse_cards(raw["aside"]) if "aside" in raw else None
     if aside is not None and aside[Kind.RED3]:
-        raise ValueError("aside: red threes from the pile are laid at once")
+        raise PositionError("aside: red threes from the pile are laid at once")
     out = {"took_pile": _bool("took_pile", raw.get("took_pile", "no")),
            "pending": _int("pending", raw.get("pending", "0"), 0),
            "aside": aside if aside is not None and aside.sum() else None,
@@ -385,7 +391,7 @@ def _parse_turn_state(raw, phase: str) -> dict:
     if "melded_before" in raw:
         out["melded_before"] = _bool("melded_before", raw["melded_before"])
     if out["aside"] is not None and not out["took_pile"]:
-        raise ValueError("aside: cards are held aside only after taking the pile (took_pile: yes)")
+        raise PositionError("aside: cards are held aside only after taking the pile (took_pile: yes)")
     return out
 
 
@@ -393,10 +399,10 @@ def parse_position(text: str) -> Position:
     """Parse and validate a position (see the module docstring)."""
     raw = _read_lines(text)
     if "players" not in raw:
-        raise ValueError("the position needs 'players: N'")
+        raise PositionError("the position needs 'players: N'")
     players = _int("players", raw["players"], 2, 6)
     if players == 5:
-        raise ValueError("players: 5-player positions are not supported (sit-out rotation)")
+        raise PositionError("players: 5-player positions are not supported (sit-out rotation)")
     rules, overrides, layout = _parse_rules(raw)
     n_teams = 2 if players in (2, 4, 6) else 3
     decks = _int("decks", raw.get("decks", "3" if players >= 5 else "2"), 1, 3)
@@ -404,19 +410,19 @@ def parse_position(text: str) -> Position:
     to_move = _int("to_move", raw.get("to_move", str(me)), 0, players - 1)
     phase = raw.get("phase", "draw").strip().lower()
     if phase not in ("draw", "meld"):
-        raise ValueError(f"phase: {phase!r}; use draw (before drawing or taking) or meld (after it)")
+        raise PositionError(f"phase: {phase!r}; use draw (before drawing or taking) or meld (after it)")
     hand = parse_cards(raw.get("hand", ""))
     if hand[Kind.RED3]:
-        raise ValueError("hand: red threes are laid at once, they cannot stay in a hand")
+        raise PositionError("hand: red threes are laid at once, they cannot stay in a hand")
     melds, red3, opened = _parse_teams(raw, players, n_teams, decks)
     pile_size, pile_top, frozen, pile_cards = _parse_pile(raw, decks)
     sizes, known, last, melded = _parse_seats(raw, players, me, hand, decks)
     if "stock" not in raw:
-        raise ValueError("the position needs 'stock: N' (cards left in the stock)")
+        raise PositionError("the position needs 'stock: N' (cards left in the stock)")
     stock = _int("stock", raw["stock"], 0, 54 * decks)
     scores = [_int("scores", v) for v in raw.get("scores", " ".join(["0"] * n_teams)).split()]
     if len(scores) != n_teams:
-        raise ValueError(f"scores: {len(scores)} numbers for {n_teams} teams")
+        raise PositionError(f"scores: {len(scores)} numbers for {n_teams} teams")
     turn = _int("turn", raw["turn"], 0) if "turn" in raw else None
     pos = Position(players, decks, me, to_move, hand, melds, red3, pile_size, pile_top, frozen,
                    sizes, stock, scores, turn, pile_cards=pile_cards, melded=melded, rules=rules,
@@ -446,32 +452,32 @@ def _check_position(pos: Position) -> None:
     over = np.flatnonzero(seen > lim)
     if over.size:
         k = int(over[0])
-        raise ValueError(f"{KIND_NAMES[k]}: {int(seen[k])} cards seen but {pos.decks} packs hold {int(lim[k])}")
+        raise PositionError(f"{KIND_NAMES[k]}: {int(seen[k])} cards seen but {pos.decks} packs hold {int(lim[k])}")
     melded = sum(m.size for ms in pos.melds for m in ms)
     total = pos.stock + pos.pile_size + sum(pos.hand_sizes) + aside + melded + sum(pos.red3)
     if total != 54 * pos.decks:
-        raise ValueError(
+        raise PositionError(
             f"cards do not add up: stock {pos.stock} + pile {pos.pile_size} + hands {sum(pos.hand_sizes)} "
             + (f"+ aside {aside} " if aside else "")
             + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs hold {54 * pos.decks}")
     if aside and pos.pile_size:
-        raise ValueError("aside: cards are held aside right after taking the pile, so the pile is empty")
+        raise PositionError("aside: cards are held aside right after taking the pile, so the pile is empty")
     mover_team = pos.team_of_seat(pos.to_move)
     for t in range(pos.n_teams):
         if pos.melds[t] and not pos.team_opened(t) and not (t == mover_team and pos.phase == "meld" and pos.pending > 0):
-            raise ValueError(f"opened: team {TEAM_NAMES[t]} has melds on the table, so it has opened "
+            raise PositionError(f"opened: team {TEAM_NAMES[t]} has melds on the table, so it has opened "
                              "(only the team to move can have melds before reaching its minimum: pending: N)")
     if pos.pending and not pos.melds[mover_team]:
-        raise ValueError("pending: points laid this turn need melds of the team to move on the table")
+        raise PositionError("pending: points laid this turn need melds of the team to move on the table")
     for s in pos.melded or []:
         if not pos.melds[pos.team_of_seat(s)]:
-            raise ValueError(f"melded: seat {s} cannot have melded, its team has no melds on the table")
+            raise PositionError(f"melded: seat {s} cannot have melded, its team has no melds on the table")
 
 
 def load_position(path) -> Position:
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"position file {p} not found")
+        raise PositionError(f"position file {p} not found")
     return parse_position(p.read_text())
 
 
@@ -550,9 +556,9 @@ def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -
     from sim.play.worlds import Know  # noqa: PLC0415
 
     if int(state[Off.PHASE]) == Phase.OVER:
-        raise ValueError("the hand is over: there is no decision to describe")
+        raise PositionError("the hand is over: there is no decision to describe")
     if rules.players == 5 or rules.sequences or rules.multiple_melds_per_rank:
-        raise ValueError("positions cannot describe five players or Samba rules yet")
+        raise PositionError("positions cannot describe five players or Samba rules yet")
     n, nt = int(state[Off.N_SEATS]), int(state[Off.N_TEAMS])
     eng = [-1] * nt
     for s in range(n):
