@@ -28,6 +28,7 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
+from sim.core.luck import luck_count_stock_nb, luck_deal_nb, luck_draw_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -77,6 +78,8 @@ def _pop_stock_nb(state) -> int:
     code = state[Off.STOCK + state[Off.STOCK_POS]]
     state[Off.STOCK_POS] += 1
     state[Off.STOCK_LEN] -= 1
+    if state[Off.LUCK_ON] != 0:
+        state[Off.STOCK_KINDS + (code & 15)] -= 1
     return code
 
 
@@ -86,6 +89,8 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     ended (a red three was the last stock card) or the stock is empty."""
     team = state[Off.TEAM_OF_SEAT + seat]
     while state[Off.STOCK_LEN] > 0:
+        if state[Off.LUCK_ON] != 0:
+            luck_draw_nb(state, seat, state[Off.STOCK + state[Off.STOCK_POS]])
         code = _pop_stock_nb(state)
         if code & 15 != Kind.RED3:
             _give_nb(state, seat, code)
@@ -159,8 +164,10 @@ def init_hand_nb(
     dealer : int, active seat of the dealer
     cum_scores : int32[:], shape (MAX_TEAMS,), cumulative scores before this hand
     """
+    luck_on = state[Off.LUCK_ON]  # the caller's request survives the reset
     for i in range(state.shape[0]):  # a plain loop: numba's slice fill is much slower
         state[i] = 0
+    state[Off.LUCK_ON] = luck_on
     n_seats = params[Par.N_ACTIVE]
     state[Off.N_SEATS] = n_seats
     state[Off.N_TEAMS] = params[Par.N_TEAMS]
@@ -178,11 +185,15 @@ def init_hand_nb(
         state[Off.STOCK + i] = deck[i]
     state[Off.STOCK_POS] = 0
     state[Off.STOCK_LEN] = n_cards
+    if luck_on != 0:
+        luck_count_stock_nb(state, deck, n_cards)
     hs = params[Par.HAND_SIZE]
     for _r in range(hs):
         for j in range(n_seats):
             seat = (dealer + 1 + j) % n_seats
             _give_nb(state, seat, _pop_stock_nb(state))
+    if luck_on != 0:
+        luck_deal_nb(state, hs, n_cards)
     # the upcard: wild cards and red threes are covered until a natural card other than a red
     # three shows (they stay in the pile and freeze it)
     while state[Off.STOCK_LEN] > 0:

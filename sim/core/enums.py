@@ -135,10 +135,47 @@ class OffT(NamedTuple):
     PILE: int = 896  # [MAX_CARDS] card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards
     STOCK_POS: int = 1058
     PILE_TAKES: int = 1059  # [MAX_TEAMS] piles taken per team this hand
-    STATE_SIZE: int = 1064
+    # chance bookkeeping for luck-adjusted estimates (sim/core/luck.py), kept only while
+    # LUCK_ON is set; private like the stock: never copied into an observation
+    STOCK_KINDS: int = 1064  # [N_KINDS] cards of each kind left in the stock
+    LUCK_ON: int = 1079
+    LUCK: int = 1080  # [MAX_TEAMS, N_LUCK] zero-mean chance terms per team, fixed point (LUCK_SCALE)
+    STATE_SIZE: int = 1254
 
 
 Off = OffT()
+
+
+class LuckT(NamedTuple):
+    """The chance terms of a hand, per team (sim/core/luck.py).  Each is, summed over the
+    team's chance events, the event's feature minus its expectation given everything before
+    the event, so each has mean zero whatever the strategies do.
+
+    Draw terms (a stock card drawn by one of the team's seats), DRAW_BASE of them: one per
+    card kind (Kind order), then MELDED (a natural of a rank the drawer's team has a meld of),
+    PAIRS (a natural of a rank the drawer holds one of), TRIPS (holds two or more of).  The
+    block repeats three times with the term multiplied by something known before the draw:
+    1 (block 0), whether the drawer's team has opened (block 1), the share of the pack still
+    in the stock (block 2).  Deal terms: jokers, twos, red threes, black threes dealt to the
+    team's seats."""
+
+    DRAW_KIND: int = 0  # + kind (the red three's term is left at 0: the kind terms sum to 0)
+    DRAW_MELDED: int = 15
+    DRAW_PAIRS: int = 16
+    DRAW_TRIPS: int = 17
+    DRAW_BASE: int = 18  # terms per block
+    OPENED_BLOCK: int = 18  # + term: the block-0 term when the team had opened, else 0
+    EARLY_BLOCK: int = 36  # + term: the block-0 term x stock / pack at the draw
+    DEAL_JOKERS: int = 54
+    DEAL_TWOS: int = 55
+    DEAL_RED3: int = 56
+    DEAL_BLACK3: int = 57
+    N_LUCK: int = 58
+
+
+Luck = LuckT()
+N_LUCK = Luck.N_LUCK
+LUCK_SCALE = 65536  # fixed point of the terms in the int32 state (rounding error < 1e-5 each)
 N_SUITED = 44  # 4 suits x 11 natural ranks
 MAX_SEQS = 8
 OBS_SIZE = Off.HAND_SUITS + N_SUITED  # public part + own hand + own suited naturals
@@ -260,6 +297,7 @@ hand_record_dt = np.dtype(
         ("pile_takes", np.int16, (MAX_TEAMS,)),
         ("cum_before", np.int32, (MAX_TEAMS,)),
         ("seat_of_player", np.int8, (MAX_SEATS,)),
+        ("luck", np.int32, (MAX_TEAMS, N_LUCK)),  # chance terms (Luck) x LUCK_SCALE; zero unless asked for
     ],
     align=True,
 )

@@ -105,6 +105,7 @@ def run_chunk(
     log_rate: float = 0.0,
     check: bool = False,
     reuse_buffers: bool = False,
+    luck: bool = False,
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
@@ -112,7 +113,10 @@ def run_chunk(
     new one (fresh memory costs a page fault per 4 KB, about 2 us per fully logged hand).  The
     result's `decisions` is then a view of that buffer, valid until the next call with
     reuse_buffers=True in this process: for callers that consume each result at once (the
-    runner encodes it to parquet before playing the next chunk)."""
+    runner encodes it to parquet before playing the next chunk).
+
+    luck: record each hand's chance terms in `hands["luck"]` (sim/core/luck.py; for the
+    luck-adjusted estimates of reports/luck.py); the other fields are the same either way."""
     engine_check(rules)
     if mode not in ("hands", "games"):
         raise ValueError(f"mode={mode!r}: use 'hands' or 'games'")
@@ -136,6 +140,7 @@ def run_chunk(
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
             float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
+            bool(luck),
         )
         if status[0] == BUFFER:
             if n_h >= hands_cap:

@@ -28,6 +28,7 @@ from sim.core.enums import (
     MAX_TEAMS,
     N_ACTIONS,
     N_KINDS,
+    N_LUCK,
     N_SUITED,
     Act,
     End,
@@ -468,7 +469,7 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
 @njit(cache=True)
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
-    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status,
+    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, luck,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -483,9 +484,11 @@ def play_chunk_nb(
     table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
     hand_out : hand_record_dt[:], game_out : game_record_dt[:]  hand and game records
     d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.core.enums.D8`..)
+    luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
+    state[Off.LUCK_ON] = 1 if luck else 0  # init_hand_nb keeps it
     obs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
@@ -540,6 +543,11 @@ def play_chunk_nb(
                     flag_invariant_nb(status, code, game, h, state[Off.TURN])
                     return done, n_hands, n_games, n_dec
             _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_tables[rot], n_teams)
+            if luck:
+                terms = hand_out[n_hands]["luck"]
+                for t in range(n_teams):
+                    for f in range(N_LUCK):
+                        terms[t, f] = state[Off.LUCK + t * N_LUCK + f]
             n_hands += 1
             if games_mode == 0:
                 break
