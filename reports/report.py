@@ -2,9 +2,13 @@
 
 ``build_report(run_dir, out_html)`` writes ONE self-contained HTML file (matplotlib PNGs as
 base64 data URIs, inline CSS, no external resources) and ``report.md`` (a Markdown summary
-with the same tables, no images) beside it.  Sections (headings are stable, tests rely on
-them): Experiment settings, Strategy comparison, Score distributions, Going-out curves,
-Pile takes, freezes and concealed going out, Red threes and canastas, Surprises.
+with the same tables, no images) beside it.  It leads with the answer (who wins, by how much,
+with what 95% CI, for every pair of teams: one sentence each and one plot of the differences),
+then the evidence, and the settings last.  Sections (headings are stable, tests rely on them):
+Answer, Strategy comparison, Games won, Score distributions, Going-out curves, Pile takes,
+freezes and concealed going out, Red threes and canastas, Surprises, Experiment settings.
+Every interval is a 95% CI on the right unit: games (hands of one game share their cumulative
+scores; in a run of independent hands a game is one hand), hands for decision rows.
 Sections that need decision logs show a note ("run with --log-decisions to get ...") when the
 run has none.
 """
@@ -25,20 +29,23 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from reports import odds, stats  # noqa: E402
-from reports.runs import Run, decisions_with_strategy, lineup, open_run, team_long, team_of_seat  # noqa: E402
+from reports import answer, odds, stats  # noqa: E402
+from reports.runs import Run, decisions_with_strategy, open_run, team_long  # noqa: E402
+from reports.summary import RunSummary  # noqa: E402
 from sim.core.enums import Act, Kind  # noqa: E402
 
 __all__ = ["build_report", "SECTIONS"]
 
 SECTIONS = (
-    "Experiment settings",
+    "Answer",
     "Strategy comparison",
+    "Games won",
     "Score distributions",
     "Going-out curves",
     "Pile takes, freezes and concealed going out",
     "Red threes and canastas",
     "Surprises",
+    "Experiment settings",
 )
 
 NO_DEC = "Run with --log-decisions to get {what} (this run has no decision logs)."
@@ -85,6 +92,8 @@ class _Doc:
                 if not math.isfinite(v):
                     return "" if math.isnan(v) else str(v)
                 return floatfmt.format(v) if abs(v) < 100 else f"{v:,.0f}"
+            if isinstance(v, int | np.integer) and not isinstance(v, bool):
+                return f"{v:,}"
             return str(v)
 
         cells = [[fmt(v) for v in row] for row in df.itertuples(index=False)]
@@ -129,14 +138,17 @@ def _flatten(d: dict, prefix: str = "") -> list[tuple[str, str]]:
     return out
 
 
-def _ci_frame(t: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
-    rows = []
-    for keys, g in t.groupby(by, sort=True):
-        keys = keys if isinstance(keys, tuple) else (keys,)
-        ci = stats.mean_ci(g[value].to_numpy())
-        rows.append({**dict(zip(by, keys, strict=True)), "n": ci.n, "mean": ci.mean,
-                     "ci_low": ci.low, "ci_high": ci.high})
-    return pd.DataFrame(rows)
+def _ci_frame(t: pd.DataFrame, values: list[str], by: list[str], pct: bool = False) -> pd.DataFrame:
+    """Per group of ``by``: each value's mean with its 95% CI clustered by game, as text."""
+    out = None
+    for v in values:
+        g = stats.cluster_group_ci(t.assign(_v=t[v].astype(np.float64)), "_v", by, ["seed", "game"],
+                                   proportion=pct, bounds=(0.0, 1.0) if pct else None)
+        if out is None:
+            out = g[by + ["n"]].rename(columns={"n": "hands"})
+        fmt = answer.pct_ci if pct else answer.num_ci
+        out[v] = [fmt(*r) for r in g[["mean", "low", "high"]].to_numpy()]
+    return out
 
 
 # ----------------------------------------------------------------------------- sections
@@ -154,58 +166,88 @@ def _settings(doc: _Doc, run: Run, h: pd.DataFrame):
     doc.table(pd.DataFrame(rows, columns=["setting", "value"]), max_rows=200)
 
 
-def _comparison(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: list):
+def _answer(doc: _Doc, summ: RunSummary):
+    doc.h2("Answer")
+    for line in answer.sentences(summ):
+        doc.p(line)
+    doc.figure(answer.difference_figure(summ), "score difference per hand for every pair of teams")
+
+
+def _comparison(doc: _Doc, summ: RunSummary, facts: list):
     doc.h2("Strategy comparison")
-    lu = lineup(h, team_of_seat(run, h))
-    d0 = h["score_t0"] - h["score_t1"] if "score_t1" in h else h["score_t0"]
-    rows = []
-    for lab in sorted(set(lu)):
-        sel = (lu == lab).to_numpy()
-        ci = stats.mean_ci(d0.to_numpy()[sel])
-        won = float(((d0[sel] > 0) + 0.5 * (d0[sel] == 0)).mean())
-        rows.append({"lineup (team 0 vs team 1)": lab, "hands": ci.n, "mean diff t0-t1": ci.mean,
-                     "ci_low": ci.low, "ci_high": ci.high, "share won t0": won})
-    doc.p("Mean score difference per hand, team 0 minus team 1, with 95% t confidence intervals "
-          "(hands in this run are independent deals; use `canasta compare` for duplicate deals).")
-    doc.table(pd.DataFrame(rows))
-    per = _ci_frame(t, "score", ["strategy", "team"])
-    per["label"] = per["strategy"] + " (team " + per["team"].astype(str) + ")"
-    doc.p("Mean score per hand of each team/strategy:")
-    doc.table(per.drop(columns=["label"]))
-    fig, ax = plt.subplots(figsize=(8, 0.6 * len(per) + 1.6))
-    y = np.arange(len(per))
-    ax.errorbar(per["mean"], y, xerr=[per["mean"] - per["ci_low"], per["ci_high"] - per["mean"]],
-                fmt="o", capsize=5, color="tab:blue", label="mean with 95% CI")
-    ax.set_yticks(y, per["label"])
-    ax.set_xlabel("mean score per hand (points)")
-    ax.set_title("Mean score per hand by team and strategy (95% CI)")
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="best")
-    ax.margins(y=0.3)
-    doc.figure(fig, "mean score per hand with confidence intervals")
-    if len(per) >= 2:
-        best, worst = per.loc[per["mean"].idxmax()], per.loc[per["mean"].idxmin()]
-        facts.append((abs(best["mean"] - worst["mean"]),
-                      f"{best['label']} scores {best['mean'] - worst['mean']:.0f} points per hand more "
-                      f"than {worst['label']} ({best['mean']:.0f} vs {worst['mean']:.0f})."))
+    unit = "game" if summ.mode == "games" else "hand (each hand is an independent deal)"
+    doc.p(f"Difference per hand for every pair of teams, 95% CIs clustered by {unit}; use "
+          "`canasta compare` for duplicate deals.")
+    p = summ.pairs
+    doc.table(pd.DataFrame({"difference": p["label"],
+                            "points per hand": [answer.num_ci(*r, signed=True) for r in
+                                                p[["estimate", "low", "high"]].to_numpy()]}))
+    t = summ.teams
+    doc.p("Each team's mean score per hand and share of hands won (a tie for the highest score "
+          "is shared):")
+    doc.table(pd.DataFrame({
+        "team": t["team"], "strategy": t["strategy"],
+        "mean score per hand": [answer.num_ci(*r) for r in t[["estimate", "low", "high"]].to_numpy()],
+        "hands won": [answer.pct_ci(*r) for r in t[["won_estimate", "won_low", "won_high"]].to_numpy()]}))
+    for r in p.itertuples():
+        facts.append((abs(r.estimate), f"{r.label}: {answer.num_ci(r.estimate, r.low, r.high, True)} "
+                      "points per hand."))
+
+
+def _games(doc: _Doc, summ: RunSummary):
+    doc.h2("Games won")
+    if summ.game_teams is None:
+        doc.p("This run plays independent hands, not whole games: run `canasta simulate --games N` "
+              "for games won.", note=True)
+        return
+    g = summ.game_teams
+    doc.p(f"{summ.games:,} whole games (independent: Wilson 95% CIs); a tied game counts equally "
+          "for every team.")
+    doc.table(pd.DataFrame({"team": g["team"], "strategy": g["strategy"],
+                            "games won": [answer.pct_ci(*r) for r in g[["estimate", "low", "high"]].to_numpy()]}))
+    gp = summ.game_pairs
+    doc.table(pd.DataFrame({"difference": gp["label"],
+                            "final score per game": [answer.num_ci(*r, signed=True) for r in
+                                                     gp[["estimate", "low", "high"]].to_numpy()]}))
 
 
 def _distributions(doc: _Doc, t: pd.DataFrame):
     doc.h2("Score distributions")
     q = t.groupby(["strategy", "team"])["score"].describe(percentiles=[0.05, 0.25, 0.5, 0.75, 0.95])
     doc.table(q.reset_index()[["strategy", "team", "count", "mean", "std", "5%", "25%", "50%", "75%", "95%"]])
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    lo, hi = np.quantile(t["score"], [0.005, 0.995])
-    bins = np.linspace(lo, hi, 60)
-    for (s, tm), g in t.groupby(["strategy", "team"]):
-        ax.hist(g["score"].clip(lo, hi), bins=bins, histtype="step", lw=1.8, density=True,
-                label=f"{s} (team {tm})")
-    ax.set_xlabel("hand score (points)")
-    ax.set_ylabel("density")
+    fig, ax = plt.subplots(figsize=(9.5, 4.8))
+    lo, hi = (float(v) for v in np.quantile(t["score"], [0.005, 0.995]))
+    edges = np.linspace(lo, hi, 61)
+    w = edges[1] - edges[0]
+    tails = []
+    for i, ((s, tm), g) in enumerate(t.groupby(["strategy", "team"])):
+        x = g["score"].to_numpy()
+        pct = 100.0 / max(len(x), 1)
+        core, _ = np.histogram(x[(x >= lo) & (x <= hi)], bins=edges)
+        line = ax.stairs(core * pct, edges, lw=1.8, label=f"{s} (team {tm})")
+        below, above = (x < lo).sum() * pct, (x > hi).sum() * pct
+        c = line.get_edgecolor()
+        # the tails as their own hatched bars beyond the range, their shares written out
+        ax.bar(lo - (3 + i) * w, below, width=w, color=c, alpha=0.6, hatch="//", align="edge")
+        ax.bar(hi + (2 + i) * w, above, width=w, color=c, alpha=0.6, hatch="//", align="edge")
+        tails.append((c, f"{s} (team {tm})", below, above))
+    for j, (c, lab, below, above) in enumerate(tails):
+        y = 0.95 - 0.06 * (j + 1)
+        ax.text(0.01, y, f"{lab}: {below:.1f}%", color=c, transform=ax.transAxes, fontsize=8)
+        ax.text(0.99, y, f"{lab}: {above:.1f}%", color=c, transform=ax.transAxes, fontsize=8,
+                ha="right")
+    ax.text(0.01, 0.95, f"below {lo:,.0f}:", transform=ax.transAxes, fontsize=8, weight="bold")
+    ax.text(0.99, 0.95, f"above {hi:,.0f}:", transform=ax.transAxes, fontsize=8, weight="bold",
+            ha="right")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.35)  # room for the tail labels
+    ax.axvline(lo, color="0.5", lw=0.8, ls=":")
+    ax.axvline(hi, color="0.5", lw=0.8, ls=":")
+    ax.set_xlabel("hand score (points); hatched bars: the tails, all hands beyond the dotted lines")
+    ax.set_ylabel(f"percent of hands per {w:,.0f}-point bin")
     ax.set_title("Distribution of hand scores by team and strategy")
-    ax.legend()
+    ax.legend(fontsize=8, loc="center right")
     ax.grid(alpha=0.3)
-    doc.figure(fig, "hand score histograms")
+    doc.figure(fig, "hand score histograms in percent of hands")
 
 
 def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
@@ -232,13 +274,19 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
     axes[1].legend()
     doc.figure(fig, "going-out curves")
     dist = odds.end_turn_distribution(run)
-    doc.p("Turns per hand by how the hand ended:")
-    doc.table(dist)
+    dist.insert(3, "mean turns", [answer.num_ci(*r) for r in dist[["mean", "mean_low", "mean_high"]].to_numpy()])
+    doc.p("Turns per hand by how the hand ended (95% CI of the mean clustered by game):")
+    doc.table(dist.drop(columns=["mean", "mean_low", "mean_high"]))
     if run.has("decisions"):
         tab = odds.going_out_table(run, ["canastas_us"], within=4, min_n=30)
-        doc.p("P(the deciding team goes out this hand / within 4 turns) by its canastas on the "
-              "table, at the start of a turn (Wilson 95% CIs):")
-        doc.table(tab)
+        doc.p("P(the deciding team goes out this hand / within 4 turns) by strategy, team and its "
+              "canastas on the table, at the start of a turn (95% CIs clustered by game, i.e. by hand in a run of hands: the turns "
+              "of a hand share its outcome):")
+        show = tab[["strategy", "team", "canastas_us", "n", "hands"]].rename(columns={"n": "turns"})
+        show["P(go out)"] = [answer.pct_ci(*r) for r in tab[["p_out", "p_out_low", "p_out_high"]].to_numpy()]
+        show["P(within 4 turns)"] = [answer.pct_ci(*r) for r in
+                                     tab[["p_within_4", "p_within_4_low", "p_within_4_high"]].to_numpy()]
+        doc.table(show)
     else:
         doc.p(NO_DEC.format(what="going-out odds by canastas, hand size and pile size"), note=True)
 
@@ -246,11 +294,16 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
 def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
     doc.h2("Pile takes, freezes and concealed going out")
     sh = odds.ending_shares(run)
-    g = t.groupby("strategy").agg(hands=("score", "size"), pile_takes_per_hand=("pile_takes", "mean"),
-                                  went_out=("went_out", "mean"), concealed=("concealed", "mean")).reset_index()
-    doc.table(g)
-    doc.p("Going out and concealed going out per preset and team strategy (Wilson 95% CIs):")
-    doc.table(sh)
+    g = t.groupby("strategy").agg(pile_takes_per_hand=("pile_takes", "mean")).reset_index()
+    doc.p("Pile takes per hand (95% CIs clustered by game):")
+    doc.table(_ci_frame(t, ["pile_takes"], ["strategy", "team"]))
+    doc.p("Going out, concealed going out and exhausted stock per preset and team (95% CIs "
+          "clustered by game):")
+    show = sh[["rules", "strategy", "team", "hands"]].copy()
+    for col in ("went_out", "concealed", "exhausted"):
+        show[col.replace("_", " ")] = [answer.pct_ci(*r) for r in
+                                       sh[[f"share_{col}", f"share_{col}_low", f"share_{col}_high"]].to_numpy()]
+    doc.table(show)
     if not run.has("decisions"):
         doc.p(NO_DEC.format(what="pile-take rates per draw decision and freeze counts"), note=True)
         fig, ax = plt.subplots(figsize=(7, 3.8))
@@ -275,16 +328,20 @@ def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         fz = sd["pile_frozen"] == 1
         k_all, n_all = int(st.sum()), len(sd)
         k_fz, n_fz = int(st[fz.to_numpy()].sum()), int(fz.sum())
-        p, lo, hi = stats.wilson_ci(k_all, n_all)
+        c = stats.cluster_group_ci(sd.assign(took=st.astype(np.float64).to_numpy(), one=0), "took",
+                                   ["one"], ["seed", "game"], proportion=True, bounds=(0.0, 1.0))
+        p, lo, hi = (float(c[k].iloc[0]) for k in ("mean", "low", "high"))
         rows.append({"strategy": s, "draw decisions": n_all, "take rate": p, "take_low": lo,
                      "take_high": hi,
                      "take rate (pile frozen)": k_fz / n_fz if n_fz else float("nan"),
                      "take rate (not frozen)": (k_all - k_fz) / (n_all - n_fz) if n_all > n_fz else float("nan"),
                      "freezes (wild discards) per hand": float(freeze[disc["strategy"] == s].sum()) / max(hands_logged.get(s, 1), 1)})
     tab = pd.DataFrame(rows)
-    doc.p("From the decision logs: share of draw decisions that take the pile, and wild cards "
-          "discarded (each freezes the pile) per logged hand:")
-    doc.table(tab)
+    doc.p("From the decision logs: share of draw decisions that take the pile (95% CI clustered "
+          "by hand), and wild cards discarded (each freezes the pile) per logged hand:")
+    shown = tab.drop(columns=["take rate", "take_low", "take_high"])
+    shown.insert(2, "take rate", [answer.pct_ci(*r) for r in tab[["take rate", "take_low", "take_high"]].to_numpy()])
+    doc.table(shown)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     x = np.arange(len(tab))
     axes[0].bar(x - 0.2, tab["take rate (not frozen)"], 0.4, label="pile not frozen")
@@ -310,18 +367,17 @@ def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
 def _red3(doc: _Doc, t: pd.DataFrame):
     doc.h2("Red threes and canastas")
     cols = [c for c in ("red3", "canastas", "natural_canastas", "opened") if c in t]
-    g = t.groupby("strategy")[cols].mean().reset_index()
-    g.columns = ["strategy"] + [f"{c} per hand" for c in cols]
-    doc.table(g)
+    doc.p("Per team and hand (95% CIs clustered by game):")
+    doc.table(_ci_frame(t, cols, ["strategy", "team"]).rename(columns={c: f"{c} per hand" for c in cols}))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, col, title in ((axes[0], "canastas", "Canastas per hand"), (axes[1], "red3", "Red threes per hand")):
         vals = np.arange(0, int(t[col].quantile(0.999)) + 1)
         w = 0.8 / max(t["strategy"].nunique(), 1)
         for i, (s, gg) in enumerate(t.groupby("strategy")):
-            freq = gg[col].value_counts(normalize=True).reindex(vals, fill_value=0)
+            freq = 100 * gg[col].value_counts(normalize=True).reindex(vals, fill_value=0)
             ax.bar(vals + (i - 0.5) * w, freq.to_numpy(), w, label=s)
         ax.set_xlabel(f"{col} per team and hand")
-        ax.set_ylabel("share of hands")
+        ax.set_ylabel("percent of hands")
         ax.set_title(title)
         ax.set_xticks(vals)
         ax.legend()
@@ -331,10 +387,9 @@ def _red3(doc: _Doc, t: pd.DataFrame):
 def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: list):
     doc.h2("Surprises")
     out = []
-    n = len(h)
-    ex = int((h["end_reason"] == 2).sum())
-    p, lo, hi = stats.wilson_ci(ex, n)
-    out.append((40 + 200 * p, f"The exhausted stock ends {p:.1%} of hands (95% CI {lo:.1%}-{hi:.1%})."))
+    cl = h["seed"].to_numpy(np.int64) * (1 << 40) + h["game"].to_numpy(np.int64)
+    c = stats.cluster_mean_ci((h["end_reason"] == 2).to_numpy(np.float64), cl, bounds=(0.0, 1.0))
+    out.append((40 + 200 * c.mean, f"The exhausted stock ends {answer.pct_ci(c.mean, c.low, c.high)} of hands."))
     tl = int((h["end_reason"] == 4).sum())
     if tl:
         out.append((1000, f"{tl} hands hit the turn limit - a strategy may be stalling (should be ~0)."))
@@ -361,9 +416,11 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
     if went.any():
         players = sum(1 for c in h.columns if c.startswith("strategy_s"))
         first = (h["dealer"].astype(int) + 1) % players
-        share = float((h.loc[went, "went_out_seat"] == first[went]).mean())
-        out.append((60 * abs(share * players - 1), f"The seat left of the dealer (first to move) goes out in "
-                    f"{share:.1%} of the hands that end by going out (1/{players} = {1 / players:.1%} if seat did not matter)."))
+        hit = (h.loc[went, "went_out_seat"] == first[went]).to_numpy(np.float64)
+        c = stats.cluster_mean_ci(hit, cl[went.to_numpy()], bounds=(0.0, 1.0))
+        out.append((60 * abs(c.mean * players - 1), f"The seat left of the dealer (first to move) goes out in "
+                    f"{answer.pct_ci(c.mean, c.low, c.high)} of the hands that end by going out "
+                    f"(1/{players} = {1 / players:.1%} if seat did not matter)."))
     out += facts
     out.sort(key=lambda x: -x[0])
     doc.html.append('<ul class="surprises">' + "".join(f"<li>{html.escape(s)}</li>" for _, s in out) + "</ul>")
@@ -387,13 +444,16 @@ def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
     t = team_long(run, h)
     doc = _Doc(title or f"Canasta lab report: {run.path.name}")
     facts: list = []
-    _settings(doc, run, h)
-    _comparison(doc, run, h, t, facts)
+    summ = answer.run_summary(run, h)
+    _answer(doc, summ)
+    _comparison(doc, summ, facts)
+    _games(doc, summ)
     _distributions(doc, t)
     _curves(doc, run, t, facts)
     _pile(doc, run, t, facts)
     _red3(doc, t)
     _surprises(doc, run, h, t, facts)
+    _settings(doc, run, h)
     out_html.parent.mkdir(parents=True, exist_ok=True)
     out_html.write_text(doc.render_html(), encoding="utf-8")
     md = out_html.with_name("report.md")

@@ -23,7 +23,13 @@ Conventions
   independent deals would need 5x as many hands for the same CI width.  ``var_independent``
   is estimated from the same data by ignoring the pairing (each played hand treated as its
   own deal) -- the single-seating difference has the same distribution as a hand of an
-  unpaired experiment.
+  unpaired experiment.  ``variance_reduction_ci`` gives it a delta-method interval.
+- Clustered rows (decision rows of one hand, hands of one game): the unit of the interval is the
+  cluster.  ``cluster_mean_ci`` / ``ratio_ci_from_sums`` use the ratio estimator
+  p = sum(Y_c) / sum(m_c) over clusters c (Y_c: the cluster's sum, m_c: its row count) with the
+  linearised variance n_c / (n_c - 1) * sum((Y_c - p m_c)^2) / (sum m_c)^2 and a t quantile
+  with n_c - 1 degrees of freedom.  With one row per cluster it is the ordinary t interval.
+  The sums are additive, so a run folder can be summarised shard by shard.
 """
 
 from __future__ import annotations
@@ -42,7 +48,14 @@ __all__ = [
     "paired_diff_ci",
     "unpaired_diff_ci",
     "wilson_ci",
+    "share_ci",
+    "ClusterSums",
+    "cluster_sums",
+    "ratio_ci_from_sums",
+    "cluster_mean_ci",
+    "cluster_group_ci",
     "variance_reduction",
+    "variance_reduction_ci",
     "bradley_terry",
     "bradley_terry_bootstrap",
     "to_elo",
@@ -141,11 +154,126 @@ def wilson_ci(k, n, level: float = 0.95):
         denom = 1.0 + z * z / n
         centre = (p + z * z / (2.0 * n)) / denom
         h = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
-        low = np.clip(centre - h, 0.0, 1.0)
-        high = np.clip(centre + h, 0.0, 1.0)
+        low = np.where(k <= 0, 0.0, np.clip(centre - h, 0.0, 1.0))  # exact ends, no 1 - 1e-16
+        high = np.where(k >= n, 1.0, np.clip(centre + h, 0.0, 1.0))
     if p.ndim == 0:
         return float(p), float(low), float(high)
     return p, low, high
+
+
+def share_ci(wins, n, level: float = 0.95) -> CI:
+    """Share of ``n`` independent units won, ``wins`` may count a tie as 1/2 (Wilson interval)."""
+    p, lo, hi = wilson_ci(wins, n, level)
+    return CI(p, lo, hi, (hi - lo) / 2.0, int(n))
+
+
+# ----------------------------------------------------------------------------- clustered rows
+
+
+class ClusterSums(NamedTuple):
+    """Additive sufficient statistics of a clustered mean (see the module docstring)."""
+
+    clusters: int
+    y: float  # sum of Y_c
+    m: float  # sum of m_c (rows)
+    yy: float  # sum of Y_c^2
+    mm: float  # sum of m_c^2
+    ym: float  # sum of Y_c m_c
+
+    def __add__(self, other):  # type: ignore[override]
+        return ClusterSums(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+def cluster_sums(y, cluster=None) -> ClusterSums:
+    """Sums of per-cluster totals of ``y`` (rows with equal ``cluster`` labels form one cluster;
+    None = every row its own cluster)."""
+    y = np.asarray(y, dtype=np.float64).ravel()
+    if cluster is None:
+        yc, mc = y, np.ones_like(y)
+    else:
+        _, inv = np.unique(np.asarray(cluster), return_inverse=True, axis=0)
+        inv = inv.ravel()
+        yc = np.bincount(inv, weights=y)
+        mc = np.bincount(inv).astype(np.float64)
+    return ClusterSums(int(yc.size), float(yc.sum()), float(mc.sum()), float(yc @ yc),
+                       float(mc @ mc), float(yc @ mc))
+
+
+def ratio_ci_from_sums(s: ClusterSums, level: float = 0.95, bounds=None) -> CI:
+    """Ratio-estimator mean and t interval over clusters; ``bounds`` (lo, hi) clips the ends
+    (e.g. (0, 1) for a proportion).  n of the result = rows."""
+    n = int(s.m)
+    if s.clusters == 0 or s.m == 0:
+        return CI(math.nan, math.nan, math.nan, math.nan, 0)
+    p = s.y / s.m
+    if s.clusters < 2:
+        return CI(p, -math.inf, math.inf, math.inf, n)
+    k = s.clusters
+    ss = max(s.yy - 2.0 * p * s.ym + p * p * s.mm, 0.0)  # sum (Y_c - p m_c)^2
+    se = math.sqrt(k / (k - 1.0) * ss) / s.m
+    h = float(_st.t.ppf(0.5 + level / 2.0, k - 1)) * se
+    lo, hi = p - h, p + h
+    if bounds is not None:
+        lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
+    return CI(p, lo, hi, h, n)
+
+
+def cluster_mean_ci(y, cluster=None, level: float = 0.95, bounds=None) -> CI:
+    """Mean of rows ``y`` with a cluster-robust interval (clusters = equal ``cluster`` labels)."""
+    return ratio_ci_from_sums(cluster_sums(y, cluster), level, bounds)
+
+
+def cluster_group_ci(
+    df, value: str, by: list[str], cluster: list[str], level: float = 0.95, bounds=None,
+    proportion: bool = False,
+):
+    """Per group of ``by``: rows, clusters and the cluster-robust mean of ``value``.
+
+    ``df`` is a pandas DataFrame; the clusters are the distinct values of the ``cluster``
+    columns (a cluster may fall into several groups: each group uses its own part of it).
+    ``proportion``: ``value`` is 0/1; the interval is Wilson's on the effective sample size
+    n_eff = p (1 - p) / se^2 (se from the ratio estimator; n_eff = clusters when p is 0 or 1),
+    with the t quantile of clusters - 1 degrees of freedom: it stays inside [0, 1] and keeps
+    its coverage for rare events and few clusters, where the symmetric interval does not.
+    Returns a DataFrame: by..., n, clusters, mean, low, high."""
+    import pandas as pd  # noqa: PLC0415
+
+    per = df.groupby(by + cluster, sort=False, observed=True)[value].agg(["sum", "size"])
+    per = per.rename(columns={"sum": "Y", "size": "m"}).reset_index()
+    per["YY"], per["MM"], per["YM"] = per["Y"] ** 2, per["m"] ** 2, per["Y"] * per["m"]
+    g = per.groupby(by, sort=True, observed=True).agg(
+        clusters=("Y", "size"), y=("Y", "sum"), m=("m", "sum"), yy=("YY", "sum"),
+        mm=("MM", "sum"), ym=("YM", "sum")).reset_index()
+    k = g["clusters"].to_numpy(np.float64)
+    m = g["m"].to_numpy(np.float64)
+    p = g["y"].to_numpy(np.float64) / m
+    ss = np.maximum(g["yy"] - 2 * p * g["ym"] + p * p * g["mm"], 0.0).to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(k / (k - 1.0) * ss) / m
+        tq = _st.t.ppf(0.5 + level / 2.0, np.maximum(k - 1, 1))
+    if proportion:
+        lo, hi = _wilson_effective(p, se, m, k, tq)
+    else:
+        h = np.where(k >= 2, tq * se, np.inf)
+        lo, hi = p - h, p + h
+    if bounds is not None:
+        lo, hi = np.maximum(lo, bounds[0]), np.minimum(hi, bounds[1])
+    return pd.DataFrame({**{b: g[b] for b in by}, "n": m.astype(np.int64),
+                         "clusters": k.astype(np.int64), "mean": p, "low": lo, "high": hi})
+
+
+def _wilson_effective(p, se, m, k, tq):
+    """Wilson bounds of proportions p with effective sizes from their cluster-robust se."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        interior = (p > 0) & (p < 1) & (se > 0)
+        n_eff = np.where(interior, p * (1 - p) / np.where(se > 0, se, 1.0) ** 2, k)
+        n_eff = np.clip(n_eff, 1.0, m)
+        z2 = tq * tq
+        denom = 1.0 + z2 / n_eff
+        centre = (p + z2 / (2 * n_eff)) / denom
+        h = tq * np.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / denom
+    few = k < 2
+    return np.where(few, 0.0, centre - h), np.where(few, 1.0, centre + h)
 
 
 def variance_reduction(d1, d2) -> float:
@@ -161,6 +289,34 @@ def variance_reduction(d1, d2) -> float:
     if var_dup == 0:
         return math.inf if var_ind > 0 else math.nan
     return float(var_ind / (2.0 * var_dup))
+
+
+def variance_reduction_ci(d1, d2, level: float = 0.95) -> CI:
+    """``variance_reduction`` with a delta-method interval (on the log of the factor).
+
+    Per deal the vector (u, s, q) = ((d1^2 + d2^2) / 2, (d1 + d2) / 2, s^2) is iid; the factor
+    is (E u - (E s)^2) / (2 (E q - (E s)^2)) up to the ddof corrections, a smooth function of
+    the three means, so its log is asymptotically normal with the gradient-sandwich variance."""
+    d1 = np.asarray(d1, dtype=np.float64).ravel()
+    d2 = np.asarray(d2, dtype=np.float64).ravel()
+    n = d1.size
+    f = variance_reduction(d1, d2)
+    if n < 3 or not math.isfinite(f) or f <= 0:
+        return CI(f, -math.inf, math.inf, math.inf, n)
+    s = (d1 + d2) / 2.0
+    u = (d1 * d1 + d2 * d2) / 2.0
+    q = s * s
+    x = np.stack([u, s, q])
+    mu = x.mean(axis=1)
+    cov = np.cov(x) / n
+    vi = mu[0] - mu[1] ** 2
+    vd = mu[2] - mu[1] ** 2
+    # d log f / d (Eu, Es, Eq)
+    grad = np.array([1.0 / vi, -2.0 * mu[1] / vi + 2.0 * mu[1] / vd, -1.0 / vd])
+    se = math.sqrt(max(float(grad @ cov @ grad), 0.0))
+    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    lo, hi = f * math.exp(-z * se), f * math.exp(z * se)
+    return CI(f, lo, hi, (hi - lo) / 2.0, n)
 
 
 # ----------------------------------------------------------------------------- Bradley-Terry

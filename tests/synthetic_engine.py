@@ -63,7 +63,9 @@ def fake_run_chunk(rules, strategies, seed, start, count, mode="hands", log_rate
     if len(strategies) != rules.players:
         raise ValueError("one strategy per seat")
     sk = np.array([skill(s) for s in strategies])
-    strat_h = _hash("|".join(strategies))
+    # play noise keyed by what the strategies do (their skills), as in the engine, where a knob
+    # that changes no decision changes nothing
+    strat_h = _hash("|".join(f"{skill(s):.9g}" for s in strategies))
     hands_out, games_out = [], []
     for g in range(start, start + count):
         n_hands = 1

@@ -81,9 +81,15 @@ def test_odds_tables(run_dir, run_nodec, capsys):
     tab = odds.going_out_table(run, ["canastas_us"], within=3)
     assert {"n", "p_out", "p_out_low", "p_out_high", "p_within_3"} <= set(tab.columns)
     assert (tab["p_out_low"] <= tab["p_out"]).all() and (tab["p_within_3"] <= tab["p_out"] + 1e-12).all()
-    assert tab["p_out"].is_monotonic_increasing  # synthetic: more canastas, more going out
+    for _, g in tab.groupby(["strategy", "team"]):  # split by strategy and team by default
+        assert g["p_out"].is_monotonic_increasing  # synthetic: more canastas, more going out
+    assert set(tab["strategy"]) == {"expert", "greedy"} and (tab["hands"] <= tab["n"]).all()
+    with pytest.warns(odds.MixedStrategiesWarning, match="expert, greedy"):
+        pooled = odds.going_out_table(run, ["canastas_us"], pooled=True)
+    assert "strategy" not in pooled and pooled["n"].sum() > tab.groupby("canastas_us")["n"].sum().min()
     sh = odds.ending_shares(run)
     assert set(sh["strategy"]) == {"expert", "greedy"}
+    assert (sh["share_went_out_low"] <= sh["share_went_out"]).all()
     assert main(["odds", str(run_dir), "--by", "turn", "strategy", "--within", "2"]) == 0
     assert "P(deciding team goes out)" in capsys.readouterr().out
     assert main(["odds", str(run_dir), "--by", "nope"]) == 2

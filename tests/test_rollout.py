@@ -9,10 +9,10 @@ import pytest
 
 from reports.position import parse_position, rollout
 from sim.cli.main import main
-from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, End, Kind, Off, Phase
+from sim.core.enums import N_ACTIONS, N_KINDS, End, Kind, Off, Phase
 from sim.core.rules import RuleSet
 from sim.play.loop import check_state_nb, deck_composition_nb
-from sim.play.rollout import complete_nb, position_to_state, prepare, run_rollouts
+from sim.play.rollout import position_to_state, prepare, run_rollouts
 
 # Team "us" (seat 0) has a natural canasta of kings and may go out; seat 0 holds 5 5, the pile
 # is empty (no take is possible) and every red three is laid.  With `greedy` (which goes out as
@@ -121,6 +121,11 @@ def test_result_tables_are_consistent():
     w = res.within.set_index(["team", "k"])["p"]
     assert w["us", 1] <= w["us", 3] <= w["us", 1000] == pytest.approx(t["p_out"].iloc[0])
     assert "P(team goes out within k turns)" in res.to_text()
+    d = res.diffs.iloc[0]
+    assert d["difference"] == "us - them" and d["score_low"] < d["score"] < d["score_high"]
+    assert d["score"] == pytest.approx(t["score"].iloc[0] - t["score"].iloc[1])
+    e = res.endings
+    assert ((e["share_low"] <= e["share"]) & (e["share"] <= e["share_high"])).all()
 
 
 # ----------------------------------------------------------------------------- completions
@@ -151,7 +156,9 @@ def test_completions_are_consistent(name):
         assert freezers == st[Off.PILE_FREEZE]
         assert (freezers > 0) == pos.frozen
         if pos.pile_cards:
-            assert list(pile) == pos.pile_cards
+            # the same cards, the same top (the order below the top plays no role in the rules
+            # without sequences, and the observation does not record it)
+            assert sorted(pile) == sorted(pos.pile_cards) and pile[-1] == pos.pile_cards[-1]
         pile_kinds.append(pile[:-1].copy())
         for pt, ms in enumerate(pos.melds):
             t = setup.engine_team[pt]
@@ -179,17 +186,14 @@ def test_hidden_pile_card_is_uniform_over_plain_unseen():
     # black threes (a wild card would freeze the pile, a red three is never in it)
     text = EXACT.replace("pile: 0", "pile: 2\npile_top: 9").replace("stock: 81", "stock: 79")
     pos = parse_position(text)
-    setup = prepare(pos)
-    st = np.zeros(Off.STATE_SIZE, np.int32)
-    pool = np.zeros(MAX_CARDS, np.int32)
     rng = np.zeros(2, np.uint64)
     from sim.core.rng import seed_rng_nb
 
+    seed_rng_nb(rng, 5, 0, 0, 0)
     counts = np.zeros(N_KINDS, np.int64)
     n = 6000
-    for i in range(n):
-        seed_rng_nb(rng, 5, i, 0, 0)
-        complete_nb(st, setup.state0, setup.params, setup.deal, rng, pool)
+    for _ in range(n):
+        st = position_to_state(pos, None, rng)
         counts[st[Off.PILE] & 15] += 1
     assert counts[Kind.TWO] == counts[Kind.JOKER] == counts[Kind.RED3] == 0
     # unseen plain: 4 black threes, 4 of 4..A except 5 (6 left), 9 (7 left: top), K (1), Q (5)
@@ -265,9 +269,10 @@ def test_cli_refuses_bad_options(tmp_path, capsys):
 
 
 def test_cli_prints_tables(tmp_path, capsys):
-    assert _odds(tmp_path, FOUR, "--strategy", "expert", "--seed", "2", "--within", "1", "4") == 0
+    assert _odds(tmp_path, FOUR, "--strategies", "expert", "--seed", "2", "--within", "1", "4") == 0
     out = capsys.readouterr().out
     assert "P(the hand ends by this team going out)" in out and "us" in out and "them" in out
+    assert "us - them" in out and "expected score difference [95% CI]" in out
 
 
 def test_the_readme_example_position_runs(capsys):
@@ -276,6 +281,59 @@ def test_the_readme_example_position_runs(capsys):
     from sim.cli.main import main
 
     path = Path(__file__).resolve().parents[1] / "docs" / "position-example.txt"
-    assert main(["odds", "--position", str(path), "--strategy", "greedy", "--rollouts", "200"]) == 0
+    assert main(["odds", "--position", str(path), "--strategies", "greedy", "--rollouts", "200"]) == 0
     out = capsys.readouterr().out
     assert "200 rollouts" in out and "P(team goes out within k turns)" in out
+
+
+# ----------------------------------------------------------------------------- no peeking
+
+
+def test_rollout_observations_hide_the_unseen_pile_cards():
+    """Two worlds that differ only in cards hidden from the viewer (here: a buried pile card
+    swapped with a card of another hand) give the viewer's strategy identical observations, as
+    the rollouts build them; the plain observation (the old rollouts) would have told them apart."""
+    from sim.core.enums import Act  # noqa: PLC0415
+    from sim.play.loop import build_obs_nb  # noqa: PLC0415
+    from sim.play.worlds import observe_nb  # noqa: PLC0415
+    from strategies.registry import decide_nb, parse_spec  # noqa: PLC0415
+
+    pos = parse_position(FOUR)
+    setup = prepare(pos)
+    hidden = pos.pile_size - 1
+    a = position_to_state(pos, None, 3)
+    # a card of seat 1's hand whose kind differs from the bottom pile card, swapped into the pile
+    low = int(a[Off.PILE]) & 15
+    h1 = Off.HANDS + 1 * N_KINDS
+    k = next(k for k in range(Kind.FOUR, Kind.ACE + 1) if a[h1 + k] > 0 and k != low)
+    b = a.copy()
+    b[Off.PILE] = k
+    b[h1 + k] -= 1
+    b[h1 + low] += 1
+    b[Off.PILE_COUNTS + low] -= 1
+    b[Off.PILE_COUNTS + k] += 1
+    for s in (0, 2):  # seats that see neither seat 1's hand nor the buried card
+        oa, ob = np.zeros(Off.STATE_SIZE, np.int32), np.zeros(Off.STATE_SIZE, np.int32)
+        observe_nb(a, s, hidden, oa, False)
+        observe_nb(b, s, hidden, ob, False)
+        assert (oa == ob).all()
+        build_obs_nb(a, s, oa, False)
+        build_obs_nb(b, s, ob, False)
+        assert not (oa == ob).all()  # the leak the rollouts no longer have
+    sid, knobs = parse_spec("expert")
+    buf = np.zeros(N_ACTIONS, np.int32)
+    rng = np.zeros(2, np.uint64)
+    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    observe_nb(a, 0, hidden, obs, False)
+    assert (obs == setup.obs).sum() > 0
+    act_a = decide_nb(sid, obs, setup.params, knobs, rng, buf)
+    observe_nb(b, 0, hidden, obs, False)
+    assert decide_nb(sid, obs, setup.params, knobs, rng, buf) == act_a
+    assert act_a in range(Act.N_ACTIONS)
+
+
+def test_rollouts_start_from_the_observation_only():
+    setup = prepare(parse_position(FOUR))
+    # nothing beyond the public part and the viewer's own hand: no other hand, pile order, stock
+    assert (setup.obs[Off.HANDS + N_KINDS :] == 0).all()
+    assert setup.obs[Off.PILE_COUNTS : Off.PILE_COUNTS + N_KINDS].sum() == 1  # the top card only

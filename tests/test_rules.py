@@ -517,6 +517,7 @@ def test_cli_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for name in PRESETS:
         assert name in out
+    assert "not playable" not in out and "not implemented" not in out  # Samba is played
 
 
 def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -146,6 +146,9 @@ def test_compare_duplicate_recovers_skill_and_reduces_variance():
     assert abs(row["mean_diff_per_hand"] - 120) < 2 * row["half_width"]  # two seats x 60
     assert row["variance_reduction"] > 5  # deal luck cancels between the seatings
     assert row["share_hands_won_a"] > 0.5 and row["games"] == 100
+    for est in ("share_hands_won", "share_games_won", "variance_reduction"):
+        a = "_a" if est.startswith("share") else ""
+        assert row[f"{est}_low"] < row[f"{est}{a}"] < row[f"{est}_high"], est
 
 
 def test_compare_until_ci_and_errors():
@@ -165,6 +168,8 @@ def test_round_robin_ranking():
     assert len(pairs) == 3
     assert rank["strategy"].tolist() == ["expert", "greedy", "random"]
     assert (rank["elo_low"] <= rank["elo"]).all() and (rank["elo"] <= rank["elo_high"]).all()
+    assert (rank["deals_won_low"] < rank["deals_won_high"]).all()  # random never wins: not [0, 0]
+    assert (rank["mean_diff_vs_field_low"] < rank["mean_diff_vs_field"]).all()
 
 
 def test_sweep_finds_best_knob():
@@ -174,5 +179,109 @@ def test_sweep_finds_best_knob():
     df = sweep("tunable", knobs, "greedy", rules=fake_rules(4), hands=300,
                chunk_fn=fake_run_chunk, jobs=1)
     assert df.iloc[0]["open_threshold"] == 90 and df["rank"].tolist() == [1, 2, 3]
+
+
+def test_sweep_paired_to_baseline_ties_no_effect_and_retest():
+    # synthetic skill: open_threshold 90 best (+80 per seat over 50 and 130); pair_hold nothing
+    knobs = parse_knobs(["open_threshold=50,90,130", "pair_hold=1,2"])
+    df = sweep("tunable:open_threshold=50", knobs, "greedy", rules=fake_rules(4), hands=300,
+               chunk_fn=fake_run_chunk, jobs=1)
+    top = df.iloc[0]
+    assert top["open_threshold"] == 90 and df["tied_best"].sum() == 2  # both pair_hold values
+    assert top["vs_baseline_low"] < 160 < top["vs_baseline_high"]  # 2 seats x 80
+    at50 = df[df["open_threshold"] == 50]
+    assert (at50[["vs_baseline", "vs_baseline_low", "vs_baseline_high"]] == 0).all().all()  # same play
+    k = df.attrs["knobs"].set_index("knob")
+    assert not k.loc["open_threshold", "no_effect"] and not k.loc["open_threshold", "play_identical"]
+    assert k.loc["pair_hold", "no_effect"] and k.loc["pair_hold", "play_identical"]
+    r = df.attrs["retest"]
+    assert r["confirmed"] and r["seed"] == 1 and r["vs_baseline_low"] < 160 < r["vs_baseline_high"]
     with pytest.raises(ValueError):
         parse_knobs(["open_threshold"])
+
+
+# ----------------------------------------------------------------------------- clustered rows
+
+
+def clustered_rows(rng, n_clusters, reps=1):
+    """Rows sharing a cluster: a cluster-level propensity and a random number of rows (1..12),
+    the design of decision rows within a hand.  Returns (rep, cluster, group, y)."""
+    k = reps * n_clusters
+    size = rng.integers(1, 13, size=k)
+    prop = rng.beta(0.4, 0.6, size=k)  # strong cluster effect, as in P(go out) per hand
+    rep = np.repeat(np.repeat(np.arange(reps), n_clusters), size)
+    cl = np.repeat(np.arange(k), size)
+    group = rng.integers(0, 3, size=cl.size)  # a feature of the row (e.g. canastas held)
+    y = (rng.random(cl.size) < np.minimum(prop[cl] * (1 + 0.2 * group), 1)).astype(np.float64)
+    return rep, cl, group, y
+
+
+def test_cluster_group_ci_coverage_and_wilson_too_narrow():
+    import pandas as pd
+
+    rng = np.random.default_rng(2024)
+    _, cl, group, y = clustered_rows(rng, 200_000)
+    truth = pd.Series(y).groupby(group).mean()  # the value of a large run
+    rep, cl, group, y = clustered_rows(rng, 150, reps=1500)
+    df = pd.DataFrame({"rep": rep, "cl": cl, "g": group, "y": y})
+    for proportion in (False, True):
+        tab = stats.cluster_group_ci(df, "y", ["rep", "g"], ["cl"], bounds=(0, 1),
+                                     proportion=proportion)
+        t = truth.reindex(tab["g"]).to_numpy()
+        cover = np.mean((tab["low"] <= t) & (t <= tab["high"]))
+        assert 0.93 <= cover <= 0.97, (proportion, cover)
+    k = df.groupby(["rep", "g"])["y"].agg(["sum", "size"])
+    _, lo, hi = stats.wilson_ci(k["sum"].to_numpy(), k["size"].to_numpy())
+    naive = np.mean((lo <= t) & (t <= hi))
+    assert naive < 0.85, naive  # rows as independent: 0.79 measured, far below 0.93
+
+
+def test_cluster_proportion_ci_few_clusters_and_rare_events():
+    """Where the symmetric interval fails (20 clusters, p ~ 0.05) the Wilson form holds."""
+    import pandas as pd
+
+    rng = np.random.default_rng(77)
+    reps, n_cl = 3000, 20
+    size = rng.integers(1, 9, size=reps * n_cl)
+    prop = rng.beta(0.3, 5.7, size=reps * n_cl)  # mean 0.05, strongly clustered
+    cl = np.repeat(np.arange(reps * n_cl), size)
+    y = (rng.random(cl.size) < prop[cl]).astype(float)
+    # the truth of the ratio: E[sum y] / E[m] = E[prop] (size independent of prop)
+    df = pd.DataFrame({"rep": cl // n_cl, "cl": cl, "y": y})
+    tab = stats.cluster_group_ci(df, "y", ["rep"], ["cl"], bounds=(0, 1), proportion=True)
+    cover = np.mean((tab["low"] <= 0.05) & (0.05 <= tab["high"]))
+    # measured 0.973 (the symmetric interval: 0.861); erring wide is the safe side here
+    assert 0.93 <= cover <= 0.98, cover
+
+
+def test_cluster_mean_ci_reduces_to_t_and_sums_add():
+    rng = np.random.default_rng(5)
+    x = rng.normal(2.0, 3.0, 400)
+    a, b = stats.cluster_mean_ci(x), stats.mean_ci(x)
+    assert abs(a.mean - b.mean) < 1e-12 and abs(a.half_width / b.half_width - 1) < 1e-9
+    cl = rng.integers(0, 50, 400)
+    whole = stats.cluster_sums(x, cl)
+    parts = stats.cluster_sums(x[cl < 25], cl[cl < 25]) + stats.cluster_sums(x[cl >= 25], cl[cl >= 25])
+    assert np.allclose(whole, parts)
+    c = stats.ratio_ci_from_sums(whole)
+    assert c.n == 400 and abs(c.mean - x.mean()) < 1e-12
+    assert stats.ratio_ci_from_sums(stats.cluster_sums([1.0])).half_width == np.inf
+
+
+def test_variance_reduction_ci_coverage():
+    rng = np.random.default_rng(8)
+    reps, n = 1000, 400
+    rho = -0.19  # the measured correlation of the two plays of a deal
+    cov = 300.0**2 * np.array([[1, rho], [rho, 1]])
+    z = rng.multivariate_normal([10, 10], cov, size=(reps, n))
+    z[..., 0] += rng.standard_t(5, size=(reps, n)) * 80  # heavier tails than normal
+    truth = (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1]) / 2 / (
+        2 * (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1] + 2 * cov[0, 1]) / 4)
+    hits = [(c.low <= truth <= c.high) for c in
+            (stats.variance_reduction_ci(z[i, :, 0], z[i, :, 1]) for i in range(reps))]
+    assert 0.93 <= np.mean(hits) <= 0.97, np.mean(hits)
+
+
+def test_share_ci():
+    c = stats.share_ci(30.5, 50)
+    assert abs(c.mean - 0.61) < 1e-12 and c.low < 0.61 < c.high and c.n == 50

@@ -146,9 +146,11 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
 # modules whose numba kernels run in the hot loop, and the only kernels there that may keep
 # numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
 HOT_MODULES = ("sim.core.legal", "sim.core.apply", "sim.play.loop", "sim.core.rng", "sim.play.rollout",
+               "sim.play.worlds", "sim.play.analysis",
                "strategies.registry", "strategies.greedy", "strategies.heuristic",
                "strategies.random_play", "strategies.sequences")
-ALLOCATING_KERNELS = {"sim.play.loop.play_chunk_nb", "sim.play.rollout.rollouts_nb"}
+ALLOCATING_KERNELS = {"sim.play.loop.play_chunk_nb", "sim.play.rollout.rollouts_nb",
+                      "sim.play.worlds.sample_worlds_nb", "sim.play.analysis.rollout_actions_nb"}
 
 
 def test_hot_loop_kernels_are_compiled_without_nrt():

@@ -44,15 +44,62 @@ def run(args) -> int:
     rules = resolve_rules(args.rules, args.players)
     kw = dict(rules=rules, hands=args.hands, games=args.games, seed=args.seed,
               until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs)
-    with pd.option_context("display.width", 200, "display.max_columns", 50):
-        if len(args.strategies) == 2:
-            pairs = compare(args.strategies, **kw)
-            print(pairs.drop(columns=["rules"]).T.to_string(header=False))
-        else:
-            pairs, ranking = round_robin(args.strategies, **kw)
-            print(pairs.drop(columns=["rules", "seed"]).to_string(index=False, float_format="%.3f"))
-            print()
-            print(ranking.to_string(index=False, float_format="%.2f"))
+    if len(args.strategies) == 2:
+        pairs = compare(args.strategies, **kw)
+        print_pairs(pairs)
+    else:
+        pairs, ranking = round_robin(args.strategies, **kw)
+        print_pairs(pairs)
+        print_ranking(ranking)
     if args.out:
         pairs.to_csv(args.out, index=False)
     return 0
+
+
+def answer(row) -> str:
+    """One sentence: who wins, by how much, with what CI (or that the CI includes 0)."""
+    a, b, m, lo, hi = row["a"], row["b"], row["mean_diff_per_hand"], row["ci_low"], row["ci_high"]
+    if lo > 0 or hi < 0:
+        win, lose = (a, b) if m > 0 else (b, a)
+        lo_, hi_ = (lo, hi) if m > 0 else (-hi, -lo)
+        return (f"{win} beats {lose} by {abs(m):,.1f} points per hand "
+                f"(95% CI {lo_:,.1f} to {hi_:,.1f}, {int(row['deals']):,} duplicate deals).")
+    return (f"{a} and {b} are not told apart: {a} - {b} = {m:+,.1f} points per hand, 95% CI "
+            f"{lo:,.1f} to {hi:,.1f} includes 0 ({int(row['deals']):,} duplicate deals).")
+
+
+def print_pairs(pairs) -> None:
+    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+
+    for _, row in pairs.iterrows():
+        print(answer(row))
+    show = pd.DataFrame({
+        "a - b": pairs["a"] + " - " + pairs["b"],
+        "deals": pairs["deals"],
+        "points per hand [95% CI]": ci_column(pairs, "mean_diff_per_hand", "ci_low", "ci_high", signed=True),
+        "hands won by a [95% CI]": ci_column(pairs, "share_hands_won_a", "share_hands_won_low",
+                                             "share_hands_won_high", pct=True),
+        "variance reduction [95% CI]": ci_column(pairs, "variance_reduction", "variance_reduction_low",
+                                                 "variance_reduction_high"),
+    })
+    if "games" in pairs:
+        show["games"] = pairs["games"]
+        show["points per game [95% CI]"] = ci_column(pairs, "mean_diff_per_game", "game_ci_low",
+                                                     "game_ci_high", signed=True)
+        show["games won by a [95% CI]"] = ci_column(pairs, "share_games_won_a", "share_games_won_low",
+                                                    "share_games_won_high", pct=True)
+    print_table(show, title="Duplicate deals (CIs over deals; variance reduction: x fewer hands "
+                "than independent deals)")
+
+
+def print_ranking(ranking) -> None:
+    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+
+    show = pd.DataFrame({
+        "rank": ranking["rank"], "strategy": ranking["strategy"],
+        "Elo [95% CI]": ci_column(ranking, "elo", "elo_low", "elo_high"),
+        "points per hand vs field [95% CI]": ci_column(ranking, "mean_diff_vs_field", "mean_diff_vs_field_low",
+                                                       "mean_diff_vs_field_high", signed=True),
+        "deals won [95% CI]": ci_column(ranking, "deals_won_share", "deals_won_low", "deals_won_high", pct=True),
+    })
+    print_table(show, title="Bradley-Terry ranking (CIs over deals; Elo: bootstrap)")

@@ -19,6 +19,10 @@ EPILOG = """examples:
   canasta play --deck mydeck.txt --dealer 0 --strategies random   (a stacked deck: 108 tokens like AS 10H 3D 2C JK,
                                                                     dealt one at a time from the seat left of the dealer,
                                                                     then the upcard, then the stock from the top)
+  canasta play --players 4 --strategies expert --seed 7 --position-at 5:2 > pos.txt
+      instead of the history, write the position of turn 5's second decision (turn numbers as
+      the history prints them; step 1 = before the draw) as the seat to act knows it; then
+      canasta analyze pos.txt ranks that seat's legal actions.  --seat K: as seat K knows it.
 """
 
 
@@ -40,6 +44,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--deck", default=None, metavar="FILE", help="stacked deck file instead of a shuffled deck")
     p.add_argument("--dealer", type=int, default=None, help="active seat of the dealer (default (game+hand) %% players)")
     p.add_argument("--cum", default=None, metavar="S0,S1,..", help="cumulative team scores before the hand (minimums)")
+    p.add_argument("--position-at", default=None, metavar="TURN[:STEP]",
+                   help="write the position of that decision (turn as printed, step 1 = its first decision) "
+                   "instead of the history (format: docs/position-example.txt)")
+    p.add_argument("--seat", type=int, default=None, metavar="K",
+                   help="with --position-at: the position as table seat K knows it (default: the seat to act)")
     p.set_defaults(run=run)
     return p
 
@@ -78,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
     with compile_notice("the game core", COLD_COMPILE_SECONDS["play"]):
         warm_play()
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
+    if args.position_at is not None:
+        print(position_at(make(), gs.actions, args.position_at, args.seat), end="")
+        return 0
+    if args.seat is not None:
+        raise ValueError("--seat goes with --position-at")
     print(format_history(make, gs.actions, strategies))
     try:
         ref = referee_hand(gs.params, list(gs.deck), int(gs.state[Off.DEALER]), cum or [0] * rules.n_teams, gs.actions)
@@ -87,3 +101,35 @@ def run(args: argparse.Namespace) -> int:
     except IllegalAction as exc:
         print(f"referee: step {exc.step} refused: {exc.reason}")
         return 1
+
+
+def _turn_step(text: str) -> tuple[int, int]:
+    turn, _, step = text.partition(":")
+    try:
+        t, k = int(turn), int(step or 1)
+    except ValueError:
+        raise ValueError(f"--position-at {text}: give TURN or TURN:STEP, whole numbers from 1") from None
+    if t < 1 or k < 1:
+        raise ValueError(f"--position-at {text}: turns and steps count from 1")
+    return t, k
+
+
+def position_at(gs: GameState, actions: list[int], at: str, seat: int | None) -> str:
+    """The position text of decision TURN[:STEP] of the hand ``actions`` replayed on ``gs``."""
+    from sim.play.position import format_position  # noqa: PLC0415
+
+    turn, step = _turn_step(at)
+    k = 0
+    for a in actions:
+        if int(gs.state[Off.TURN]) + 1 == turn:
+            k += 1
+            if k == step:
+                break
+        gs.apply(a)
+    else:
+        last = int(gs.state[Off.TURN]) + 1
+        raise ValueError(f"--position-at {at}: the hand has {last} turns" + (f" and turn {turn} {k} decisions" if k else ""))
+    if seat is not None and seat not in gs.seat_table:
+        raise ValueError(f"--seat {seat}: not an active seat of this hand ({', '.join(map(str, gs.seat_table))})")
+    active = gs.seat if seat is None else gs.seat_table.index(seat)
+    return format_position(gs.position(active))

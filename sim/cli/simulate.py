@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from sim.runs import store
 
 DEFAULT_OUT = "runs/default"
@@ -241,7 +243,50 @@ def run(args: argparse.Namespace) -> int:
         return 130
     if result.already_complete:
         print(f"{out} already holds this complete run; nothing to do (summary below)", file=sys.stderr)
-    for line in result.summary_lines():
-        print(line)
+    print_summary(result)
     print(f"results: {os.path.normpath(out)}/  (read with sim.runs.store.read_run({str(out)!r}, table='hands'))")
     return 0
+
+
+# ----------------------------------------------------------------------------- summary
+
+
+def print_summary(result: Any) -> None:
+    """The run's summary (reports.summary): teams, all pairs of teams, games, hand endings."""
+    from reports.summary import summarize
+    from sim.cli.tables import ci_column, fmt_pct_ci, print_table
+
+    s = summarize(result)
+    m = result.manifest
+    rules = m["rules"]
+    rate = ""
+    if result.elapsed and result.chunks_run and s.hands:
+        unit = "hands" if m["mode"] == "hands" else "games"
+        rate = f" in {result.elapsed:,.1f} s ({result.units_run / result.elapsed:,.0f} {unit}/s)"
+    what = f"{s.hands:,} hands"
+    if m["mode"] == "games":
+        what += f" in {s.games:,} games"
+    print(f"{what} ({rules.get('name')}, {rules.get('players')} players, seed {m['seed']}){rate}")
+    clustered = " (CIs clustered by game)" if m["mode"] == "games" else ""
+    t = s.teams
+    print_table(pd.DataFrame({
+        "team": t["team"], "strategy": t["strategy"],
+        "mean score per hand [95% CI]": ci_column(t, "estimate", "low", "high"),
+        "hands won [95% CI]": ci_column(t, "won_estimate", "won_low", "won_high", pct=True)}),
+        title=f"Teams{clustered}")
+    p = s.pairs
+    print_table(pd.DataFrame({"difference": p["label"],
+                              "points per hand [95% CI]": ci_column(p, "estimate", "low", "high", signed=True)}),
+                title="Difference between teams")
+    if s.game_teams is not None:
+        g = s.game_teams
+        print_table(pd.DataFrame({"team": g["team"], "strategy": g["strategy"],
+                                  "games won [95% CI]": ci_column(g, "estimate", "low", "high", pct=True)}),
+                    title=f"Games ({s.games:,} whole games)")
+        gp = s.game_pairs
+        print_table(pd.DataFrame({"difference": gp["label"],
+                                  "final score per game [95% CI]": ci_column(gp, "estimate", "low", "high", signed=True)}))
+    e = s.ends
+    parts = [f"{row.end} {fmt_pct_ci(row.estimate, row.low, row.high)}" for row in e.itertuples()
+             if row.end in ("went out", "stock exhausted") or row.estimate > 0]
+    print("hands ended: " + "; ".join(parts))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 EPILOG = """example:
   canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert --hands 5000
-      plays the 6 settings "tunable:open_threshold=50,freeze_when=1" ... against expert on the
-      same duplicate deals and prints them best first with 95% CIs (points per hand).
+      plays the 6 settings "tunable:open_threshold=50,freeze_when=1" ... and tunable itself (the
+      baseline) against expert on the same duplicate deals; prints them best first, each as its
+      paired difference to the baseline with a 95% CI, marks settings tied with the best and
+      knobs with no effect, then replays the winner against the baseline on 5000 fresh deals.
 """
 
 
@@ -30,6 +30,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--until-ci", type=float, default=None, metavar="POINTS")
     p.add_argument("--max-hands", type=int, default=1_000_000)
     p.add_argument("--jobs", type=int, default=-1)
+    p.add_argument("--no-retest", action="store_true",
+                   help="skip replaying the winner against the baseline on fresh deals")
     p.add_argument("--out", default=None, help="also write the table to this CSV")
     p.set_defaults(run=run)
     return p
@@ -42,10 +44,39 @@ def run(args) -> int:
     knobs = parse_knobs(args.knob)
     rules = resolve_rules(args.rules, args.players)
     df = sweep(args.strategy, knobs, args.opponent, rules=rules, hands=args.hands, seed=args.seed,
-               until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs)
-    cols = ["rank", *knobs, "mean_diff_per_hand", "ci_low", "ci_high", "share_hands_won_a", "deals"]
-    with pd.option_context("display.width", 200):
-        print(df[cols].to_string(index=False, float_format="%.2f"))
+               until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs,
+               retest=not args.no_retest)
+    print_sweep(df, list(knobs), args.strategy, args.opponent)
     if args.out:
         df.to_csv(args.out, index=False)
     return 0
+
+
+def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
+    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+
+    show = df[["rank", *knobs]].copy()
+    show[f"vs {opponent} [95% CI]"] = ci_column(df, "mean_diff_per_hand", "ci_low", "ci_high", signed=True)
+    show[f"vs baseline {baseline} [95% CI]"] = ci_column(df, "vs_baseline", "vs_baseline_low",
+                                                          "vs_baseline_high", signed=True)
+    show["tied with best"] = ["tied" if t else "" for t in df["tied_best"]]
+    show["deals"] = df["deals"]
+    b = df.attrs["baseline"]
+    print_table(show, title=f"Settings of {baseline} against {opponent}, best first (points per "
+                "hand; paired over the same duplicate deals)",
+                caption=f"baseline {baseline} vs {opponent}: {b['mean_diff_per_hand']:+,.1f} "
+                f"[{b['ci_low']:,.1f}, {b['ci_high']:,.1f}]. \"tied\": the paired CI against "
+                "the best includes 0.")
+    k = df.attrs["knobs"]
+    kshow = k[["knob", "values"]].copy()
+    kshow["largest effect [95% CI]"] = ci_column(k, "largest_effect", "largest_effect_low",
+                                                 "largest_effect_high", signed=True)
+    kshow["effect"] = ["none: play identical" if i else ("none detected" if n else "yes")
+                       for i, n in zip(k["play_identical"], k["no_effect"], strict=True)]
+    print_table(kshow, title="Knobs: largest paired effect of a value against the first value")
+    r = df.attrs.get("retest")
+    if r:
+        verdict = "confirmed" if r["confirmed"] else "NOT confirmed (CI includes 0 or below)"
+        print(f"retest on {r['deals']:,} fresh deals (seed {r['seed']}): {r['spec']} - {baseline} = "
+              f"{r['vs_baseline']:+,.1f} points per hand [{r['vs_baseline_low']:,.1f}, "
+              f"{r['vs_baseline_high']:,.1f}]: {verdict}")

@@ -14,8 +14,8 @@ import numpy as np
 
 
 class KindT(NamedTuple):
-    """Card kinds: what the rules can tell apart.  Suits matter only for threes (and for
-    Samba sequences, which are not implemented yet), so hands, melds and the pile are
+    """Card kinds: what the rules can tell apart.  Suits matter only for threes and for
+    Samba's sequences (tracked apart, see Off.HAND_SUITS), so hands, melds and the pile are
     count arrays over these 15 kinds."""
 
     TWO: int = 0
@@ -238,8 +238,8 @@ class ParT(NamedTuple):
     TAKE_NAT_WILD: int = 11  # pile_take_natural_plus_wild
     TAKE_ONTO_MELD: int = 12  # pile_take_onto_meld
     TAKE_ONTO_CANASTA: int = 13  # 0 never, 1 yes, 2 only with a natural pair from the hand
-    SEQUENCES: int = 14  # reserved for Samba (not implemented)
-    MULTI_MELDS: int = 15  # reserved for Samba (not implemented)
+    SEQUENCES: int = 14  # 1: sequences of one suit may be melded (Samba)
+    MULTI_MELDS: int = 15  # 1: several melds of one rank (Samba)
     CANASTAS_TO_GO_OUT: int = 16
     GO_OUT_BONUS: int = 17  # going out with a final discard
     GO_OUT_NO_DISCARD_BONUS: int = 18  # going out without one (German billing: 200)

@@ -49,7 +49,7 @@ PRESETS: dict[str, str] = {
     "for its rank, red threes count plus with >= 1 canasta, going out 100 (200 without a "
     "discard), hand canasta 1,000",
     "samba": "Samba (seed 004), 4 players only: 3 packs, 15 cards, draw 2, sequences, several "
-    "melds per rank, 2 canastas to go out, game to 10,000 (not playable by the engine yet)",
+    "melds per rank, 2 canastas to go out, game to 10,000",
 }
 
 # Keys of card_values in to_dict() (Kind order); also accepted: the tokens 2 3 4 .. A JK R3.

@@ -14,11 +14,12 @@ import numpy as np
 from sim.core.actions import action_text_with_top, parse_action, sequence_action_text
 from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
 from sim.core.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
-from sim.core.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
+from sim.core.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Par, Phase
 from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
-from sim.play.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
+from sim.play.loop import deck_composition_nb, fill_deck_nb
+from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 
 END_TEXT = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "stock exhausted",
             End.RED3_LAST: "red three was the last stock card", End.TURN_LIMIT: "turn limit"}
@@ -45,6 +46,15 @@ class GameState:
     seat_table: tuple[int, ...]  # table seat of each active seat
     key: tuple[int, int, int] | None = None
     history: list[Step] = field(default_factory=list)
+    # what each seat knows beyond its observation (sim.play.worlds.Know), one row per seat
+    know: np.ndarray | None = None
+    pile_hidden: int = 0  # bottom pile cards nobody has seen (positions typed by a person)
+
+    def __post_init__(self) -> None:
+        if self.know is None:
+            self.know = np.zeros((self.n_seats, Know.SIZE), np.int32)
+            for s in range(self.n_seats):
+                know_init_nb(self.know[s], s, self.pile_hidden)
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -94,6 +104,32 @@ class GameState:
         state = np.zeros(Off.STATE_SIZE, np.int32)
         init_hand_nb(state, params, kinds.astype(np.int32), n_cards, dealer, cum)
         return cls(rules, state, params, kinds.astype(np.int32), tuple(rules.active_seats(hand)), key)
+
+    @classmethod
+    def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
+        """A hand at the decision of ``position`` (sim.play.position.Position): the cards its
+        viewer has not seen are dealt at random (sim.play.worlds, stream keyed by ``seed``), the
+        viewer keeps what it knows.  ``rules``: default the position's own (else classic).
+        Raises ValueError (one line) for an impossible position."""
+        from sim.play.rollout import position_to_state, prepare, rules_for_position  # noqa: PLC0415
+
+        rules = rules_for_position(position, rules)
+        setup = prepare(position, rules)
+        state = position_to_state(position, rules, int(seed))
+        know = np.zeros((setup.n_seats, Know.SIZE), np.int32)
+        for s in range(setup.n_seats):
+            know_init_nb(know[s], s, position.pile_hidden)
+        know[position.me] = setup.know
+        return cls(rules, state, setup.params, np.zeros(0, np.int32), tuple(range(setup.n_seats)), None,
+                   know=know, pile_hidden=position.pile_hidden)
+
+    def position(self, seat: int | None = None):
+        """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
+        (`format_position` writes it as text)."""
+        from sim.play.position import position_from_state  # noqa: PLC0415
+
+        s = self.seat if seat is None else int(seat)
+        return position_from_state(self.state, self.know[s], self.rules, s)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -164,9 +200,17 @@ class GameState:
         return bool(self.state[Off.TEAM_OPENED + team])
 
     def observation(self, seat: int | None = None) -> np.ndarray:
+        """What ``seat`` (default: the seat to act) sees: the public part and its own hand,
+        without the pile cards nobody has seen (`sim.play.worlds.observe_nb`), exactly as the
+        self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
-        build_obs_nb(self.state, self.seat if seat is None else seat, obs)
+        samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])
+        observe_nb(self.state, self.seat if seat is None else seat, int(self.know[0, Know.PILE_HIDDEN]), obs, samba)
         return obs
+
+    def knowledge(self, seat: int | None = None) -> np.ndarray:
+        """A copy of what ``seat`` knows beyond its observation (int32[Know.SIZE])."""
+        return self.know[self.seat if seat is None else seat].copy()
 
     # ------------------------------------------------------------------ acting
     def legal_actions(self) -> list[int]:
@@ -202,9 +246,14 @@ class GameState:
         a = self._action_id(action)
         text = self.text(a)
         seat = self.seat
-        why = int(apply_action_nb(self.state, self.params, a))
+        why = int(why_illegal_nb(self.state, Off.HANDS + seat * N_KINDS, self.params, a))
         if why:
             raise IllegalActionError(f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}")
+        for s in range(self.n_seats):
+            know_update_nb(self.know[s], self.state, self.params, a)
+        apply_action_nb(self.state, self.params, a)
+        for s in range(self.n_seats):
+            know_after_nb(self.know[s], self.state)
         self.history.append(Step(seat, a, text))
 
     def _action_id(self, action: int | str) -> int:

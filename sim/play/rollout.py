@@ -5,25 +5,28 @@ red threes on the table, the pile's top card (or the whole pile), every seat's h
 stock size and the scores.  `prepare()` turns it into
 
 - ``state0``: a full state (layout `Off`) holding every known card and every public field, with
-  the unknown slots (other players' hands, the pile below the top, the stock) still empty, and
-- ``deal``: an int32 array describing the random completion (`Deal` offsets): the kinds of the
-  unseen cards and how many go to each unknown place.
+  the unknown slots (other players' hands, the pile below the known cards, the stock) empty,
+- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds): ``state0``'s
+  public part and the viewer's hand, the pile counting only its known cards, and the number of
+  hidden pile cards, and
+- ``deal``: an int32 array summing up the random completion (`Deal` offsets), checked here.
 
-`complete_nb` fills a copy of ``state0`` from ``deal`` with one random stream and calls
-`begin_turn_nb`; `rollouts_nb` does that for rollout i = start .. start+n-1 with the stream keyed
-(seed, i) — so rollout i's deal and play depend only on (seed, i), never on n or chunking — and
-plays each hand to its end with the strategies, exactly like `sim.play.loop.play_hand_nb`.
+`rollouts_nb` deals rollout i = start .. start+n-1 with sim.play.worlds.sample_world_nb from
+``obs`` / ``know`` alone, stream keyed (seed, i) — so rollout i's deal and play depend only on
+(seed, i), never on n or chunking — begins the turn, and plays the hand to its end; every seat
+decides from an observation WITHOUT the hidden pile cards (nobody at the table is assumed to know
+them: sim.play.analysis.play_out_hidden_nb), so no strategy sees a card its seat could not.
 
-Random completion (uniform over the deals consistent with what is known):
+Random completion (uniform over the deals consistent with what is known, sim.play.worlds):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
   stock, at a uniformly random place.  (A red three under the pile's upcard is possible in a real
   game; it is only modelled when the position lists the whole pile with ``pile_cards``.)
-- Pile below the top (when only the top is known), never a red three:
+- Pile below the known cards, never a red three:
   not frozen -> only natural cards and black threes (a wild card would freeze it);
   frozen and no known wild card in the pile -> uniform among the deals with at least one wild
-  card below the top (rejection sampling, 256 tries; after that one unseen wild card is forced
-  into the bottom slot and the rest is uniform — "the needed wild first");
-  frozen with a wild card on top -> any non-red-three cards.
+  card below (rejection sampling, 256 tries; after that one unseen wild card is forced
+  into the bottom slot and the rest is uniform);
+  frozen with a known wild card -> any non-red-three cards.
 - The other cards go uniformly to the other players' hands (their sizes) and the stock.
 
 Public fields: phase DRAW at the start of the turn of ``to_move`` (then `begin_turn_nb`, which
@@ -48,15 +51,19 @@ the caches, see docs.)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from sim.core.apply import SCORE_ROWS, begin_turn_nb, score_hand_nb, team_minimum_nb
+from sim.core.apply import (
+    SCORE_ROWS,
+    apply_action_nb,
+    begin_turn_nb,
+    score_hand_nb,
+    team_minimum_nb,
+)
 from sim.core.enums import (
-    FIRST_NATURAL,
-    LAST_NATURAL,
+    KIND_NAMES,
     MAX_CARDS,
     MAX_SEATS,
     MAX_TEAMS,
@@ -68,7 +75,8 @@ from sim.core.enums import (
     Par,
     Phase,
 )
-from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, randint_nb, seed_rng_nb
+from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb
+from sim.play.analysis import play_out_hidden_nb
 from sim.play.loop import (
     ILLEGAL,
     INVARIANT,
@@ -76,47 +84,19 @@ from sim.play.loop import (
     check_state_nb,
     deck_composition_nb,
     flag_invariant_nb,
-    play_out_nb,
 )
+from sim.play.worlds import ERROR_TEXT, Know, new_know, observe_nb, sample_world_nb, unseen_nb
+from strategies.registry import decide_nb
 
 __all__ = [
-    "Deal",
     "RolloutSetup",
     "rollout_record_dt",
     "prepare",
     "position_to_state",
     "run_rollouts",
-    "complete_nb",
     "rollouts_nb",
 ]
 
-
-class DealT(NamedTuple):
-    """Offsets into the int32 ``deal`` array that describes a random completion."""
-
-    N_PLAIN: int = 0  # unseen natural cards and black threes (pool[0:N_PLAIN])
-    N_WILD: int = 1  # unseen twos and jokers (pool[N_PLAIN:N_PLAIN+N_WILD])
-    N_RED3: int = 2  # unseen red threes: all go to the stock
-    PILE_UNKNOWN: int = 3  # pile cards below the known ones, PILE[0:PILE_UNKNOWN]
-    PILE_MODE: int = 4  # 0 plain cards only, 1 any non-red-three, 2 any with >= 1 wild card
-    STOCK_N: int = 5  # stock size
-    SEAT_COUNT: int = 6  # [MAX_SEATS] unknown hand cards per seat
-    POOL: int = 12  # [MAX_CARDS] kinds of the unseen non-red-three cards, plain first
-    SIZE: int = 12 + MAX_CARDS
-
-
-Deal = DealT()
-
-# Suited hands (the Samba core): HAND_SUITS[seat, suit, natural rank] must match HANDS, and the
-# stock / pile hold codes kind | suit << 4.  Without that layout cards are plain kinds.
-_HAND_SUITS = int(getattr(Off, "HAND_SUITS", -1))
-_PILE_TOP_SUIT = int(getattr(Off, "PILE_TOP_SUIT", -1))
-_N_SUITED = 44  # 4 suits x 11 natural ranks
-SUITED = _HAND_SUITS >= 0
-PILE_PLAIN = 0
-PILE_ANY = 1
-PILE_NEED_WILD = 2
-WILD_TRIES = 256
 
 rollout_record_dt = np.dtype(
     [
@@ -135,149 +115,57 @@ rollout_record_dt = np.dtype(
 # ----------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True, _nrt=False)
-def _is_wild_nb(card: int) -> bool:
-    k = card & 15
-    return k == Kind.TWO or k == Kind.JOKER
-
-
-@njit(cache=True, _nrt=False)
-def _deal_to_hand_nb(state, seat, card) -> None:
-    """One hidden card into a hand (HAND_SIZE already counts it: it comes from the position).
-    The single place to extend when hands carry suits (Samba)."""
-    k = card & 15
-    state[Off.HANDS + seat * N_KINDS + k] += 1
-    if _HAND_SUITS >= 0 and FIRST_NATURAL <= k <= LAST_NATURAL:
-        state[_HAND_SUITS + seat * _N_SUITED + (card >> 4) * 11 + k - FIRST_NATURAL] += 1
-
-
-@njit(cache=True, _nrt=False)
-def _partial_shuffle_nb(rng, arr, lo, hi, k) -> None:
-    """Put a uniform random ordered sample of k entries of arr[lo:hi] into arr[lo:lo+k]."""
-    for i in range(k):
-        j = lo + i + randint_nb(rng, hi - lo - i)
-        tmp = arr[lo + i]
-        arr[lo + i] = arr[j]
-        arr[j] = tmp
-
-
-@njit(cache=True, _nrt=False)
-def complete_nb(state: np.ndarray, state0: np.ndarray, params: np.ndarray, deal: np.ndarray,
-                rng: np.ndarray, pool: np.ndarray) -> None:
-    """state := state0 with the unknown slots dealt from ``deal`` (see the module docstring),
-    then `begin_turn_nb`.  ``pool`` is int32 scratch of at least MAX_CARDS entries."""
-    for i in range(state.shape[0]):  # a plain loop: slice copies need numba's runtime (NRT)
-        state[i] = state0[i]
-    n_plain = deal[Deal.N_PLAIN]
-    nr = n_plain + deal[Deal.N_WILD]
-    for i in range(nr):
-        pool[i] = deal[Deal.POOL + i]
-    p = deal[Deal.PILE_UNKNOWN]
-    mode = deal[Deal.PILE_MODE]
-    if p > 0:
-        if mode == PILE_PLAIN:
-            _partial_shuffle_nb(rng, pool, 0, n_plain, p)
-        elif mode == PILE_ANY:
-            _partial_shuffle_nb(rng, pool, 0, nr, p)
-        else:
-            ok = False
-            for _t in range(WILD_TRIES):
-                _partial_shuffle_nb(rng, pool, 0, nr, p)
-                for i in range(p):
-                    if _is_wild_nb(pool[i]):
-                        ok = True
-                        break
-                if ok:
-                    break
-            if not ok:
-                nw = 0
-                for i in range(nr):
-                    if _is_wild_nb(pool[i]):
-                        nw += 1
-                pick = randint_nb(rng, nw)
-                for i in range(nr):
-                    if _is_wild_nb(pool[i]):
-                        if pick == 0:
-                            tmp = pool[0]
-                            pool[0] = pool[i]
-                            pool[i] = tmp
-                            break
-                        pick -= 1
-                _partial_shuffle_nb(rng, pool, 1, nr, p - 1)
-        for i in range(p):
-            c = pool[i]
-            k = c & 15
-            state[Off.PILE + i] = c
-            state[Off.PILE_COUNTS + k] += 1
-            if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
-                state[Off.PILE_FREEZE] += 1
-    # the rest: uniformly to the other hands, then the stock (with the red threes)
-    _partial_shuffle_nb(rng, pool, p, nr, nr - p)
-    idx = p
-    for s in range(state[Off.N_SEATS]):
-        for _ in range(deal[Deal.SEAT_COUNT + s]):
-            _deal_to_hand_nb(state, s, pool[idx])
-            idx += 1
-    n_stock = deal[Deal.STOCK_N]
-    m = 0
-    while idx < nr:
-        state[Off.STOCK + m] = pool[idx]
-        idx += 1
-        m += 1
-    n_r3 = deal[Deal.N_RED3]
-    for _ in range(n_r3):
-        state[Off.STOCK + m] = Kind.RED3
-        m += 1
-    if n_r3 > 0:
-        # red threes to uniform places of the (already uniformly ordered) stock
-        for i in range(n_stock - 1, 0, -1):
-            j = randint_nb(rng, i + 1)
-            tmp = state[Off.STOCK + i]
-            state[Off.STOCK + i] = state[Off.STOCK + j]
-            state[Off.STOCK + j] = tmp
-    state[Off.STOCK_POS] = 0
-    state[Off.STOCK_LEN] = n_stock
-    begin_turn_nb(state, params)
-
-
 @njit(cache=True)
-def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, out, status) -> int:
+def rollouts_nb(obs, know, params, begin, strat_ids, knobs, seed, start, n, check, out, status) -> int:
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
-    Rollout i deals with the stream key (seed, i, 0, STREAM_DECK) and seat s decides with
-    (seed, i, 0, STREAM_PLAYERS + 1 + s).  The completed state is always checked with
+    Rollout i samples a world from the viewer's observation ``obs`` and knowledge ``know``
+    (sim.play.worlds.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
+    seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the hand out with seat s deciding with stream
+    (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations that leave out the pile cards nobody
+    has seen (sim.play.analysis.play_out_hidden_nb).  The world is always checked with
     `check_state_nb`; with ``check`` every state after an action too.  On an illegal action
     status[0] = ILLEGAL, status[1..6] = seat, action, why, rollout, 0, strategy id; on a broken
     invariant status[0] = INVARIANT, status[1..4] = code, rollout, hand (-1: the dealt position
-    itself), turn.  Rollouts log no decisions.
+    itself), turn; when no world can be dealt status[0] = INVARIANT, status[1] = 100 + the
+    sampler's error code, status[3] = -1.  Rollouts log no decisions.
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
-    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    sobs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
     pool = np.zeros(MAX_CARDS, np.int32)
+    unseen = np.zeros(N_KINDS, np.int64)
+    suit_next = np.zeros(N_KINDS, np.int64)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
     deal_rng = np.zeros(2, np.uint64)
     composition = np.zeros(N_KINDS, np.int64)
     totals = np.zeros(N_KINDS, np.int64)
     score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
-    no_log8 = np.zeros((1, 0), np.int8)  # rollouts log nothing: empty decision columns
-    no_log16 = np.zeros((1, 0), np.int16)
-    no_log32 = np.zeros((1, 0), np.int32)
-    no_log64 = np.zeros((1, 0), np.int64)
     deck_composition_nb(params, composition)
-    turn0 = state0[Off.TURN]
+    turn0 = obs[Off.TURN]
+    hidden = know[Know.PILE_HIDDEN]
     for j in range(n):
         i = start + j
         seed_rng_nb(deal_rng, seed, i, 0, STREAM_DECK)
-        complete_nb(state, state0, params, deal, deal_rng, pool)
+        code = sample_world_nb(obs, know, params, deal_rng, state, pool, unseen, suit_next)
+        if code != 0:
+            flag_invariant_nb(status, 100 + code, i, -1, -1)
+            return j
+        if begin:
+            begin_turn_nb(state, params)
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
             flag_invariant_nb(status, code, i, -1, -1)
             return j
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
-        play_out_nb(state, params, strat_ids, knobs, rng, obs, buf, seed, i, 0, False,
-                    no_log8, no_log16, no_log32, no_log64, 0, check, composition, totals, status)
+        if check:
+            _play_checked_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i)
+        else:
+            play_out_hidden_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, status)
+            if status[0] != OK:
+                status[4] = i
+                status[5] = 0
         if status[0] != OK:
             return j
         score_hand_nb(state, params, score)
@@ -296,6 +184,32 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
     return n
 
 
+@njit(cache=True, _nrt=False)
+def _play_checked_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i) -> None:
+    """`play_out_hidden_nb` one action at a time, with the invariants checked after each."""
+    samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
+    while state[Off.PHASE] != Phase.OVER:
+        if state[Off.PILE_LEN] == 0:
+            hidden = 0
+        seat = state[Off.SEAT]
+        observe_nb(state, seat, hidden, sobs, samba)
+        action = decide_nb(strat_ids[seat], sobs, params, knobs[seat], rng[seat], buf)
+        why = apply_action_nb(state, params, action)
+        if why != 0:
+            status[0] = ILLEGAL
+            status[1] = seat
+            status[2] = action
+            status[3] = why
+            status[4] = i
+            status[5] = 0
+            status[6] = strat_ids[seat]
+            return
+        code = check_state_nb(state, params, composition, totals, buf)
+        if code != 0:
+            flag_invariant_nb(status, code, i, 0, state[Off.TURN])
+            return
+
+
 # ----------------------------------------------------------------------------- Python side
 
 
@@ -303,19 +217,21 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
 class RolloutSetup:
     """Everything the kernels need for one position (see `prepare`)."""
 
-    state0: np.ndarray  # int32[STATE_SIZE], known cards and public fields, unknown slots empty
     params: np.ndarray  # int32[N_PARAMS]
-    deal: np.ndarray  # int32[Deal.SIZE]
+    obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds)
+    know: np.ndarray  # int32[Know.SIZE], the viewer's knowledge: hidden pile cards, known hands, aside
     engine_team: tuple[int, ...]  # engine team of each position team (0 = us)
     position_team: tuple[int, ...]  # position team of each engine team
     n_seats: int
+    begin: bool  # a start-of-turn position: begin_turn_nb runs on every world (it may end the hand)
 
 
-def _rules_for(position, rules):
+def rules_for_position(position, rules):
     from sim.core.rules import RuleSet  # noqa: PLC0415
 
     if rules is None:
-        rules = RuleSet.preset("classic", position.players)
+        rules = RuleSet.preset(position.rules or "classic", position.players, position.team_layout,
+                               **(position.overrides or {}))
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a sim.core.rules.RuleSet or None, got {type(rules).__name__}")
     reason = rules.engine_supported()
@@ -332,16 +248,11 @@ def _rules_for(position, rules):
     return rules
 
 
-def prepare(position, rules=None) -> RolloutSetup:
-    """Known part of the state + the description of the random completion, or ValueError (one
-    line) when the position cannot be dealt under these rules."""
-    rules = _rules_for(position, rules)
-    params = rules.to_params(0).astype(np.int32)
-    n = int(params[Par.N_ACTIVE])
-    nt = int(params[Par.N_TEAMS])
+def _teams(position, params) -> tuple[list[int], list[int]]:
+    """Engine team of each position team, and position team of each engine team."""
+    n, nt = int(params[Par.N_ACTIVE]), int(params[Par.N_TEAMS])
     if nt != position.n_teams:
         raise ValueError(f"the rules have {nt} teams but the position has {position.n_teams} (team layout)")
-    # position team (from the viewer's side) <-> engine team
     eng = [-1] * nt
     for s in range(n):
         pt, et = position.team_of_seat(s), int(params[Par.TEAM_OF_SEAT + s])
@@ -351,152 +262,170 @@ def prepare(position, rules=None) -> RolloutSetup:
     pos_team = [0] * nt
     for pt, et in enumerate(eng):
         pos_team[et] = pt
-    me, mover = position.me, position.to_move
+    return eng, pos_team
+
+
+def _seat_melded(position, n: int) -> set[int]:
+    """The seats listed by ``melded:``; without it, only the seat of a one-seat team with melds
+    on the table (that seat must have made them)."""
+    if position.melded is not None:
+        return set(position.melded)
+    out = set()
+    for s in range(n):
+        pt = position.team_of_seat(s)
+        if position.melds[pt] and sum(position.team_of_seat(x) == pt for x in range(n)) == 1:
+            out.add(s)
+    return out
+
+
+def _turn_fields(obs, position, n: int, melded: set[int]) -> None:
+    turn, mover = int(position.turn or 0), position.to_move
+    obs[Off.PHASE] = Phase.DRAW if position.phase == "draw" else Phase.MELD
+    obs[Off.SEAT] = mover
+    obs[Off.N_SEATS] = n
+    obs[Off.TURN] = turn
+    obs[Off.END_REASON] = End.RUNNING
+    obs[Off.WENT_OUT_SEAT] = -1
+    obs[Off.DEALER] = (mover - 1 - turn) % n
+    obs[Off.PILE_TOP_SUIT] = -1
+    if position.phase == "meld":
+        obs[Off.TOOK_PILE] = 1 if position.took_pile else 0
+        obs[Off.PENDING_VALUE] = position.pending
+        obs[Off.ASIDE_LEN] = 0 if position.aside is None else int(position.aside.sum())
+        obs[Off.CANASTAS_THIS_TURN] = position.canastas_this_turn
+        before = position.melded_before if position.melded_before is not None else mover in melded
+        obs[Off.MELDED_BEFORE] = 1 if before else 0
+    for s in range(MAX_SEATS):
+        obs[Off.LAST_DISCARD + s] = -1 if position.last_discard is None or s >= n else position.last_discard[s]
+    for s in range(n):
+        obs[Off.HAND_SIZE + s] = position.hand_sizes[s]
+        obs[Off.SEAT_MELDED + s] = 1 if s in melded else 0
+
+
+def _team_fields(obs, position, params, eng) -> None:
+    for pt, t in enumerate(eng):
+        cum = int(position.scores[pt])
+        obs[Off.CUM_SCORE + t] = cum
+        obs[Off.TEAM_MIN + t] = team_minimum_nb(params, cum)
+        obs[Off.TEAM_RED3 + t] = position.red3[pt]
+        obs[Off.TEAM_OPENED + t] = 1 if position.team_opened(pt) else 0
+        for m in position.melds[pt]:
+            i = t * N_KINDS + m.kind
+            obs[Off.MELD_NAT + i] = m.naturals
+            obs[Off.MELD_TWO + i] = m.twos
+            obs[Off.MELD_JOKER + i] = m.jokers
+
+
+def _pile_fields(obs, position, rules) -> None:
+    """The known pile cards (the top one, or the listed ones); PILE_FREEZE counts the known
+    freezing cards, 1 when only hidden cards can freeze the pile."""
+    listed = list(position.pile_cards) if position.pile_cards else ([position.pile_top] if position.pile_size else [])
+    freeze = 0
+    for k in listed:
+        obs[Off.PILE_COUNTS + k] += 1
+        freeze += 1 if k in (Kind.TWO, Kind.JOKER, Kind.RED3) else 0
+    if freeze and not position.frozen and rules.upcard_freezes:
+        raise ValueError("frozen: no, but the pile holds a wild card or red three")
+    obs[Off.PILE_LEN] = position.pile_size
+    obs[Off.PILE_TOP] = listed[-1] if listed else -1
+    obs[Off.PILE_FREEZE] = freeze if freeze else (1 if position.frozen else 0)
+    obs[Off.STOCK_LEN] = position.stock
+
+
+def _check_cards(obs, know, params, position) -> None:
+    """One-line reasons why the unseen cards cannot fill the hidden places."""
+    comp = np.zeros(N_KINDS, np.int64)
+    unseen = np.zeros(N_KINDS, np.int64)
+    deck_composition_nb(params, comp)
+    if unseen_nb(obs, know, params, unseen) != 0:
+        k = int(np.flatnonzero(unseen < 0)[0])
+        raise ValueError(f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold {int(comp[k])}")
+    hidden = int(know[Know.PILE_HIDDEN])
+    n_plain = int(unseen.sum() - unseen[Kind.TWO] - unseen[Kind.JOKER] - unseen[Kind.RED3])
+    n_wild = int(unseen[Kind.TWO] + unseen[Kind.JOKER])
+    if unseen[Kind.RED3] > position.stock:
+        raise ValueError(f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only {position.stock} "
+                         "cards (a red three never stays in a hand: lay them with 'red3 ...')")
+    if hidden and not position.frozen and hidden > n_plain:
+        raise ValueError(f"the pile is not frozen, so its {hidden} hidden cards are natural, "
+                         f"but only {n_plain} natural cards are unseen")
+    if hidden and position.frozen and obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3] == 0 and n_wild == 0:
+        raise ValueError("the pile is frozen but every wild card is accounted for elsewhere")
+    if position.frozen and not hidden and obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3] == 0:
+        raise ValueError("frozen: the pile holds no wild card or red three")
+    if hidden > n_plain + n_wild:
+        raise ValueError(f"the pile's {hidden} hidden cards cannot all be red threes")
+
+
+def _typed_snapshots(obs, know, position, n: int) -> None:
+    """Approximate snapshots of the other seats' last discard decisions (sim.play.worlds
+    SNAP), for model-consistent worlds (``--infer``) from a typed position: seat s, d seats
+    before the seat to move, discarded the d-th known pile card from the top, under the
+    discards of the seats after it.  The snapshot is the observation with the pile as it was
+    before that discard (the d top cards removed) and seat s to act holding one card more;
+    the melds and hand sizes of the later seats are taken as they are now (an approximation).
+    Needs ``last_discard`` and those pile cards in ``pile_cards``; none when the pile was taken
+    since or the listed cards disagree with the last discards."""
+    listed = list(position.pile_cards or [])
+    last = position.last_discard
+    if last is None or position.took_pile or not listed:
+        return
+    m = position.to_move
+    hidden = position.pile_hidden
+    for d in range(1, n):
+        s = (m - d) % n
+        order = [(m - 1 - j) % n for j in range(d)]  # the later seats' discards, then s's
+        if s == position.me or len(listed) < d or any(listed[-1 - j] != last[order[j]] for j in range(d)):
+            continue
+        snap = obs[: Off.PUB_SIZE].copy()
+        for j in range(d):
+            snap[Off.PILE_COUNTS + listed[-1 - j]] -= 1
+        snap[Off.PILE_LEN] -= d
+        rest = listed[: len(listed) - d]
+        if not rest and hidden:
+            continue  # the top card then is one nobody knows
+        snap[Off.PILE_TOP] = rest[-1] if rest else -1
+        freeze = sum(1 for k in rest if k in (Kind.TWO, Kind.JOKER, Kind.RED3))
+        snap[Off.PILE_FREEZE] = freeze if freeze or not rest else int(bool(obs[Off.PILE_FREEZE]) and hidden > 0
+                                                                         and not any(k in (Kind.TWO, Kind.JOKER, Kind.RED3) for k in listed))
+        snap[Off.SEAT] = s
+        snap[Off.PHASE] = Phase.MELD
+        snap[Off.TURN] = max(int(snap[Off.TURN]) - d, 0)
+        snap[Off.HAND_SIZE + s] += 1
+        for f in (Off.TOOK_PILE, Off.PENDING_VALUE, Off.ASIDE_LEN, Off.CANASTAS_THIS_TURN):
+            snap[f] = 0
+        snap[Off.MELDED_BEFORE] = snap[Off.SEAT_MELDED + s]
+        know[Know.SNAP + s * Off.PUB_SIZE : Know.SNAP + (s + 1) * Off.PUB_SIZE] = snap
+        know[Know.SNAP_VALID + s] = 1
+
+
+def prepare(position, rules=None) -> RolloutSetup:
+    """The viewer's observation and knowledge of ``position`` (reports.position.Position), or
+    ValueError (one line) when the position cannot be dealt under these rules (default: the
+    position's own rules, else classic)."""
+    rules = rules_for_position(position, rules)
+    params = rules.to_params(0).astype(np.int32)
+    n, nt = int(params[Par.N_ACTIVE]), int(params[Par.N_TEAMS])
+    eng, pos_team = _teams(position, params)
     for s, size in enumerate(position.hand_sizes):
         if size == 0:
             raise ValueError(f"hand_sizes: seat {s} holds no cards (only a player who went out can)")
-
-    st = np.zeros(Off.STATE_SIZE, np.int32)
-    turn = int(position.turn or 0)
-    st[Off.PHASE] = Phase.DRAW
-    st[Off.SEAT] = mover
-    st[Off.N_SEATS] = n
-    st[Off.N_TEAMS] = nt
-    st[Off.TURN] = turn
-    st[Off.END_REASON] = End.RUNNING
-    st[Off.WENT_OUT_SEAT] = -1
-    st[Off.DEALER] = (mover - 1 - turn) % n
+    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    obs[Off.N_TEAMS] = nt
     for s in range(MAX_SEATS):
-        st[Off.TEAM_OF_SEAT + s] = params[Par.TEAM_OF_SEAT + s]
-        st[Off.LAST_DISCARD + s] = -1
-    for s in range(n):
-        st[Off.HAND_SIZE + s] = position.hand_sizes[s]
-    st[Off.HANDS + me * N_KINDS : Off.HANDS + (me + 1) * N_KINDS] = position.hand
-    known = np.asarray(position.hand, np.int64).copy()
-    # suits (only with the suited core): the position knows none, so the copies of each natural
-    # rank take the suits in turn (each suit `decks` times): own hand, known pile, melds, unseen
-    dealt_suits = [0] * N_KINDS
-
-    def code(k: int) -> int:
-        if not SUITED or not FIRST_NATURAL <= k <= LAST_NATURAL:
-            return k
-        suit = dealt_suits[k] % 4
-        dealt_suits[k] += 1
-        return k | (suit << 4)
-
-    for k in range(N_KINDS):
-        for _ in range(int(position.hand[k])):
-            c = code(k)
-            if SUITED and FIRST_NATURAL <= k <= LAST_NATURAL:
-                st[_HAND_SUITS + me * _N_SUITED + (c >> 4) * 11 + k - FIRST_NATURAL] += 1
-    for pt in range(nt):
-        t = eng[pt]
-        cum = int(position.scores[pt])
-        st[Off.CUM_SCORE + t] = cum
-        st[Off.TEAM_MIN + t] = team_minimum_nb(params, cum)
-        st[Off.TEAM_RED3 + t] = position.red3[pt]
-        known[Kind.RED3] += position.red3[pt]
-        st[Off.TEAM_OPENED + t] = 1 if position.melds[pt] else 0
-        for m in position.melds[pt]:
-            i = t * N_KINDS + m.kind
-            st[Off.MELD_NAT + i] = m.naturals
-            st[Off.MELD_TWO + i] = m.twos
-            st[Off.MELD_JOKER + i] = m.jokers
-            known[m.kind] += m.naturals
-            known[Kind.TWO] += m.twos
-            known[Kind.JOKER] += m.jokers
-    # who has melded (decides concealed going out)
-    if position.melded is not None:
-        melded = set(position.melded)
-    else:
-        melded = set()
-        for s in range(n):
-            pt = position.team_of_seat(s)
-            if position.melds[pt] and sum(position.team_of_seat(x) == pt for x in range(n)) == 1:
-                melded.add(s)
-    for s in melded:
-        st[Off.SEAT_MELDED + s] = 1
-    # the pile: known cards on top of `p_unknown` dealt ones
-    size = position.pile_size
-    if position.pile_cards:
-        listed = list(position.pile_cards)
-    elif size > 0:
-        listed = [position.pile_top]
-    else:
-        listed = []
-    p_unknown = size - len(listed)
-    for j, k in enumerate(listed):
-        c = code(k)
-        st[Off.PILE + p_unknown + j] = c
-        if j == len(listed) - 1 and _PILE_TOP_SUIT >= 0:
-            st[_PILE_TOP_SUIT] = c >> 4
-        st[Off.PILE_COUNTS + k] += 1
-        known[k] += 1
-        if k in (Kind.TWO, Kind.JOKER, Kind.RED3):
-            st[Off.PILE_FREEZE] += 1
-    st[Off.PILE_LEN] = size
-    st[Off.PILE_TOP] = listed[-1] if listed else -1
-    if not listed and _PILE_TOP_SUIT >= 0:
-        st[_PILE_TOP_SUIT] = -1
-    st[Off.STOCK_LEN] = position.stock
-    st[Off.STOCK_POS] = 0
-
-    comp = np.zeros(N_KINDS, np.int64)
-    deck_composition_nb(params, comp)
-    unseen = comp - known
-    if (unseen < 0).any():
-        k = int(np.flatnonzero(unseen < 0)[0])
-        from sim.core.enums import KIND_NAMES  # noqa: PLC0415
-
-        raise ValueError(f"{KIND_NAMES[k]}: {int(known[k])} cards known but the packs hold {int(comp[k])}")
-    seat_count = [0] * MAX_SEATS
-    for s in range(n):
-        if s != me:
-            seat_count[s] = position.hand_sizes[s]
-    slots = sum(seat_count) + p_unknown + position.stock
-    if int(unseen.sum()) != slots:
-        raise ValueError(f"cards do not add up: {int(unseen.sum())} unseen cards for {slots} unknown places")
-    n_r3 = int(unseen[Kind.RED3])
-    if n_r3 > position.stock:
-        raise ValueError(f"{n_r3} red threes are unseen but the stock holds only {position.stock} cards "
-                         "(a red three never stays in a hand: lay them with 'red3 ...')")
-    wild_kinds = (Kind.TWO, Kind.JOKER)
-    plain = [k for k in range(N_KINDS) if k not in wild_kinds and k != Kind.RED3]
-    n_plain = int(sum(unseen[k] for k in plain))
-    n_wild = int(unseen[Kind.TWO] + unseen[Kind.JOKER])
-    if position.frozen and p_unknown == 0 and st[Off.PILE_FREEZE] == 0:
-        raise ValueError("frozen: the pile holds no wild card or red three")
-    if not position.frozen:
-        mode = PILE_PLAIN
-        if p_unknown > n_plain:
-            raise ValueError(f"the pile is not frozen, so its {p_unknown} hidden cards are natural, "
-                             f"but only {n_plain} natural cards are unseen")
-        if st[Off.PILE_FREEZE] > 0 and rules.upcard_freezes:
-            raise ValueError("frozen: no, but the pile holds a wild card or red three")
-    elif st[Off.PILE_FREEZE] > 0:
-        mode = PILE_ANY
-    else:
-        mode = PILE_NEED_WILD
-        if n_wild == 0:
-            raise ValueError("the pile is frozen but every wild card is accounted for elsewhere")
-    if p_unknown > 0 and mode != PILE_PLAIN and p_unknown > n_plain + n_wild:
-        raise ValueError(f"the pile's {p_unknown} hidden cards cannot all be red threes")
-    deal = np.zeros(Deal.SIZE, np.int32)
-    deal[Deal.N_PLAIN] = n_plain
-    deal[Deal.N_WILD] = n_wild
-    deal[Deal.N_RED3] = n_r3
-    deal[Deal.PILE_UNKNOWN] = p_unknown
-    deal[Deal.PILE_MODE] = mode
-    deal[Deal.STOCK_N] = position.stock
-    deal[Deal.SEAT_COUNT : Deal.SEAT_COUNT + MAX_SEATS] = seat_count
-    for pt in range(nt):
-        for m in position.melds[pt]:
-            for _ in range(m.naturals):
-                code(m.kind)
-    cards = [code(k) for k in plain for _ in range(int(unseen[k]))]
-    cards += [k for k in wild_kinds for _ in range(int(unseen[k]))]
-    deal[Deal.POOL : Deal.POOL + len(cards)] = cards
-    return RolloutSetup(st, params, deal, tuple(eng), tuple(pos_team), n)
+        obs[Off.TEAM_OF_SEAT + s] = params[Par.TEAM_OF_SEAT + s]
+    _turn_fields(obs, position, n, _seat_melded(position, n))
+    _team_fields(obs, position, params, eng)
+    _pile_fields(obs, position, rules)
+    obs[Off.HANDS : Off.HANDS + N_KINDS] = position.hand
+    know = new_know(position.me, position.pile_hidden)
+    for s, c in position.known.items():
+        know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS] = c
+    if position.aside is not None:
+        know[Know.ASIDE : Know.ASIDE + N_KINDS] = position.aside
+    _check_cards(obs, know, params, position)
+    _typed_snapshots(obs, know, position, n)
+    return RolloutSetup(params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw")
 
 
 def _rng_array(rng) -> np.ndarray:
@@ -525,7 +454,12 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
     setup = prepare(position, rules)
     state = np.zeros(Off.STATE_SIZE, np.int32)
-    complete_nb(state, setup.state0, setup.params, setup.deal, _rng_array(rng), np.zeros(MAX_CARDS, np.int32))
+    code = sample_world_nb(setup.obs, setup.know, setup.params, _rng_array(rng), state, np.zeros(MAX_CARDS, np.int32),
+                           np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64))
+    if code != 0:
+        raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[code]}")
+    if setup.begin:
+        begin_turn_nb(state, setup.params)
     comp = np.zeros(N_KINDS, np.int64)
     deck_composition_nb(setup.params, comp)
     code = check_state_nb(state, setup.params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32))
@@ -556,13 +490,15 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
         ids[s], knobs[s] = parse_spec(spec)
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(16, np.int64)
-    done = rollouts_nb(setup.state0, setup.params, setup.deal, ids, knobs, int(seed), 0, int(rollouts),
+    done = rollouts_nb(setup.obs, setup.know, setup.params, setup.begin, ids, knobs, int(seed), 0, int(rollouts),
                        bool(check), out, status)
     if status[0] == ILLEGAL:
         raise RuntimeError(
             f"strategy {STRATEGY_NAMES[int(status[6])]!r} (seat {int(status[1])}) chose an illegal action "
             f"{action_text_safe(int(status[2]))}: {WHY_TEXT[int(status[3])]}; rollout {int(status[4])} seed {seed}")
     if status[0] == INVARIANT:
+        if int(status[1]) >= 100:
+            raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[int(status[1]) - 100]}")
         if int(status[3]) < 0:
             raise ValueError(f"the position is impossible under these rules: {_check_text(int(status[1]))}")
         raise RuntimeError(f"invariant broken: {_check_text(int(status[1]))} in rollout {int(status[2])} "

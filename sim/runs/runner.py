@@ -45,7 +45,6 @@ DEFAULT_CHUNK_GAMES = 500  # games per chunk (mode "games": a classic game is ~5
 DEFAULT_STRATEGIES = ("expert", "greedy")  # team 0, other teams
 BACKENDS = ("loky", "dask")
 DASK_CONNECT_TIMEOUT = "10s"
-END_LABELS = {1: "went out", 2: "stock exhausted", 3: "red three last card", 4: "turn limit"}
 
 ChunkFn = Callable[..., Any]
 
@@ -443,60 +442,6 @@ class RunResult:
     def complete(self) -> bool:
         return self.chunks_done == self.manifest["n_chunks"]
 
-    # -------------------------------------------------------------- summary
-
-    def summary(self) -> dict[str, Any]:
-        """Hands, mean score per team with 95% CI, how hands ended (exact integer sums)."""
-        n_teams = int(self.manifest["n_teams"])
-        if self._frames is not None:
-            src: list[Any] = [self._frames["hands"]]
-        else:
-            src = store.shard_files(self.path, "hands")
-        with store.readable_shards(self.path):
-            s = store.summarize_hands(src, n_teams)
-        n = s["hands"]
-        teams = []
-        for t in range(n_teams):
-            mean, ci = store.mean_ci(s["score_sum"][t], s["score_sumsq"][t], n)
-            teams.append({"team": t, "strategy": self.manifest["team_strategies"][t], "mean": mean, "ci95": ci})
-        out: dict[str, Any] = {"hands": n, "teams": teams}
-        if n_teams >= 2:
-            out["diff01"] = store.mean_ci(s["diff01_sum"], s["diff01_sumsq"], n)
-        out["ends"] = {END_LABELS[k]: (s["end_counts"][k] / n if n else float("nan")) for k in END_LABELS}
-        if self.manifest["mode"] == "games":
-            g = self.read("games", columns=["winner_team"])["winner_team"].to_numpy(np.int64)
-            out["games"] = len(g)
-            out["wins"] = [float(np.mean(g == t)) if len(g) else float("nan") for t in range(n_teams)]
-        return out
-
-    def summary_lines(self) -> list[str]:
-        s = self.summary()
-        m = self.manifest
-        rules = m["rules"]
-        rate = ""
-        if self.elapsed and self.chunks_run and s["hands"]:
-            unit = "hands" if m["mode"] == "hands" else "games"
-            rate = f" in {self.elapsed:,.1f} s ({self.units_run / self.elapsed:,.0f} {unit}/s)"
-        what = f"{s['hands']:,} hands"
-        if m["mode"] == "games":
-            what += f" in {s.get('games', 0):,} games"
-        lines = [f"{what} ({rules.get('name')}, {rules.get('players')} players, seed {m['seed']}){rate}"]
-        for team in s["teams"]:
-            extra = ""
-            if "wins" in s:
-                extra = f", wins {100 * s['wins'][team['team']]:.1f}%"
-            lines.append(
-                f"  team {team['team']} ({team['strategy']}): mean score {team['mean']:,.1f} "
-                f"± {team['ci95']:,.1f} per hand (95% CI){extra}"
-            )
-        ends = s["ends"]
-        other = sum(v for k, v in ends.items() if k not in ("went out", "stock exhausted"))
-        lines.append(
-            f"  hands ended: went out {100 * ends['went out']:.1f}%, stock exhausted "
-            f"{100 * ends['stock exhausted']:.1f}%, other {100 * other:.2f}%"
-        )
-        return lines
-
 
 # ----------------------------------------------------------------------------- simulate
 
@@ -681,5 +626,5 @@ def simulate(
 
 
 def hands_per_second(result: RunResult) -> float:
-    n = result.summary()["hands"]
+    n = len(result.read("hands", columns=["seed"]))
     return n / result.elapsed if result.elapsed else math.nan

@@ -646,49 +646,5 @@ def _empty_frame(path: str | os.PathLike, table: str, columns: list[str] | None)
     return pd.DataFrame({c: pd.Series([], dtype=COLUMN_DTYPES[table].get(c, "object")) for c in cols})
 
 
-def summarize_hands(frames_or_files: Iterable[Any], n_teams: int) -> dict[str, Any]:
-    """Exact integer sums over the hands table (streamed shard by shard)."""
-    cols = [f"score_t{t}" for t in range(n_teams)] + ["end_reason"]
-    n = 0
-    s = np.zeros(n_teams, dtype=np.int64)
-    ss = np.zeros(n_teams, dtype=np.int64)
-    sdiff = np.int64(0)
-    ssdiff = np.int64(0)
-    ends = np.zeros(5, dtype=np.int64)
-    for item in frames_or_files:
-        if isinstance(item, pd.DataFrame):
-            df = item[cols]
-        else:
-            df = pq.read_table(item, columns=cols).to_pandas()
-        sc = np.stack([df[f"score_t{t}"].to_numpy(np.int64) for t in range(n_teams)], axis=1)
-        n += len(df)
-        s += sc.sum(axis=0)
-        ss += (sc * sc).sum(axis=0)
-        if n_teams >= 2:
-            d = sc[:, 0] - sc[:, 1]
-            sdiff += d.sum()
-            ssdiff += (d * d).sum()
-        ends += np.bincount(np.clip(df["end_reason"].to_numpy(np.int64), 0, 4), minlength=5)
-    return {
-        "hands": n,
-        "score_sum": s.tolist(),
-        "score_sumsq": ss.tolist(),
-        "diff01_sum": int(sdiff),
-        "diff01_sumsq": int(ssdiff),
-        "end_counts": ends.tolist(),
-    }
-
-
-def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float]:
-    """Mean and half-width of the normal 95% confidence interval."""
-    if n == 0:
-        return float("nan"), float("nan")
-    mean = total / n
-    if n < 2:
-        return mean, float("nan")
-    var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
-    return mean, 1.959964 * (var / n) ** 0.5
-
-
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")

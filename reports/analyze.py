@@ -1,0 +1,392 @@
+"""Decision analysis: score every legal action of a position by rollouts (``canasta analyze``).
+
+Every legal action at the position is played, then every seat continues with the rollout
+strategy; the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds and the
+same worlds and random streams serve every action (common random numbers), so the differences
+between actions are paired: their intervals are computed on the per-world differences.
+
+The result (`analyze`) is a DataFrame, best action first, one row per legal action:
+
+- ``action``: its text (sim.core.actions);
+- ``mean``, ``ci_low``, ``ci_high``: the viewer's team's hand result — its hand score minus the
+  best opposing team's — in points, with a 95% t interval over the rollouts;
+- ``diff_to_best``, ``diff_ci_low``, ``diff_ci_high``: the mean paired difference to the best
+  action over the worlds both were played in, with its 95% t interval (0 for the best itself);
+- ``p_out``: the share of rollouts in which the viewer's team went out;
+- ``rollouts``: rollouts of this action (fewer for actions dropped early by ``until_ci``);
+- ``tie``: True when the difference to the best is not separable from zero (its interval
+  holds 0); the best action itself is False;
+- ``p_win``, ``p_win_low``, ``p_win_high`` (only with an ``equity`` function): the mean of
+  equity(cum_us + hand_us, cum_them + hand_them) — P(the viewer's team wins the game) — with its
+  95% t interval.
+
+Successive elimination (``until_ci=H``): rollouts run in batches over the actions still in play;
+after each batch, an action whose difference to the current best is below zero with 95%
+confidence is dropped; it stops when every remaining difference has a half-width <= H (or only
+one action is left) or ``rollouts`` is reached.  The batch sizes follow from the results so far
+(`_next_batch`), and rollout i depends only on (seed, i): the same results whatever ``jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from reports.stats import mean_ci
+
+__all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze", "paired_rollouts",
+           "to_json", "format_table", "BATCH"]
+
+BATCH = 100  # rollouts in the first batch of successive elimination (then sized by `_next_batch`)
+
+
+class AnalysisError(ValueError):
+    """A position that cannot be analysed (one line saying why)."""
+
+
+@dataclass
+class Decision:
+    """One decision as the viewer (the seat to act) knows it."""
+
+    obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds.observe_nb)
+    know: np.ndarray  # int32[Know.SIZE]
+    params: np.ndarray  # int32[N_PARAMS]
+    actions: list[int]  # legal actions
+    texts: list[str]
+    viewer: int
+    cum_us: int
+    cum_them: int
+    label: str = ""
+
+
+def _legal(obs: np.ndarray, params: np.ndarray) -> list[int]:
+    from sim.core.enums import N_ACTIONS, Off  # noqa: PLC0415
+    from sim.core.legal import legal_actions_nb  # noqa: PLC0415
+
+    buf = np.zeros(N_ACTIONS, np.int32)
+    n = legal_actions_nb(obs, Off.HANDS, params, buf)
+    return [int(a) for a in buf[:n]]
+
+
+def _texts(obs: np.ndarray, actions: list[int]) -> list[str]:
+    from sim.core.actions import action_text_with_top  # noqa: PLC0415
+    from sim.core.enums import Off  # noqa: PLC0415
+
+    return [action_text_with_top(a, int(obs[Off.PILE_TOP])) for a in actions]
+
+
+def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
+    from sim.core.enums import Off  # noqa: PLC0415
+
+    team = int(obs[Off.TEAM_OF_SEAT + viewer])
+    others = [int(obs[Off.CUM_SCORE + t]) for t in range(int(obs[Off.N_TEAMS])) if t != team]
+    return int(obs[Off.CUM_SCORE + team]), max(others) if others else 0
+
+
+def decision_from_view(obs, know, params, viewer: int, label: str = "") -> Decision:
+    """The decision of ``viewer`` (the seat to act) from its observation and knowledge
+    (sim.play.worlds); AnalysisError if the hand is over or another seat is to act."""
+    from sim.core.enums import Off, Phase  # noqa: PLC0415
+
+    if int(obs[Off.PHASE]) == Phase.OVER:
+        raise AnalysisError("the hand is over at this position: no decision to analyse")
+    if int(obs[Off.SEAT]) != viewer:
+        raise AnalysisError(f"seat {int(obs[Off.SEAT])} is to act, not the viewer (seat {viewer}): "
+                            "analyse a position seen by the seat to act")
+    actions = _legal(obs, params)
+    if not actions:
+        raise AnalysisError("no legal action at this position")
+    cu, ct = _cums(obs, viewer)
+    return Decision(obs, know, params, actions, _texts(obs, actions), viewer, cu, ct, label)
+
+
+def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision:
+    """The decision of the seat to act in a sim.play.game.GameState, as that seat knows it."""
+    seat = gs.seat if seat is None else int(seat)
+    return decision_from_view(gs.observation(seat), gs.knowledge(seat), gs.params, seat, label)
+
+
+def decision_from_position(position, rules=None, label: str = "") -> Decision:
+    """The decision of a typed position (sim.play.position.Position) of its viewer (``me`` must
+    be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    from sim.core.apply import begin_turn_nb  # noqa: PLC0415
+    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.play.rollout import prepare  # noqa: PLC0415
+
+    if position.me != position.to_move:
+        raise AnalysisError(f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
+                            "actions of the seat to act, so the viewer must be that seat")
+    setup = prepare(position, rules)
+    obs = setup.obs.copy()
+    if setup.begin:
+        # begin_turn reads the hand of the seat to act at its own slot of a full state
+        st = obs.copy()
+        me = position.me
+        st[Off.HANDS : Off.HANDS + 15] = 0
+        st[Off.HANDS + me * 15 : Off.HANDS + (me + 1) * 15] = obs[Off.HANDS : Off.HANDS + 15]
+        begin_turn_nb(st, setup.params)
+        obs[: Off.PUB_SIZE] = st[: Off.PUB_SIZE]
+    return decision_from_view(obs, setup.know, setup.params, position.me, label)
+
+
+def _strategy_arrays(strategies, n_seats: int):
+    from sim.core.enums import MAX_SEATS  # noqa: PLC0415
+    from strategies.registry import MAX_KNOBS, parse_spec  # noqa: PLC0415
+
+    specs = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
+    if len(specs) == 1:
+        specs = specs * n_seats
+    if len(specs) != n_seats:
+        raise AnalysisError(f"{len(specs)} strategies for {n_seats} seats: give one, or one per seat")
+    ids = np.zeros(MAX_SEATS, np.int64)
+    knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
+    for s, spec in enumerate(specs):
+        ids[s], knobs[s] = parse_spec(spec)
+    return specs, ids, knobs
+
+
+def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
+    """Rollouts [start, start+n) of the active actions (a worker's unit)."""
+    from sim.core.legal import WHY_TEXT  # noqa: PLC0415
+    from sim.play.analysis import WORLD_ERROR, rollout_actions_nb  # noqa: PLC0415
+    from sim.play.loop import ILLEGAL  # noqa: PLC0415
+    from sim.play.worlds import ERROR_TEXT  # noqa: PLC0415
+
+    a = len(dec.actions)
+    us = np.zeros((n, a), np.int32)
+    them = np.zeros((n, a), np.int32)
+    went = np.zeros((n, a), np.int8)
+    status = np.zeros(8, np.int64)
+    stats = np.zeros(2, np.int64)
+    mid, mknobs, tries = model
+    rollout_actions_nb(dec.obs, dec.know, dec.params, np.asarray(dec.actions, np.int32), active, ids, knobs,
+                       int(seed), int(start), int(mid), mknobs, int(tries), us, them, went, status, stats)
+    if status[0] == WORLD_ERROR:
+        raise AnalysisError(f"the position is impossible: {ERROR_TEXT.get(int(status[1]), 'world error')}")
+    if status[0] == ILLEGAL:
+        raise RuntimeError(f"seat {int(status[1])} chose an illegal action {int(status[2])} "
+                           f"({WHY_TEXT[int(status[3])]}) in rollout {int(status[4])}, seed {seed}")
+    return us, them, went, stats
+
+
+def _run(dec, active, ids, knobs, seed, start, n, model, jobs, pool):
+    """Rollouts [start, start+n) split over ``jobs`` workers; identical whatever ``jobs``."""
+    if jobs <= 1 or n < 2 * jobs:
+        return _chunk(dec, active, ids, knobs, seed, start, n, model)
+    from joblib import delayed  # noqa: PLC0415
+
+    cuts = np.linspace(start, start + n, jobs + 1).astype(int)
+    parts = pool(delayed(_chunk)(dec, active, ids, knobs, seed, int(lo), int(hi - lo), model)
+                 for lo, hi in zip(cuts[:-1], cuts[1:], strict=True) if hi > lo)
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), sum(p[3] for p in parts))
+
+
+def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 1000, seed: int = 0, start: int = 0,
+                    infer: str | None = None, infer_tries: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The raw paired results behind `analyze`: rollouts start .. start+rollouts-1 of every
+    action of ``decision`` on the same worlds.  Returns (us, them, went), each of shape
+    (rollouts, n_actions): the viewer's team's hand score, the best opposing team's, and 1 if the
+    viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
+    from sim.core.enums import Off  # noqa: PLC0415
+
+    _check_args(int(rollouts), None, 1, int(seed), int(infer_tries))
+    _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]))
+    model = (-1, np.zeros(knobs.shape[1]), 0)
+    if infer:
+        mid, mk = _strategy_arrays(infer, 1)[1:]
+        model = (int(mid[0]), mk[0].copy(), int(infer_tries))
+    us, them, went, _ = _chunk(decision, np.ones(len(decision.actions), np.int8), ids, knobs, int(seed), int(start),
+                               int(rollouts), model)
+    return us, them, went
+
+
+def _best(res: np.ndarray, n: np.ndarray, active: np.ndarray) -> int:
+    means = [res[: n[a], a].mean() if active[a] else -math.inf for a in range(res.shape[1])]
+    return int(np.argmax(means))
+
+
+def _eliminate(res, n, active, until_ci) -> float:
+    """Drop the actions clearly worse than the best; returns the largest half-width of a
+    remaining difference to the best (0 when the analysis can stop)."""
+    best = _best(res, n, active)
+    worst = 0.0
+    for a in np.flatnonzero(active):
+        if a == best:
+            continue
+        m = min(n[a], n[best])
+        ci = mean_ci(res[:m, a].astype(np.float64) - res[:m, best])
+        if ci.high < 0:
+            active[a] = 0
+        elif ci.half_width > until_ci:
+            worst = max(worst, ci.half_width)
+    return 0.0 if active.sum() <= 1 else worst
+
+
+def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> int:
+    """Rollouts of the next batch: everything without ``until_ci``; else the first BATCH, then
+    the rollouts the widest remaining interval still needs (half-widths shrink as 1/sqrt(n)),
+    +10%, at least BATCH and at most doubling.  A function of the results so far, which depend
+    only on the seed: the same batches whatever the number of workers."""
+    if until_ci is None:
+        return cap
+    if done == 0:
+        return min(BATCH, cap)
+    need = math.ceil(done * ((worst / until_ci) ** 2 - 1.0) * 1.1)
+    return min(max(need, BATCH), done, cap - done)
+
+
+def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> None:
+    if rollouts < 2:
+        raise AnalysisError(f"rollouts={rollouts}: give at least 2 (intervals need two)")
+    if until_ci is not None and not until_ci > 0:
+        raise AnalysisError(f"until_ci={until_ci}: give a half-width > 0 points")
+    if jobs < 1:
+        raise AnalysisError(f"jobs={jobs}: give at least 1")
+    if seed < 0:
+        raise AnalysisError(f"seed={seed}: give a non-negative integer")
+    if infer_tries < 1:
+        raise AnalysisError(f"infer_tries={infer_tries}: give at least 1")
+
+
+def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float | None = None,
+            jobs: int = 1, seed: int = 0, rules=None, infer: str | None = None, infer_tries: int = 100,
+            equity: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+            progress: bool | None = None) -> pd.DataFrame:
+    """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
+    sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
+    with ``until_ci``).  ``strategies``: one spec for every seat or one per seat.  ``infer``: a
+    model strategy; worlds then agree with each opponent's last discard under it (up to
+    ``infer_tries`` redraws).  ``equity(us_total, them_total)``: P(the viewer's team wins the
+    game) from cumulative scores after the hand (arrays), which adds p_win columns.  Returns the
+    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
+    dec = _as_decision(decision, rules)
+    _check_args(int(rollouts), until_ci, int(jobs), int(seed), int(infer_tries))
+    from sim.core.enums import Off  # noqa: PLC0415
+
+    specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]))
+    model = (-1, np.zeros(knobs.shape[1]), 0)
+    if infer:
+        mid, mk = _strategy_arrays(infer, 1)[1:]
+        model = (int(mid[0]), mk[0].copy(), int(infer_tries))
+    a = len(dec.actions)
+    us = np.zeros((rollouts, a), np.int32)
+    them = np.zeros((rollouts, a), np.int32)
+    went = np.zeros((rollouts, a), np.int8)
+    n = np.zeros(a, np.int64)
+    active = np.ones(a, np.int8)
+    stats = np.zeros(2, np.int64)
+    pool = _pool(jobs)
+    bar = _bar(progress, rollouts * a)
+    try:
+        start, worst = 0, math.inf
+        while start < rollouts and worst > 0:
+            size = _next_batch(start, worst, until_ci, int(rollouts))
+            u, t, w, st = _run(dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool)
+            sel = active.astype(bool)
+            us[start : start + size, sel], them[start : start + size, sel] = u[:, sel], t[:, sel]
+            went[start : start + size, sel] = w[:, sel]
+            stats += st
+            start += size
+            n[sel] = start
+            bar.update(size * int(sel.sum()))
+            if until_ci is not None:
+                worst = _eliminate(us - them, n, active, until_ci)
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.__exit__(None, None, None)
+    df = _table(dec, us, them, went, n, active, equity)
+    df.attrs.update({"rollouts": int(n.max()), "strategy": ",".join(dict.fromkeys(specs)), "seed": int(seed),
+                     "infer": infer, "infer_constrained": int(stats[0]), "infer_failed": int(stats[1]),
+                     "position": dec.label})
+    return df
+
+
+def _as_decision(decision, rules) -> Decision:
+    if isinstance(decision, Decision):
+        return decision
+    from reports.position import Position  # noqa: PLC0415
+    from sim.play.game import GameState  # noqa: PLC0415
+
+    if isinstance(decision, Position):
+        return decision_from_position(decision, rules)
+    if isinstance(decision, GameState):
+        return decision_from_game(decision)
+    raise TypeError(f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}")
+
+
+def _pool(jobs: int):
+    if jobs <= 1:
+        return None
+    from joblib import Parallel  # noqa: PLC0415
+
+    return Parallel(n_jobs=jobs, backend="loky").__enter__()
+
+
+def _bar(progress: bool | None, total: int):
+    from tqdm.auto import tqdm  # noqa: PLC0415
+
+    enabled = sys.stderr.isatty() if progress is None else progress
+    return tqdm(total=total, unit="rollout", disable=not enabled, file=sys.stderr, dynamic_ncols=True)
+
+
+def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:
+    res = (us - them).astype(np.float64)
+    best = _best(res, n, np.ones(len(n), np.int8) if active.sum() == 0 else active)
+    rows = []
+    for a in range(len(dec.actions)):
+        m = int(n[a])
+        ci = mean_ci(res[:m, a])
+        if a == best:
+            d = (0.0, 0.0, 0.0)
+        else:
+            k = min(m, int(n[best]))
+            dci = mean_ci(res[:k, a] - res[:k, best])
+            d = (dci.mean, dci.low, dci.high)
+        row = {"action": dec.texts[a], "mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
+               "diff_to_best": d[0], "diff_ci_low": d[1], "diff_ci_high": d[2],
+               "p_out": float(went[:m, a].mean()), "rollouts": m,
+               "tie": bool(a != best and d[2] >= 0), "action_id": dec.actions[a]}
+        if equity is not None:
+            pw = mean_ci(np.asarray(equity(dec.cum_us + us[:m, a], dec.cum_them + them[:m, a]), np.float64))
+            row.update({"p_win": pw.mean, "p_win_low": pw.low, "p_win_high": pw.high})
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    order = np.argsort(-df["mean"].to_numpy(), kind="stable")
+    order = np.concatenate([[best], [i for i in order if i != best]])
+    return df.iloc[order].reset_index(drop=True)
+
+
+def to_json(df: pd.DataFrame) -> dict:
+    """The ``--json`` object: {"position", "strategy", "rollouts", "actions": [...]}, best first."""
+    keys = ("action", "mean", "ci_low", "ci_high", "diff_to_best", "diff_ci_low", "diff_ci_high", "p_out", "rollouts")
+    extra = [c for c in ("tie", "p_win", "p_win_low", "p_win_high") if c in df.columns]
+    acts = []
+    for r in df.to_dict("records"):
+        item = {k: (int(r[k]) if k == "rollouts" else r[k] if k == "action" else float(r[k])) for k in keys}
+        item.update({c: (bool(r[c]) if c == "tie" else float(r[c])) for c in extra})
+        acts.append(item)
+    return {"position": df.attrs.get("position", ""), "strategy": df.attrs.get("strategy", ""),
+            "rollouts": df.attrs.get("rollouts", 0), "actions": acts}
+
+
+def format_table(df: pd.DataFrame) -> str:
+    """The terminal table: best first, ties marked with '='."""
+    lines = [f"{'':2}{'action':<24}{'mean':>9}  {'95% CI':<19}{'diff':>9}  {'paired 95% CI':<19}{'P(out)':>7}"
+             + ("  P(win)" if "p_win" in df.columns else "") + f"{'n':>7}"]
+    for i, r in enumerate(df.to_dict("records")):
+        mark = "* " if i == 0 else ("= " if r["tie"] else "  ")
+        ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
+        dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
+        pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
+        lines.append(f"{mark}{r['action']:<24}{r['mean']:>9.1f}  {ci:<19}{r['diff_to_best']:>9.1f}  {dci:<19}"
+                     f"{r['p_out']:>7.3f}{pw}{r['rollouts']:>7}")
+    lines.append("* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
+                 "viewer's team minus the best opposing team's, in points")
+    return "\n".join(lines)

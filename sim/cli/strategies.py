@@ -1,0 +1,132 @@
+"""`canasta strategies [NAME ...]`: each strategy's plan and its knobs (meaning, range, default)."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+from typing import Any
+
+EPILOG = """examples:
+  canasta strategies                 every strategy: its plan, then its knobs
+  canasta strategies expert tunable  only these two
+  canasta strategies --brief         one line per strategy
+Knobs are set in a strategy spec: expert:open_threshold=0,safe_discard=1 (simulate --strategies,
+compare, sweep --knob).
+"""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "strategies", help="list the strategies: plan and knobs (meaning, range, default)",
+        description="List the built-in strategies: what each plans to do and every knob it "
+        "takes, with its meaning, range and this strategy's default.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("names", nargs="*", metavar="NAME", help="strategies to show (default: all)")
+    p.add_argument("--brief", action="store_true", help="one line per strategy, no knobs")
+    p.set_defaults(run=run)
+    return p
+
+
+# ----------------------------------------------------------------------------- accessors
+# Written against strategies.registry as it is: names, the module of each strategy, its KNOBS
+# (defaults); the knobs' meanings come from the knob table (strategies.heuristic.KNOB_TABLE,
+# rows with .name/.default/.meaning[/.range]) when it exists, else from heuristic's docstring.
+
+
+def strategy_modules() -> dict[str, Any]:
+    """{name: module} in registry order."""
+    from strategies import registry  # noqa: PLC0415
+
+    mods = getattr(registry, "STRATEGIES", None)
+    if isinstance(mods, dict):
+        return dict(mods)
+    return dict(registry._ENTRIES)
+
+
+def _meanings() -> dict[str, tuple[str, str | None]]:
+    """{knob: (meaning, declared range or None)} of every knob any strategy uses."""
+    from strategies import heuristic  # noqa: PLC0415
+
+    table = getattr(heuristic, "KNOB_TABLE", None)
+    if table:
+        return {k.name: (" ".join(k.meaning.split()), getattr(k, "range", None)) for k in table}
+    doc = inspect.getdoc(heuristic) or ""
+    block = doc.split("Knobs", 1)[1].split("\n\n", 1)[0] if "Knobs" in doc else ""
+    out: dict[str, list[str]] = {}
+    name = None
+    for line in block.splitlines()[1:]:
+        m = re.match(r"  (\w+)\s{2,}(.*)", line)
+        if m:
+            name = m.group(1)
+            out[name] = [m.group(2)]
+        elif name and line.strip():
+            out[name].append(line.strip())
+    return {k: (" ".join(v), None) for k, v in out.items()}
+
+
+def knob_range(meaning: str, default: float, declared: str | None = None) -> str:
+    """The values a knob takes: as declared, else the options its meaning enumerates ("0 never
+    ...; 1 ...; 2 ..."), else a non-negative number (every other knob is a count, a threshold
+    in points or cards, or a weight)."""
+    if declared:
+        return str(declared)
+    opts = {int(x) for x in re.findall(r"(?:^|; )(\d)(?::| )", meaning)}
+    if opts:
+        opts |= {0, int(default)} if float(default).is_integer() else {0}
+        return ", ".join(str(v) for v in sorted(opts))
+    return ">= 0"
+
+
+def knob_rows(name: str) -> list[dict[str, Any]]:
+    """Knobs of strategy ``name``: knob, default (this strategy's), range, meaning."""
+    from strategies.registry import knob_defaults  # noqa: PLC0415
+
+    meanings = _meanings()
+    rows = []
+    for knob, default in knob_defaults(name).items():
+        meaning, declared = meanings.get(knob, ("", None))
+        rows.append({"knob": knob, "default": default,
+                     "range": knob_range(meaning, default, declared), "meaning": meaning})
+    return rows
+
+
+def plan(name: str) -> tuple[str, str]:
+    """(one-line summary, plan text) from the strategy module's docstring."""
+    doc = inspect.getdoc(strategy_modules()[name]) or name
+    first, _, rest = doc.partition("\n")
+    summary = first.split(":", 1)[1].strip() if ":" in first else first
+    return summary, rest.strip()
+
+
+# ----------------------------------------------------------------------------- command
+
+
+def run(args: argparse.Namespace) -> int:
+    import pandas as pd  # noqa: PLC0415
+
+    from sim.cli.tables import fmt_num, print_table  # noqa: PLC0415
+
+    mods = strategy_modules()
+    names = args.names or list(mods)
+    for n in names:
+        if n not in mods:
+            raise ValueError(f"unknown strategy {n!r}; known strategies: {', '.join(mods)}")
+    if args.brief:
+        print_table(pd.DataFrame([{"strategy": n, "knobs": len(knob_rows(n)), "plan": plan(n)[0]}
+                                  for n in names]), title="Strategies", wrap=("plan",))
+        return 0
+    for n in names:
+        summary, text = plan(n)
+        print(f"== {n}: {summary}")
+        if text:
+            print(text)
+        rows = knob_rows(n)
+        if rows:
+            print_table(pd.DataFrame(rows), title=f"knobs of {n} (set with {n}:knob=value,...)",
+                        formats={"default": lambda v: fmt_num(v, 0 if float(v).is_integer() else 2)},
+                        wrap=("meaning",))
+        else:
+            print(f"{n} has no knobs.")
+        print()
+    return 0

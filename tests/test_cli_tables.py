@@ -1,0 +1,66 @@
+"""The command line's printed tables and small commands: --version, strategies, option names."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.cli.main import build_parser, main
+from sim.cli.strategies import knob_range, knob_rows
+from sim.cli.tables import fmt_ci, fmt_pct_ci, print_table
+from strategies.registry import STRATEGY_NAMES, knob_defaults
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and re.match(r"canasta \d+\.\d+", capsys.readouterr().out)
+
+
+def test_strategies_lists_plan_and_every_knob(capsys):
+    assert main(["strategies"]) == 0
+    out = capsys.readouterr().out
+    for name in STRATEGY_NAMES:
+        assert f"== {name}: " in out
+    expert = out.split("== expert:")[1].split("== tunable:")[0]
+    assert "Plan" in expert
+    for knob, default in knob_defaults("expert").items():
+        line = next(ln for ln in expert.splitlines() if ln.startswith(knob + " "))
+        assert re.search(rf"\s{default:g}\s", line), line  # expert's own default, not heuristic's
+    rows = {r["knob"]: r for r in knob_rows("expert")}
+    assert rows["freeze_when"]["range"] == "0, 1, 2" and rows["concealed"]["range"] == "0, 1"
+    assert all(r["meaning"] for r in rows.values())
+    assert knob_range("weight", 9.0) == ">= 0" and knob_range("x", 1, "0..3") == "0..3"
+    assert main(["strategies", "nosuch"]) == 2
+
+
+def test_one_option_name_for_strategies():
+    p = build_parser()
+    for opt in ("--strategies", "--strategy"):  # the old spelling still parses, hidden
+        assert p.parse_args(["odds", "--position", "f", opt, "expert", "greedy"]).strategies == ["expert", "greedy"]
+    odds_help = p._subparsers._group_actions[0].choices["odds"].format_help()
+    assert "--strategies" in odds_help and "--strategy " not in odds_help
+
+
+def test_tables_are_aligned_and_rounded(capsys):
+    df = pd.DataFrame({"name": ["a", "bb"], "count": [199906.0, 12.0], "x": [192.46275, 3.5],
+                       "ci": [fmt_ci(152.71, 142.93, 162.49), fmt_ci(-0.3, -12, 12, signed=True)]})
+    print_table(df, title="t")
+    lines = capsys.readouterr().out.splitlines()
+    assert "199,906" in lines[3] and "199906.0" not in "\n".join(lines)
+    assert "192.46275" not in "\n".join(lines)
+    assert lines[4].endswith("+0 [-12, 12]") and lines[3].endswith("152.7 [142.9, 162.5]")
+    assert len({len(ln) for ln in lines[3:5]}) == 1  # right-aligned numbers: equal line ends
+    assert fmt_pct_ci(0.531, 0.524, 0.538) == "53.10% [52.40, 53.80]"
+    assert fmt_ci(1.0, -np.inf, np.inf).endswith("[no CI: n < 2]")
+    print_table(pd.DataFrame({"x [95% CI]": [fmt_ci(1.0, -np.inf, np.inf)]}), title="[bold]t[/bold]")
+    out = capsys.readouterr().out
+    assert "1.0 [no CI: n < 2]" in out and "[bold]t[/bold]" in out  # text, never rich markup
+
+
+def test_rules_says_samba_is_playable(capsys):
+    assert main(["rules"]) == 0
+    assert "not playable" not in capsys.readouterr().out
