@@ -77,3 +77,15 @@ def test_duplicate_pairs_agree_with_plain_compare():
     # the adjusted and the plain means estimate the same edge
     assert abs(est.mean - est.plain_mean) < 2 * (est.plain_ci[1] - est.plain_ci[0])
     assert est.variance_reduction_ci[0] <= est.variance_reduction <= est.variance_reduction_ci[1]
+
+
+def test_compare_headlines_the_adjusted_estimate_with_the_plain_beside():
+    from reports.compare import compare
+
+    row = compare(["expert", "greedy"], hands=300, seed=4, jobs=1).iloc[0]
+    assert row["estimator"] == "luck-adjusted"
+    plain_half = (row["plain_ci_high"] - row["plain_ci_low"]) / 2
+    assert abs(row["mean_diff_per_hand"] - row["plain_mean_diff_per_hand"]) < 2 * plain_half
+    assert row["luck_variance_reduction_low"] <= row["luck_variance_reduction"] <= row["luck_variance_reduction_high"]
+    plain = compare(["expert", "greedy"], hands=300, seed=4, jobs=1, luck=False).iloc[0]
+    assert plain["estimator"] == "plain" and plain["mean_diff_per_hand"] == row["plain_mean_diff_per_hand"]
