@@ -1,46 +1,13 @@
 """The shared heuristic player behind `patient`, `pile-control`, `expert` and `tunable`.
 
 One compiled decision function, steered by a knob vector (the `KNOBS` of those modules, all in
-the order of `KNOB_NAMES` below), so the four strategies cost one compilation and every knob of
+the order of `KNOB_TABLE` below), so the four strategies cost one compilation and every knob of
 every one of them can be swept from the command line (`expert:freeze_when=0`).
 STRATEGY-NOTES.md (/work/shared) is the source of the rules of thumb; section numbers below
 refer to it.
 
-Knobs (float values; 0/1 for switches):
-  open_threshold          open from hand only with >= minimum + this many meldable points
-  open_with_pile_only     1: open from hand only when forced -- the opponents have opened and we
-                          have not, the hand may end soon, or the stock is low (section 2)
-  max_wild_commit         wild cards we put into one meld that is not being completed into a
-                          canasta this turn (completing a canasta may use more) (section 4)
-  freeze_when             0 never freeze; 1 freeze with a two when the opponents have opened and
-                          we have not; 2 also when the pile (>= 4 cards) is unfrozen for the next
-                          opponent and every non-wild discard is dangerous, unless our side holds
-                          fewer cards than theirs (section 5)
-  go_out_min_canastas     go out voluntarily only with this many team canastas (at least the
-                          rules' number) ...
-  go_out_opp_cards_le     ... or as soon as an opponent holds this few cards, or the stock is low
-                          (section 7)
-  pair_hold               1: keep natural pairs in hand (no pair + wild melds) unless opening,
-                          going out or the hand may end; 2: also keep them when the hand may end
-                          (section 3)
-  take_min_pile           take an unfrozen pile with a natural + a wild only from this many cards
-                          (section 1)
-  take_pair_min_pile      take with a natural pair only from this many cards
-  meld_all_when_opp_cards_le  meld everything when an opponent whose team may go out holds this
-                          few cards (section 3)
-  hold_melds              1: no new melds of naturals from hand once opened, except to complete
-                          a canasta (5+ of a rank) or when the hand may end (section 3)
-  safe_discard            weight of the danger estimate in the discard choice (0: plain least
-                          useful card) -- melded ranks of the next opponent, rule of 8, its last
-                          discard (section 6)
-  black3_stop             a black three is kept as a stop and played when the pile holds this
-                          many cards (0: black threes are discarded first, like greedy) (section 5)
-  concealed               1: while the team has not melded, go out concealed when the whole hand
-                          can be melded with a canasta (section 7)
-  joker_first             1: meld jokers first and keep twos (freeze with twos); 0: twos first
-  late_stock              the hand "may end" when the stock holds this few cards
-  shed_high_when_ending   1: when the hand may end, discard high cards first (they would count
-                          against us); 0: low cards first as always (section 6)
+Knobs (float values; 0/1 for switches): `KNOB_TABLE` below, one row per knob (name, default,
+meaning); the default row is a sensible middle-of-the-road player and the presets override some.
 
 Decision plan:
   draw phase   stock empty: decline when allowed.  Otherwise take onto a team meld, take with a
@@ -72,76 +39,50 @@ from sim.core.legal import (
     why_illegal_nb,
     wild_capacity_nb,
 )
+from strategies.knobs import Knob, knob_defaults, knob_index
+from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
-KNOB_NAMES = (
-    "open_threshold",
-    "open_with_pile_only",
-    "max_wild_commit",
-    "freeze_when",
-    "go_out_min_canastas",
-    "go_out_opp_cards_le",
-    "pair_hold",
-    "take_min_pile",
-    "take_pair_min_pile",
-    "meld_all_when_opp_cards_le",
-    "hold_melds",
-    "safe_discard",
-    "black3_stop",
-    "concealed",
-    "joker_first",
-    "late_stock",
-    "shed_high_when_ending",
+KNOB_TABLE: tuple[Knob, ...] = (
+    Knob("open_threshold", 0.0, "open from hand only with >= minimum + this many meldable points"),
+    Knob("open_with_pile_only", 0.0, "1: open from hand only when forced -- the opponents have opened and we "
+         "have not, the hand may end soon, or the stock is low (section 2)"),
+    Knob("max_wild_commit", 1.0, "wild cards we put into one meld that is not being completed into a "
+         "canasta this turn (completing a canasta may use more) (section 4)"),
+    Knob("freeze_when", 1.0, "0 never freeze; 1 freeze with a two when the opponents have opened and we "
+         "have not; 2 also when the pile (>= 4 cards) is unfrozen for the next opponent and every "
+         "non-wild discard is dangerous, unless our side holds fewer cards than theirs (section 5)"),
+    Knob("go_out_min_canastas", 1.0, "go out voluntarily only with this many team canastas (at least the "
+         "rules' number) ..."),
+    Knob("go_out_opp_cards_le", 5.0, "... or as soon as an opponent holds this few cards, or the stock is "
+         "low (section 7)"),
+    Knob("pair_hold", 0.0, "1: keep natural pairs in hand (no pair + wild melds) unless opening, going "
+         "out or the hand may end; 2: also keep them when the hand may end (section 3)"),
+    Knob("take_min_pile", 5.0, "take an unfrozen pile with a natural + a wild only from this many cards "
+         "(section 1)"),
+    Knob("take_pair_min_pile", 1.0, "take with a natural pair only from this many cards"),
+    Knob("meld_all_when_opp_cards_le", 4.0, "meld everything when an opponent whose team may go out holds "
+         "this few cards (section 3)"),
+    Knob("hold_melds", 0.0, "1: no new melds of naturals from hand once opened, except to complete a "
+         "canasta (5+ of a rank) or when the hand may end (section 3)"),
+    Knob("safe_discard", 1.0, "weight of the danger estimate in the discard choice (0: plain least useful "
+         "card) -- melded ranks of the next opponent, rule of 8, its last discard (section 6)"),
+    Knob("black3_stop", 5.0, "a black three is kept as a stop and played when the pile holds this many "
+         "cards (0: black threes are discarded first, like greedy) (section 5)"),
+    Knob("concealed", 0.0, "1: while the team has not melded, go out concealed when the whole hand can be "
+         "melded with a canasta (section 7)"),
+    Knob("joker_first", 1.0, "1: meld jokers first and keep twos (freeze with twos); 0: twos first"),
+    Knob("late_stock", 6.0, "the hand \"may end\" when the stock holds this few cards"),
+    Knob("shed_high_when_ending", 1.0, "1: when the hand may end, discard high cards first (they would "
+         "count against us); 0: low cards first as always (section 6)"),
 )
-(
-    K_OPEN_THR,
-    K_PILE_ONLY,
-    K_MAX_WILD,
-    K_FREEZE,
-    K_OUT_CAN,
-    K_OUT_OPP,
-    K_PAIR_HOLD,
-    K_TAKE_MIN,
-    K_PAIR_MIN,
-    K_MELD_ALL_OPP,
-    K_HOLD_MELDS,
-    K_SAFE,
-    K_B3_STOP,
-    K_CONCEALED,
-    K_JOKER_FIRST,
-    K_LATE_STOCK,
-    K_SHED,
-) = range(17)
-
-# A sensible middle-of-the-road player; the presets override some of these.
-DEFAULTS: dict[str, float] = {
-    "open_threshold": 0.0,
-    "open_with_pile_only": 0.0,
-    "max_wild_commit": 1.0,
-    "freeze_when": 1.0,
-    "go_out_min_canastas": 1.0,
-    "go_out_opp_cards_le": 5.0,
-    "pair_hold": 0.0,
-    "take_min_pile": 5.0,
-    "take_pair_min_pile": 1.0,
-    "meld_all_when_opp_cards_le": 4.0,
-    "hold_melds": 0.0,
-    "safe_discard": 1.0,
-    "black3_stop": 5.0,
-    "concealed": 0.0,
-    "joker_first": 1.0,
-    "late_stock": 6.0,
-    "shed_high_when_ending": 1.0,
-}
-assert tuple(DEFAULTS) == KNOB_NAMES
+K = knob_index("HeuristicKnobs", KNOB_TABLE)  # K.<name>: the knob's position in the vector
+DEFAULTS: dict[str, float] = knob_defaults(KNOB_TABLE)
 
 
 def knobs_with(**overrides: float) -> dict[str, float]:
     """DEFAULTS with some values replaced (keeps the knob order)."""
-    for key in overrides:
-        if key not in DEFAULTS:
-            raise KeyError(key)
-    return {k: float(overrides.get(k, v)) for k, v in DEFAULTS.items()}
+    return _knobs_with(KNOB_TABLE, **overrides)
 
 
 @njit(cache=True, _nrt=False)
@@ -179,11 +120,11 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
         if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
             return Act.TAKE_ONTO
-        if pile >= knobs[K_PAIR_MIN] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
+        if pile >= knobs[K.take_pair_min_pile] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
             return Act.TAKE_PAIR
-        if pile >= knobs[K_TAKE_MIN]:
-            first = Act.TAKE_NAT_JOKER if knobs[K_JOKER_FIRST] != 0 else Act.TAKE_NAT_TWO
-            second = Act.TAKE_NAT_TWO if knobs[K_JOKER_FIRST] != 0 else Act.TAKE_NAT_JOKER
+        if pile >= knobs[K.take_min_pile]:
+            first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
+            second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
             if why_illegal_nb(obs, H, params, first) == 0:
                 return first
             if why_illegal_nb(obs, H, params, second) == 0:
@@ -225,11 +166,11 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             if c + near >= need_can and hs < threat_cards:
                 threat_cards = hs
     opened = obs[Off.TEAM_OPENED + team] != 0
-    late = stock <= knobs[K_LATE_STOCK]
-    ending = late or threat_cards <= knobs[K_MELD_ALL_OPP]
-    out_can = knobs[K_OUT_CAN] if knobs[K_OUT_CAN] > need_can else need_can
+    late = stock <= knobs[K.late_stock]
+    ending = late or threat_cards <= knobs[K.meld_all_when_opp_cards_le]
+    out_can = knobs[K.go_out_min_canastas] if knobs[K.go_out_min_canastas] > need_can else need_can
     may_out = my_can >= need_can
-    want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K_OUT_OPP] or late)
+    want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K.go_out_opp_cards_le] or late)
     meld_all = ending or want_out
 
     # ---------------------------------------------------------------- meld phase
@@ -239,15 +180,15 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
         mode = 2  # an opening in progress must reach the minimum
     else:
-        if knobs[K_CONCEALED] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
+        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
             mode = 2
             want_out = True
             meld_all = True
         else:
-            allowed = knobs[K_PILE_ONLY] == 0 or opp_opened or ending
+            allowed = knobs[K.open_with_pile_only] == 0 or opp_opened or ending
             if allowed:
                 pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, 2)
-                if pts >= obs[Off.TEAM_MIN + team] + knobs[K_OPEN_THR]:
+                if pts >= obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]:
                     mode = 2
     if mode > 0:
         a = sequence_move_nb(obs, params)  # Samba: sequences first
@@ -275,7 +216,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     jokers = obs[H + Kind.JOKER]
     twos = obs[H + Kind.TWO]
     wilds = jokers + twos
-    joker_first = knobs[K_JOKER_FIRST] != 0
+    joker_first = knobs[K.joker_first] != 0
     # 1. naturals onto team melds (largest meld first, so canastas come sooner)
     if nh - 1 >= keep:
         for size in range(3 * csize, 2, -1):
@@ -286,7 +227,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                         if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
                             return Act.ADD_NAT + k
     # 2. new natural melds
-    hold = knobs[K_HOLD_MELDS] != 0 and not meld_all
+    hold = knobs[K.hold_melds] != 0 and not meld_all
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         c = obs[H + k]
         if c >= 3 and (not hold or c >= 5) and nh - 3 >= keep:
@@ -315,7 +256,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                 if why_illegal_nb(obs, H, params, add_w + k) == 0:
                     return add_w + k
     # 4. a natural pair + a wild
-    if (knobs[K_PAIR_HOLD] == 0 or opening or going_out or (meld_all and knobs[K_PAIR_HOLD] < 2)) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
+    if (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2)) and knobs[K.max_wild_commit] >= 1 and nh - 3 >= keep:
         v = 2 if w_first == Kind.JOKER else 1
         for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             if obs[H + k] >= 2:
@@ -335,7 +276,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                     w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
                     if obs[Off.MELD_NAT + i] + w != size:
                         continue
-                    if not going_out and closed == 0 and w >= knobs[K_MAX_WILD]:
+                    if not going_out and closed == 0 and w >= knobs[K.max_wild_commit]:
                         continue
                     if why_illegal_nb(obs, H, params, add_w + k) == 0:
                         return add_w + k
@@ -373,7 +314,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             pool += obs[Off.HAND_SIZE + s]
     if pool < 1:
         pool = 1
-    safe_w = knobs[K_SAFE]
+    safe_w = knobs[K.safe_discard]
     prize = (pile + 1) * 12.0  # rough worth of the pile to whoever takes it
     best = -1
     best_score = 1e18
@@ -387,12 +328,12 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
         if c == 1:
             score = 0.0
         elif c == 2:
-            score = 60.0 if knobs[K_PAIR_HOLD] != 0 else 35.0
+            score = 60.0 if knobs[K.pair_hold] != 0 else 35.0
         else:
             score = 70.0
         if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] > 0:
             score += 25.0
-        score += (1.0 - 2.5 * knobs[K_SHED]) * val if ending else 1.0 * val
+        score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
         danger = 0.0
         if lho_team != team and safe_w > 0:
             seen = c
@@ -425,7 +366,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             best_danger = danger
     # black three: a stop when the pile is worth protecting, else a cheap discard
     if obs[H + Kind.BLACK3] > 0:
-        stop = knobs[K_B3_STOP]
+        stop = knobs[K.black3_stop]
         if stop <= 0:
             score = -1000.0
         elif pile + 1 >= stop:
@@ -438,7 +379,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             best_danger = 0.0
     # freezing with a two (section 5)
     if obs[H + Kind.TWO] > 0 and obs[Off.PILE_FREEZE] == 0 and best != Kind.BLACK3:
-        fw = knobs[K_FREEZE]
+        fw = knobs[K.freeze_when]
         freeze = False
         if fw >= 1 and opp_opened and not opened:
             freeze = True
