@@ -1,0 +1,58 @@
+"""Layouts declared once as (name, width, meaning) rows: the state/observation layout `Off`,
+the parameter layout `Par` and the hand/game record dtypes are derived from them."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.core import enums
+from sim.core.enums import (
+    GAME_COLUMNS,
+    HAND_COLUMNS,
+    MAX_SEATS,
+    N_KINDS,
+    OBS_SIZE,
+    STATE_LAYOUT,
+    Off,
+    game_record_dt,
+    hand_record_dt,
+)
+from sim.core.layout import Field, layout
+from sim.core.params import PAR_LAYOUT, Par
+
+
+@pytest.mark.parametrize(("rows", "index", "size"), [(STATE_LAYOUT, Off, "STATE_SIZE"), (PAR_LAYOUT, Par, "N_PARAMS")])
+def test_layout_is_contiguous(rows, index, size):
+    """Each row starts where the previous one ends: no holes, no overlaps, and the size is the
+    sum of the widths."""
+    at = 0
+    for row in rows:
+        assert getattr(index, row.name) == at, row.name
+        assert row.meaning, row.name
+        at += row.width
+    assert getattr(index, size) == at
+
+
+def test_state_layout_parts():
+    # the public part, then the hands: an observation is the public part + one hand
+    assert Off.PUB_CLASSIC <= Off.PUB_SIZE == Off.HANDS
+    assert Off.HAND_SUITS == Off.HANDS + MAX_SEATS * N_KINDS
+    assert OBS_SIZE == Off.HAND_SUITS + enums.N_SUITED <= Off.STATE_SIZE
+    assert Off.MELD_TWO - Off.MELD_NAT == enums.MAX_TEAMS * N_KINDS
+
+
+def test_layout_refuses_repeats_and_negative_widths():
+    with pytest.raises(ValueError, match="twice"):
+        layout("X", (Field("A", 1, "a"), Field("A", 2, "b")), "SIZE")
+    with pytest.raises(ValueError, match="negative"):
+        layout("X", (Field("A", -1, "a"),), "SIZE")
+
+
+@pytest.mark.parametrize(("columns", "dt"), [(HAND_COLUMNS, hand_record_dt), (GAME_COLUMNS, game_record_dt)])
+def test_record_dtypes_follow_their_columns(columns, dt):
+    assert dt.names == tuple(c.name for c in columns)
+    for c in columns:
+        assert c.meaning
+        sub = dt[c.name]
+        assert (sub.base if c.width > 1 else sub) == c.dtype
+        assert (sub.shape[0] if c.width > 1 else 1) == c.width
