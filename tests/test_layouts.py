@@ -56,3 +56,41 @@ def test_record_dtypes_follow_their_columns(columns, dt):
         sub = dt[c.name]
         assert (sub.base if c.width > 1 else sub) == c.dtype
         assert (sub.shape[0] if c.width > 1 else 1) == c.width
+
+
+def test_codes_are_declared_beside_their_text():
+    from sim.core.layout import code_table
+    from sim.core.legal import WHY_TEXT, Why
+    from sim.play.status import CHECK_TEXT, STATUS_TEXT, Check, Status
+
+    for codes, texts in ((Why, WHY_TEXT), (Status, STATUS_TEXT), (Check, CHECK_TEXT)):
+        assert list(codes) == list(range(len(codes))) and len(texts) == len(codes)
+        assert all(texts[c] for c in codes)
+    assert Why.OK == 0 and Check.FINE == 0 and Status.OK == 0
+    with pytest.raises(ValueError, match="twice"):
+        code_table("X", (("A", "a"), ("A", "b")))
+
+
+def test_status_slots_explain_the_stop():
+    """The engine reads a kernel's status through the named slots: an illegal action and a
+    broken invariant each come back as one line naming what the kernel wrote."""
+    import numpy as np
+
+    from sim.core.enums import Act
+    from sim.core.legal import WHY_TEXT, Why
+    from sim.play.engine import explain_status
+    from sim.play.status import CHECK_TEXT, Broken, Check, Illegal, Slot, Status
+    from strategies.registry import strategy_id
+
+    tables = np.array([[0, 1, 2, 3, -1, -1]], np.int64)
+    st = np.zeros(Slot.SIZE, np.int64)
+    assert explain_status(st, 5, tables) is None
+    st[[Illegal.CODE, Illegal.SEAT, Illegal.ACTION, Illegal.WHY, Illegal.GAME, Illegal.HAND, Illegal.STRATEGY]] = (
+        Status.ILLEGAL, 2, Act.DECLINE, Why.NOT_EXHAUSTED, 41, 3, strategy_id("expert"))
+    msg = explain_status(st, 5, tables)
+    assert "'expert' (seat 2)" in msg and WHY_TEXT[Why.NOT_EXHAUSTED] in msg
+    assert "seed=5 game=41 hand=3" in msg
+    st[:] = 0
+    st[[Broken.CODE, Broken.CHECK, Broken.GAME, Broken.HAND, Broken.TURN]] = (Status.INVARIANT, Check.PILE_COUNTS, 7, 1, 12)
+    msg = explain_status(st, 5, tables)
+    assert CHECK_TEXT[Check.PILE_COUNTS] in msg and "game=7 hand=1 turn=12" in msg

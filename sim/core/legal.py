@@ -9,8 +9,6 @@ and on a player's observation (hand_off = HANDS) alike.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
@@ -26,54 +24,32 @@ from sim.core.enums import (
     Par,
     Phase,
 )
+from sim.core.layout import code_table
 
+# Why an action is illegal: each code beside its text (WHY_TEXT[code]).
+Why, WHY_TEXT = code_table("WhyT", (
+    ("OK", "legal"),
+    ("PHASE", "not allowed in this phase of the turn"),
+    ("NO_STOCK", "the stock is empty"),
+    ("PILE_EMPTY", "the discard pile is empty"),
+    ("TOP_BLOCKED", "the top discard is a wild card or black three and cannot be taken"),
+    ("FROZEN", "the pile is frozen for this team: only a natural pair from the hand takes it"),
+    ("NO_CARDS", "the hand does not hold those cards"),
+    ("RULE_OFF", "the rule set does not allow it"),
+    ("NO_MELD", "the team has no meld of that rank"),
+    ("MELD_EXISTS", "the team already has a meld of that rank"),
+    ("WILD_LIMIT", "too many wild cards for that meld"),
+    ("CANASTA_CLOSED", "a completed canasta takes no wild card (or not this pile) under these rules"),
+    ("KEEP_CARDS", "the player must keep at least two cards unless the team may go out"),
+    ("OPENING", "the initial meld's minimum could no longer be reached this turn"),
+    ("BLACK3", "black threes are melded only when going out, in the allowed number"),
+    ("NOT_EXHAUSTED", "declining the pile is allowed only when the stock is exhausted"),
+    ("FORCED_TAKE", "the stock is exhausted and the top card fits a team meld: the pile must be taken"),
+    ("BAD_KIND", "that card kind cannot be used that way"),
+    ("UNKNOWN", "unknown action id"),
+    ("GO_OUT", "the team may not go out (not enough canastas, or the initial meld is missing)"),
+))
 
-class WhyT(NamedTuple):
-    OK: int = 0
-    PHASE: int = 1
-    NO_STOCK: int = 2
-    PILE_EMPTY: int = 3
-    TOP_BLOCKED: int = 4
-    FROZEN: int = 5
-    NO_CARDS: int = 6
-    RULE_OFF: int = 7
-    NO_MELD: int = 8
-    MELD_EXISTS: int = 9
-    WILD_LIMIT: int = 10
-    CANASTA_CLOSED: int = 11
-    KEEP_CARDS: int = 12
-    OPENING: int = 13
-    BLACK3: int = 14
-    NOT_EXHAUSTED: int = 15
-    FORCED_TAKE: int = 16
-    BAD_KIND: int = 17
-    UNKNOWN: int = 18
-    GO_OUT: int = 19
-
-
-Why = WhyT()
-WHY_TEXT = (
-    "legal",
-    "not allowed in this phase of the turn",
-    "the stock is empty",
-    "the discard pile is empty",
-    "the top discard is a wild card or black three and cannot be taken",
-    "the pile is frozen for this team: only a natural pair from the hand takes it",
-    "the hand does not hold those cards",
-    "the rule set does not allow it",
-    "the team has no meld of that rank",
-    "the team already has a meld of that rank",
-    "too many wild cards for that meld",
-    "a completed canasta takes no wild card (or not this pile) under these rules",
-    "the player must keep at least two cards unless the team may go out",
-    "the initial meld's minimum could no longer be reached this turn",
-    "black threes are melded only when going out, in the allowed number",
-    "declining the pile is allowed only when the stock is exhausted",
-    "the stock is exhausted and the top card fits a team meld: the pile must be taken",
-    "that card kind cannot be used that way",
-    "unknown action id",
-    "the team may not go out (not enough canastas, or the initial meld is missing)",
-)
 
 # ----------------------------------------------------------------------------- small readers
 
