@@ -188,6 +188,18 @@ class RuleSet(RuleParams):
                 f"players={p}: samba is the four-player partnership game of seed 004; "
                 "use classic or german for other player counts"
             )
+        self._validate_cards()
+        self._validate_melds()
+        self._validate_scores()
+        teams = self.team_of_seat
+        if sorted(set(teams)) != list(range(self.n_teams)):  # pragma: no cover - layouts are fixed
+            raise RulesError(
+                f"team_layout='{self.team_layout}' is not a partition of the {p} seats"
+            )
+        check_ranges(self)
+
+    def _validate_cards(self) -> None:
+        """Packs, deal and draw: the cards must suffice."""
         if self.decks not in (2, 3):
             raise RulesError(
                 f"decks={self.decks}: a game uses 2 or 3 packs (3 for Samba and six players)"
@@ -205,6 +217,9 @@ class RuleSet(RuleParams):
             )
         if self.draw_count < 1:
             raise RulesError(f"draw_count={self.draw_count}: a player draws at least 1 card")
+
+    def _validate_melds(self) -> None:
+        """Meld and canasta sizes, wild cards, taking the pile, going out."""
         if self.max_wild_per_meld < 0:
             raise RulesError(
                 f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in melds)"
@@ -240,6 +255,9 @@ class RuleSet(RuleParams):
                 f"red_threes_need_canastas={self.red_threes_need_canastas}: must be >= 0 "
                 "(0 = red threes count plus once the team has made its initial meld)"
             )
+
+    def _validate_scores(self) -> None:
+        """Red threes, black threes and the initial-meld minimums."""
         r3 = self.red_three_scores
         if (
             any(v < 0 for v in r3)
@@ -264,12 +282,6 @@ class RuleSet(RuleParams):
                 "black threes (use 0/0 to forbid black-three melds)"
             )
         self._validate_bands()
-        teams = self.team_of_seat
-        if sorted(set(teams)) != list(range(self.n_teams)):  # pragma: no cover - layouts are fixed
-            raise RulesError(
-                f"team_layout='{self.team_layout}' is not a partition of the {p} seats"
-            )
-        check_ranges(self)
 
     def _validate_bands(self) -> None:
         bands = self.minimum_bands
