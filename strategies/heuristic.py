@@ -39,6 +39,7 @@ from sim.core.legal import (
     why_illegal_nb,
     wild_capacity_nb,
 )
+from sim.core.readers import meld_nat_nb, meld_size_nb, meld_wild_nb, team_of_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -94,77 +95,17 @@ def _first_legal_nb(obs, params, buf) -> int:
 @njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
-    seat = obs[Off.SEAT]
-    n_seats = obs[Off.N_SEATS]
-    team = obs[Off.TEAM_OF_SEAT + seat]
-    n_teams = obs[Off.N_TEAMS]
-    csize = params[Par.CANASTA_SIZE]
+    team = team_of_nb(obs)
     need_can = params[Par.CANASTAS_TO_GO_OUT]
     stock = obs[Off.STOCK_LEN]
-    pile = obs[Off.PILE_LEN]
-
-    # ---------------------------------------------------------------- draw phase
     if obs[Off.PHASE] == Phase.DRAW:
-        if stock == 0:
-            if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
-                return Act.DECLINE
-            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
-                if why_illegal_nb(obs, H, params, a) == 0:
-                    return a
-            return _first_legal_nb(obs, params, buf)
-        a = sequence_take_nb(obs, params)
-        if a >= 0:
-            return a
-        top = obs[Off.PILE_TOP]
-        if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + obs[Off.MELD_NAT + obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]] * N_KINDS + top] == 0:
-            return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
-        if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
-            return Act.TAKE_ONTO
-        if pile >= knobs[K.take_pair_min_pile] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
-            return Act.TAKE_PAIR
-        if pile >= knobs[K.take_min_pile]:
-            first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
-            second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
-            if why_illegal_nb(obs, H, params, first) == 0:
-                return first
-            if why_illegal_nb(obs, H, params, second) == 0:
-                return second
-        return Act.DRAW
+        return _draw_nb(obs, params, knobs, buf, team)
 
     # ---------------------------------------------------------------- context
     nh = 0
     for k in range(N_KINDS):
         nh += obs[H + k]
-    my_can = 0
-    opp_opened = False
-    for t in range(n_teams):
-        if t == team:
-            my_can = canastas_nb(obs, params, t)
-        elif obs[Off.TEAM_OPENED + t] != 0:
-            opp_opened = True
-    opp_min_cards = 1000
-    threat_cards = 1000  # fewest cards of an opponent whose team may go out
-    my_side_cards = 0
-    opp_side_cards = 0
-    for s in range(n_seats):
-        t = obs[Off.TEAM_OF_SEAT + s]
-        hs = obs[Off.HAND_SIZE + s]
-        if t == team:
-            my_side_cards += hs
-        else:
-            opp_side_cards += hs
-            if hs < opp_min_cards:
-                opp_min_cards = hs
-            # its team may go out soon: enough canastas, or one short with a meld of 5+
-            c = canastas_nb(obs, params, t)
-            near = 0
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                i = t * N_KINDS + k
-                ms = obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
-                if csize - 2 <= ms < csize:
-                    near = 1
-            if c + near >= need_can and hs < threat_cards:
-                threat_cards = hs
+    my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
     opened = obs[Off.TEAM_OPENED + team] != 0
     late = stock <= knobs[K.late_stock]
     ending = late or threat_cards <= knobs[K.meld_all_when_opp_cards_le]
@@ -204,13 +145,86 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
 
 
 @njit(cache=True, _nrt=False)
+def _draw_nb(obs, params, knobs, buf, team) -> int:
+    """The draw phase: decline on an exhausted stock; else take onto a team meld, with a natural
+    pair (pile >= take_pair_min_pile), with a natural + wild (pile >= take_min_pile), or draw."""
+    H = Off.HANDS
+    stock = obs[Off.STOCK_LEN]
+    pile = obs[Off.PILE_LEN]
+    if stock == 0:
+        if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
+            return Act.DECLINE
+        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+            if why_illegal_nb(obs, H, params, a) == 0:
+                return a
+        return _first_legal_nb(obs, params, buf)
+    a = sequence_take_nb(obs, params)
+    if a >= 0:
+        return a
+    top = obs[Off.PILE_TOP]
+    if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + meld_nat_nb(obs, team, top) == 0:
+        return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
+    if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
+        return Act.TAKE_ONTO
+    if pile >= knobs[K.take_pair_min_pile] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
+        return Act.TAKE_PAIR
+    if pile >= knobs[K.take_min_pile]:
+        first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
+        second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
+        if why_illegal_nb(obs, H, params, first) == 0:
+            return first
+        if why_illegal_nb(obs, H, params, second) == 0:
+            return second
+    return Act.DRAW
+
+
+@njit(cache=True, _nrt=False)
+def _table_nb(obs, params, team) -> tuple:
+    """What the table says: (our canastas, an opponent has opened, fewest cards of an opponent,
+    fewest cards of an opponent whose team may go out soon, cards on our side, on theirs)."""
+    n_seats = obs[Off.N_SEATS]
+    n_teams = obs[Off.N_TEAMS]
+    csize = params[Par.CANASTA_SIZE]
+    need_can = params[Par.CANASTAS_TO_GO_OUT]
+    my_can = 0
+    opp_opened = False
+    for t in range(n_teams):
+        if t == team:
+            my_can = canastas_nb(obs, params, t)
+        elif obs[Off.TEAM_OPENED + t] != 0:
+            opp_opened = True
+    opp_min_cards = 1000
+    threat_cards = 1000  # fewest cards of an opponent whose team may go out
+    my_side_cards = 0
+    opp_side_cards = 0
+    for s in range(n_seats):
+        t = obs[Off.TEAM_OF_SEAT + s]
+        hs = obs[Off.HAND_SIZE + s]
+        if t == team:
+            my_side_cards += hs
+        else:
+            opp_side_cards += hs
+            if hs < opp_min_cards:
+                opp_min_cards = hs
+            # its team may go out soon: enough canastas, or one short with a meld of 5+
+            c = canastas_nb(obs, params, t)
+            near = 0
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                ms = meld_size_nb(obs, t, k)
+                if csize - 2 <= ms < csize:
+                    near = 1
+            if c + near >= need_can and hs < threat_cards:
+                threat_cards = hs
+    return my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards
+
+
+@njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
     """The first legal meld/add of the plan, or -1 to discard.  `opening`: the minimum must be
     reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
     (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
     (the legality check still refuses it when the team may not go out)."""
     H = Off.HANDS
-    base = team * N_KINDS
     csize = params[Par.CANASTA_SIZE]
     keep = 0 if allow_out else 2
     jokers = obs[H + Kind.JOKER]
@@ -222,8 +236,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
         for size in range(3 * csize, 2, -1):
             for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
                 if obs[H + k] > 0:
-                    i = base + k
-                    if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == size:
+                    if meld_size_nb(obs, team, k) == size:
                         if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
                             return Act.ADD_NAT + k
     # 2. new natural melds
@@ -231,8 +244,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         c = obs[H + k]
         if c >= 3 and (not hold or c >= 5) and nh - 3 >= keep:
-            i = base + k
-            if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == 0:
+            if meld_size_nb(obs, team, k) == 0:
                 a = Act.MELD + k * 3
                 if why_illegal_nb(obs, H, params, a) == 0:
                     return a
@@ -244,9 +256,8 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     if nh - 1 >= keep:
         for need in range(1, wilds + 1):
             for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                i = base + k
-                nat = obs[Off.MELD_NAT + i]
-                w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+                nat = meld_nat_nb(obs, team, k)
+                w = meld_wild_nb(obs, team, k)
                 if nat + w == 0 or csize - (nat + w) != need:
                     continue
                 if wild_capacity_nb(params, nat, w) < need:
@@ -260,8 +271,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
         v = 2 if w_first == Kind.JOKER else 1
         for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             if obs[H + k] >= 2:
-                i = base + k
-                if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == 0:
+                if meld_size_nb(obs, team, k) == 0:
                     a = Act.MELD + k * 3 + v
                     if why_illegal_nb(obs, H, params, a) == 0:
                         return a
@@ -272,9 +282,8 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                 if (closed == 0) == (size >= csize):
                     continue
                 for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                    i = base + k
-                    w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
-                    if obs[Off.MELD_NAT + i] + w != size:
+                    w = meld_wild_nb(obs, team, k)
+                    if meld_nat_nb(obs, team, k) + w != size:
                         continue
                     if not going_out and closed == 0 and w >= knobs[K.max_wild_commit]:
                         continue
@@ -287,10 +296,44 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
 def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
     if obs[H + Kind.BLACK3] > 0:
-        a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
+        a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
         if why_illegal_nb(obs, H, params, a) == 0:
             return a
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool) -> float:
+    """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
+    1 for a rank its team melded while the pile is unfrozen for it; else the chance it holds a
+    natural pair of the rank (rule of 8: copies seen in our hand, every meld and the pile), or
+    one natural for a natural + wild take; halved for the rank it discarded last."""
+    csize = params[Par.CANASTA_SIZE]
+    copies = 4 * params[Par.DECKS]
+    danger = 0.0
+    seen = c
+    for t in range(obs[Off.N_TEAMS]):
+        seen += meld_nat_nb(obs, t, k)
+    seen += obs[Off.PILE_COUNTS + k]
+    unseen = copies - seen
+    if unfrozen_lho:
+        ls = meld_size_nb(obs, lho_team, k)
+        oc = params[Par.TAKE_ONTO_CANASTA]
+        if ls > 0 and params[Par.TAKE_ONTO_MELD] != 0 and (ls < csize or oc == 1):
+            danger = 1.0
+        elif unseen >= 1 and params[Par.TAKE_NAT_WILD] != 0:
+            p1 = unseen * lho_cards / pool
+            danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
+    if unseen >= 2 and danger < 1.0:
+        p = unseen / pool
+        q = 1.0 - p
+        qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+        p2 = 1.0 - qh * q - lho_cards * p * qh
+        if p2 > danger:
+            danger = p2
+    if obs[Off.LAST_DISCARD + nxt] == k:
+        danger *= 0.5
+    return danger
 
 
 @njit(cache=True, _nrt=False)
@@ -303,9 +346,6 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     lho_team = obs[Off.TEAM_OF_SEAT + nxt]
     lho_cards = obs[Off.HAND_SIZE + nxt]
     pile = obs[Off.PILE_LEN]
-    lho_base = lho_team * N_KINDS
-    csize = params[Par.CANASTA_SIZE]
-    copies = 4 * params[Par.DECKS]
     unfrozen_lho = lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
     # cards the next opponent could be holding: stock + every other hand
     pool = obs[Off.STOCK_LEN]
@@ -324,41 +364,18 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
         if c == 0:
             continue
         val = params[Par.CARD_VALUE + k]
-        i = team * N_KINDS + k
         if c == 1:
             score = 0.0
         elif c == 2:
             score = 60.0 if knobs[K.pair_hold] != 0 else 35.0
         else:
             score = 70.0
-        if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] > 0:
+        if meld_size_nb(obs, team, k) > 0:
             score += 25.0
         score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
         danger = 0.0
         if lho_team != team and safe_w > 0:
-            seen = c
-            for t in range(obs[Off.N_TEAMS]):
-                seen += obs[Off.MELD_NAT + t * N_KINDS + k]
-            seen += obs[Off.PILE_COUNTS + k]
-            unseen = copies - seen
-            if unfrozen_lho:
-                j = lho_base + k
-                ls = obs[Off.MELD_NAT + j] + obs[Off.MELD_TWO + j] + obs[Off.MELD_JOKER + j]
-                oc = params[Par.TAKE_ONTO_CANASTA]
-                if ls > 0 and params[Par.TAKE_ONTO_MELD] != 0 and (ls < csize or oc == 1):
-                    danger = 1.0
-                elif unseen >= 1 and params[Par.TAKE_NAT_WILD] != 0:
-                    p1 = unseen * lho_cards / pool
-                    danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
-            if unseen >= 2 and danger < 1.0:
-                p = unseen / pool
-                q = 1.0 - p
-                qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
-                p2 = 1.0 - qh * q - lho_cards * p * qh
-                if p2 > danger:
-                    danger = p2
-            if obs[Off.LAST_DISCARD + nxt] == k:
-                danger *= 0.5
+            danger = _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool)
             score += safe_w * danger * prize
         if score < best_score:
             best_score = score

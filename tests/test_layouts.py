@@ -94,3 +94,40 @@ def test_status_slots_explain_the_stop():
     st[[Broken.CODE, Broken.CHECK, Broken.GAME, Broken.HAND, Broken.TURN]] = (Status.INVARIANT, Check.PILE_COUNTS, 7, 1, 12)
     msg = explain_status(st, 5, tables)
     assert CHECK_TEXT[Check.PILE_COUNTS] in msg and "game=7 hand=1 turn=12" in msg
+
+
+def test_card_code_and_meld_readers():
+    """The named readers give what the layout arithmetic gives (compiled and plain Python)."""
+    import numpy as np
+
+    from sim.core.enums import MAX_TEAMS, Kind
+    from sim.core.readers import (
+        code_kind,
+        code_kind_nb,
+        code_suit,
+        code_suit_nb,
+        make_code,
+        make_code_nb,
+        meld_nat_nb,
+        meld_size_nb,
+        meld_wild_nb,
+        team_of_nb,
+    )
+
+    for kind in range(N_KINDS):
+        for suit in range(4):
+            code = make_code(kind, suit)
+            assert code == make_code_nb(kind, suit) == kind + 16 * suit
+            assert code_kind(code) == code_kind_nb(code) == kind
+            assert code_suit(code) == code_suit_nb(code) == suit
+    arr = np.random.default_rng(1).integers(0, 9, Off.STATE_SIZE).astype(np.int32)
+    arr[Off.SEAT] = 1
+    arr[Off.TEAM_OF_SEAT + 1] = 2
+    assert team_of_nb(arr) == 2
+    for team in range(MAX_TEAMS):
+        for kind in (Kind.TWO, Kind.SEVEN, Kind.ACE):
+            i = team * N_KINDS + kind
+            nat, two, joker = arr[Off.MELD_NAT + i], arr[Off.MELD_TWO + i], arr[Off.MELD_JOKER + i]
+            assert meld_nat_nb(arr, team, kind) == nat
+            assert meld_wild_nb(arr, team, kind) == two + joker
+            assert meld_size_nb(arr, team, kind) == nat + two + joker

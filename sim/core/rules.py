@@ -1,7 +1,8 @@
 """Rule sets: a validated, immutable bundle of every parameter of /work/shared/RULES.md.
 
 A `RuleSet` is what the user chooses (a preset, a player count, a few overrides); `to_params()`
-turns it into the int32 array the numba core reads at the `Par` indices of sim/core/enums.py.
+turns it into the int32 array the numba core reads at the `Par` indices (derived from the
+parameters' declarations in sim/core/params.py).
 
     >>> r = RuleSet.preset("classic", players=6, team_layout="3x2")
     >>> r.decks, r.hand_size, r.game_target, r.n_teams

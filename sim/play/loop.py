@@ -37,6 +37,7 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
+from sim.core.readers import code_kind_nb, make_code_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from sim.play.status import Broken, Check, Illegal, Slot, Status
 from strategies.registry import decide_nb
@@ -77,11 +78,11 @@ def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
     for _ in range(packs):
         for suit in range(4):
             red = suit == 1 or suit == 2  # diamonds, hearts
-            deck[n] = Kind.TWO | (suit << 4)
-            deck[n + 1] = (Kind.RED3 if red else Kind.BLACK3) | (suit << 4)
+            deck[n] = make_code_nb(Kind.TWO, suit)
+            deck[n + 1] = make_code_nb(Kind.RED3 if red else Kind.BLACK3, suit)
             n += 2
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                deck[n] = k | (suit << 4)
+                deck[n] = make_code_nb(k, suit)
                 n += 1
         deck[n] = Kind.JOKER
         deck[n + 1] = Kind.JOKER
@@ -126,7 +127,7 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
     for k in range(N_KINDS):
         c = 0
         for j in range(state[Off.PILE_LEN]):
-            if state[Off.PILE + j] & 15 == k:
+            if code_kind_nb(state[Off.PILE + j]) == k:
                 c += 1
         if c != state[Off.PILE_COUNTS + k]:
             return Check.PILE_COUNTS
@@ -134,7 +135,7 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
             pile_freeze += c
     if params[Par.UPCARD_FREEZES] != 0 and pile_freeze != state[Off.PILE_FREEZE]:
         return Check.PILE_FREEZE
-    if state[Off.PILE_LEN] > 0 and state[Off.PILE + state[Off.PILE_LEN] - 1] & 15 != state[Off.PILE_TOP]:
+    if state[Off.PILE_LEN] > 0 and code_kind_nb(state[Off.PILE + state[Off.PILE_LEN] - 1]) != state[Off.PILE_TOP]:
         return Check.PILE_FREEZE
     for s in range(state[Off.N_SEATS]):
         n = 0
@@ -211,11 +212,11 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
         for k in range(N_KINDS):
             total -= state[Off.HANDS + s * N_KINDS + k] * val[k]
     for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
-        kk = state[Off.PILE + j] & 15
+        kk = code_kind_nb(state[Off.PILE + j])
         if kk != Kind.RED3:
             total -= val[kk]
     for j in range(state[Off.STOCK_LEN]):
-        kk = state[Off.STOCK + state[Off.STOCK_POS] + j] & 15
+        kk = code_kind_nb(state[Off.STOCK + state[Off.STOCK_POS] + j])
         if kk != Kind.RED3:
             total -= val[kk]
     melded = 0
