@@ -43,7 +43,7 @@ KNOBS: dict[str, float] = {}
 WILD_DISCARD_BASE = 10_000
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     """Draw phase: the first legal take (onto, pair, natural + joker, natural + two), a take
     onto a sequence, draw, decline."""

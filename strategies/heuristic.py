@@ -144,7 +144,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     return _first_legal_nb(obs, params, buf)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _draw_nb(obs, params, knobs, buf, team) -> int:
     """The draw phase: decline on an exhausted stock; else take onto a team meld, with a natural
     pair (pile >= take_pair_min_pile), with a natural + wild (pile >= take_min_pile), or draw."""
@@ -178,7 +178,7 @@ def _draw_nb(obs, params, knobs, buf, team) -> int:
     return Act.DRAW
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _table_nb(obs, params, team) -> tuple:
     """What the table says: (our canastas, an opponent has opened, fewest cards of an opponent,
     fewest cards of an opponent whose team may go out soon, cards on our side, on theirs)."""
@@ -302,7 +302,7 @@ def _black3_nb(obs, params, team) -> int:
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool) -> float:
     """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
     1 for a rank its team melded while the pile is unfrozen for it; else the chance it holds a
