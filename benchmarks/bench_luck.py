@@ -20,8 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reports.luck import adjust, luck_adjusted, play_luck_pairs
-from sim.core.enums import LUCK_SCALE
+from reports.luck import adjust, chance_terms, luck_adjusted, play_luck_pairs
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
 
@@ -47,7 +46,8 @@ def main() -> None:
     # independent hands: seating 1 alone, its own terms (deal terms included)
     one = run_chunk(rules, (args.a, args.b) * 2, args.seed, 0, args.deals, luck=True).hands
     d1 = one["score"][:, 0].astype(np.float64) - one["score"][:, 1]
-    x1 = (one["luck"][:, 0, :].astype(np.float64) - one["luck"][:, 1, :]) / LUCK_SCALE
+    terms = chance_terms(one)
+    x1 = terms[:, 0, :] - terms[:, 1, :]
     var_indep = float(np.var(d1, ddof=1)) / 2  # two independent hands per deal
     var_indep_adj = float(np.var(adjust(d1, x1), ddof=1)) / 2
     est = luck_adjusted(pairs.diff, pairs.terms)

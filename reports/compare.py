@@ -42,8 +42,7 @@ import numpy as np
 import pandas as pd
 
 from reports import stats
-from reports.luck import luck_adjusted
-from sim.core.enums import LUCK_SCALE
+from reports.luck import chance_terms, luck_adjusted
 from sim.core.rules import RuleSet
 from sim.play import engine
 
@@ -223,7 +222,7 @@ def play_duplicate(
             d.append(vals[:, a_team] - vals[:, b_team])
             if luck:
                 rec = _records(rs, field)
-                chance = rec["luck"].astype(np.float64) / LUCK_SCALE
+                chance = chance_terms(rec)
                 terms.append(chance[:, a_team, :] - chance[:, b_team, :])
         out[(a, b)] = (d[0], d[1], np.hstack(terms)) if luck else (d[0], d[1])
     return out

@@ -26,10 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from reports import stats
-from sim.core.enums import LUCK_SCALE, N_LUCK
+from sim.core.enums import LUCK_SCALE, MAX_TEAMS, N_LUCK
 from sim.play import engine
 
 FOLDS = 5
+
+
+def chance_terms(hands: np.ndarray) -> np.ndarray:
+    """The hand records' chance terms as float64[n, MAX_TEAMS, N_LUCK] (sim/core/luck.py)."""
+    return hands["luck"].reshape(len(hands), MAX_TEAMS, N_LUCK).astype(np.float64) / LUCK_SCALE
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ def play_luck_pairs(rules, a: str, b: str, seed: int = 0, start: int = 0, count:
             res = fn(rules, seats, seed, s, min(chunk, start + count - s), luck=True)
             h = res.hands
             d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
-            luck = h["luck"].astype(np.float64) / LUCK_SCALE
+            luck = chance_terms(h)
             t_parts.append(luck[:, a_team, :] - luck[:, b_team, :])
         diffs.append(np.concatenate(d_parts))
         terms.append(np.concatenate(t_parts))
@@ -126,4 +131,4 @@ def luck_adjusted(y: np.ndarray, x: np.ndarray, level: float = 0.95, folds: int 
                         (adjusted.low, adjusted.high), vr, (float(lo), float(hi)))
 
 
-__all__ = ["LuckPairs", "LuckEstimate", "play_luck_pairs", "adjust", "luck_adjusted", "N_LUCK"]
+__all__ = ["LuckPairs", "LuckEstimate", "chance_terms", "play_luck_pairs", "adjust", "luck_adjusted", "N_LUCK"]

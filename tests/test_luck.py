@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports.luck import adjust, luck_adjusted, play_luck_pairs
-from sim.core.enums import LUCK_SCALE, N_LUCK, OBS_SIZE, Luck, Off
+from reports.luck import adjust, chance_terms, luck_adjusted, play_luck_pairs
+from sim.core.enums import N_LUCK, OBS_SIZE, Luck, Off
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
 
@@ -22,7 +22,7 @@ def test_terms_have_mean_zero(classic_hands):
     # each term is a feature minus its expectation at the moment of the event: over 3,000 hands
     # every term's mean is within 4.5 standard errors of zero (116 terms x teams: a 4.5-sigma
     # bound makes a false alarm about 1 in 1,000 runs); an off-by-one stock count fails it
-    terms = classic_hands["luck"][:, :2, :].reshape(len(classic_hands), -1) / LUCK_SCALE
+    terms = chance_terms(classic_hands)[:, :2, :].reshape(len(classic_hands), -1)
     sd = terms.std(axis=0, ddof=1)
     used = sd > 0
     z = terms.mean(axis=0)[used] / (sd[used] / np.sqrt(len(terms)))
@@ -32,7 +32,8 @@ def test_terms_have_mean_zero(classic_hands):
 
 def test_terms_explain_part_of_the_result(classic_hands):
     d = classic_hands["score"][:, 0].astype(float) - classic_hands["score"][:, 1]
-    x = (classic_hands["luck"][:, 0, :] - classic_hands["luck"][:, 1, :]) / LUCK_SCALE
+    terms = chance_terms(classic_hands)
+    x = terms[:, 0, :] - terms[:, 1, :]
     assert np.var(d) / np.var(adjust(d, x)) > 1.2
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, LUCK_SCALE, N_KINDS, N_LUCK, Kind, Luck, Off
+from sim.core.readers import code_kind_nb
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -65,7 +66,7 @@ def luck_draw_nb(state: np.ndarray, seat: int, code: int) -> None:
     if stock_len <= 0:
         return
     pack = stock_len + state[Off.STOCK_POS]  # cards in play this hand (pops count from 0)
-    kind = code & 15
+    kind = code_kind_nb(code)
     team = state[Off.TEAM_OF_SEAT + seat]
     opened = state[Off.TEAM_OPENED + team] != 0
     stock = Off.STOCK_KINDS
@@ -103,7 +104,7 @@ def luck_count_stock_nb(state: np.ndarray, deck: np.ndarray, n_cards: int) -> No
     for k in range(N_KINDS):
         state[Off.STOCK_KINDS + k] = 0
     for i in range(n_cards):
-        state[Off.STOCK_KINDS + (deck[i] & 15)] += 1
+        state[Off.STOCK_KINDS + code_kind_nb(deck[i])] += 1
 
 
 @njit(cache=True, _nrt=False)
