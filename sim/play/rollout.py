@@ -277,7 +277,7 @@ def rollouts_nb(state0, params, deal, strat_ids, knobs, seed, start, n, check, o
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
         play_out_nb(state, params, strat_ids, knobs, rng, obs, buf, seed, i, 0, False,
-                    no_log8, no_log16, no_log32, no_log64, 0, check, composition, totals, status)
+                    no_log8, no_log16, no_log32, no_log64, 0, check, composition, totals, status, False, no_log8)
         if status[0] != OK:
             return j
         score_hand_nb(state, params, score)
