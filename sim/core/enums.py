@@ -268,10 +268,13 @@ hand_record_dt = np.dtype(
 # One declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels'
 # int-width groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in
 # docs/DATA.md (a test holds it equal) all come from these tables.  Adding a column: a line
-# here, the kernel line that writes it (sim/play/loop.py), its row in docs/DATA.md.
+# here, the kernel line that writes it (`_log_decision_nb` in sim/play/loop.py; a card column
+# in sim/play/cardlog.py), its row in docs/DATA.md and a check in tests/test_decision_columns.py.
 
 
-class Column(NamedTuple):
+class DecisionColumn(NamedTuple):
+    """One decision column: its name, numpy integer type (or str) and what it holds."""
+
     name: str
     dtype: type  # a numpy integer type, or str (a dictionary-encoded string the store adds)
     meaning: str
@@ -279,32 +282,32 @@ class Column(NamedTuple):
 
 # `--log-detail basic` (and every logged row)
 DECISION_COLUMNS = (
-    Column("seed", np.int64, "seed of the run (key)"),
-    Column("game", np.int64, "game index (key)"),
-    Column("hand", np.int32, "hand index within the game (key)"),
-    Column("turn", np.int16, "turn of the hand (0-based)"),
-    Column("seat", np.int8, "table seat deciding"),
-    Column("team", np.int8, "its team"),
-    Column("decision_type", np.int8,
+    DecisionColumn("seed", np.int64, "seed of the run (key)"),
+    DecisionColumn("game", np.int64, "game index (key)"),
+    DecisionColumn("hand", np.int32, "hand index within the game (key)"),
+    DecisionColumn("turn", np.int16, "turn of the hand (0-based)"),
+    DecisionColumn("seat", np.int8, "table seat deciding"),
+    DecisionColumn("team", np.int8, "its team"),
+    DecisionColumn("decision_type", np.int8,
            "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or extension"),
-    Column("action", np.int16, "the action id (`sim.core.enums.Act`)"),
-    Column("n_legal", np.int16, "number of legal actions"),
-    Column("hand_size", np.int8, "cards in the decider's hand before the decision"),
-    Column("pile_size", np.int16, "cards in the discard pile"),
-    Column("pile_frozen", np.int8, "1 if the pile is frozen for everyone (a wild card or red three in it)"),
-    Column("team_opened", np.int8, "1 if the deciding team has made its initial meld"),
-    Column("opp_opened", np.int8, "1 if an opposing team has"),
-    Column("canastas_us", np.int8, "canastas of the deciding team"),
-    Column("canastas_them", np.int8, "canastas of the best opposing team"),
-    Column("next_opp_hand_size", np.int8, "hand size of the next opponent to play (-1 none)"),
-    Column("min_opp_hand_size", np.int8, "smallest opposing hand (-1 none)"),
-    Column("stock_size", np.int16, "cards left in the stock"),
-    Column("cum_us", np.int32, "cumulative score of the deciding team before the hand"),
-    Column("cum_them", np.int32, "best cumulative opposing score before the hand (0 without opponents)"),
-    Column("pending_value", np.int16, "card points laid this turn towards an unmade initial meld"),
-    Column("score_us", np.int32, "the hand's final score of the deciding team (filled when the hand ends)"),
-    Column("score_them", np.int32, "... and of the best opposing team"),
-    Column("went_out_us", np.int8, "1 if the deciding team went out"),
+    DecisionColumn("action", np.int16, "the action id (`sim.core.enums.Act`)"),
+    DecisionColumn("n_legal", np.int16, "number of legal actions"),
+    DecisionColumn("hand_size", np.int8, "cards in the decider's hand before the decision"),
+    DecisionColumn("pile_size", np.int16, "cards in the discard pile"),
+    DecisionColumn("pile_frozen", np.int8, "1 if the pile is frozen for everyone (a wild card or red three in it)"),
+    DecisionColumn("team_opened", np.int8, "1 if the deciding team has made its initial meld"),
+    DecisionColumn("opp_opened", np.int8, "1 if an opposing team has"),
+    DecisionColumn("canastas_us", np.int8, "canastas of the deciding team"),
+    DecisionColumn("canastas_them", np.int8, "canastas of the best opposing team"),
+    DecisionColumn("next_opp_hand_size", np.int8, "hand size of the next opponent to play (-1 none)"),
+    DecisionColumn("min_opp_hand_size", np.int8, "smallest opposing hand (-1 none)"),
+    DecisionColumn("stock_size", np.int16, "cards left in the stock"),
+    DecisionColumn("cum_us", np.int32, "cumulative score of the deciding team before the hand"),
+    DecisionColumn("cum_them", np.int32, "best cumulative opposing score before the hand (0 without opponents)"),
+    DecisionColumn("pending_value", np.int16, "card points laid this turn towards an unmade initial meld"),
+    DecisionColumn("score_us", np.int32, "the hand's final score of the deciding team (filled when the hand ends)"),
+    DecisionColumn("score_them", np.int32, "... and of the best opposing team"),
+    DecisionColumn("went_out_us", np.int8, "1 if the deciding team went out"),
 )
 
 _KIND_COLS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JK")  # kinds 0..13
@@ -313,36 +316,36 @@ _MELD_COLS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # kinds 2
 # `--log-detail cards`: the cards behind each decision, after the basic columns.  All int8 (one
 # 2-D int8 array in the kernel, layout `DC`) but `strategy`, which the store derives from `seat`.
 CARD_COLUMNS = (
-    Column("strategy", str, "the decider's strategy (as given, knobs included; dictionary encoded)"),
-    Column("pile_top", np.int8, "kind of the pile's top card (`KIND_NAMES` index; -1 empty pile)"),
-    Column("drawn_1", np.int8,
+    DecisionColumn("strategy", str, "the decider's strategy (as given, knobs included; dictionary encoded)"),
+    DecisionColumn("pile_top", np.int8, "kind of the pile's top card (`KIND_NAMES` index; -1 empty pile)"),
+    DecisionColumn("drawn_1", np.int8,
            "kind of the first card drawn from the stock this turn (red threes, laid at once, "
            "skipped; -1 before the draw or when the pile was taken)"),
-    Column("drawn_2", np.int8, "kind of the second such card (-1 none)"),
-    Column("act_kind", np.int8,
+    DecisionColumn("drawn_2", np.int8, "kind of the second such card (-1 none)"),
+    DecisionColumn("act_kind", np.int8,
            "kind of the card the action plays: the rank melded or added, the wild card added, the "
            "card discarded, the pile's top card taken; -1 for a draw or decline"),
-    Column("act_naturals", np.int8, "non-wild cards the action takes from the hand"),
-    Column("act_wilds", np.int8, "wild cards (twos, jokers) the action takes from the hand"),
-    Column("act_target", np.int8,
+    DecisionColumn("act_naturals", np.int8, "non-wild cards the action takes from the hand"),
+    DecisionColumn("act_wilds", np.int8, "wild cards (twos, jokers) the action takes from the hand"),
+    DecisionColumn("act_target", np.int8,
            "the meld the action lays or builds on: the rank's kind for a group meld (new or "
            "existing), 16 + slot for a Samba sequence (new or existing), -1 otherwise (draw, "
            "discard, decline)"),
-    *(Column(f"hand_{k}", np.int8, f"cards of kind {k} in the decider's hand before the decision")
+    *(DecisionColumn(f"hand_{k}", np.int8, f"cards of kind {k} in the decider's hand before the decision")
       for k in _KIND_COLS),
-    *(Column(f"meld_us_{k}", np.int8, f"cards in the deciding team's open meld of {k}s") for k in _MELD_COLS),
-    *(Column(f"meld_them_{k}", np.int8, f"cards in an opposing team's open meld of {k}s (the most of any)") for k in _MELD_COLS),
-    Column("red3_us", np.int8, "red threes laid by the deciding team"),
-    Column("red3_them", np.int8, "most red threes laid by an opposing team"),
+    *(DecisionColumn(f"meld_us_{k}", np.int8, f"cards in the deciding team's open meld of {k}s") for k in _MELD_COLS),
+    *(DecisionColumn(f"meld_them_{k}", np.int8, f"cards in an opposing team's open meld of {k}s (the most of any)") for k in _MELD_COLS),
+    DecisionColumn("red3_us", np.int8, "red threes laid by the deciding team"),
+    DecisionColumn("red3_them", np.int8, "most red threes laid by an opposing team"),
 )
 # ... and under Samba rules (sequences need suits): the hand's naturals per suit and rank
 SUIT_COLUMNS = tuple(
-    Column(f"hand_{k}{s}", np.int8, f"{k}s of suit {s} in the decider's hand (Samba rules only)")
+    DecisionColumn(f"hand_{k}{s}", np.int8, f"{k}s of suit {s} in the decider's hand (Samba rules only)")
     for s in ("C", "D", "H", "S") for k in _MELD_COLS
 )
 
 
-def _record(columns: tuple[Column, ...]) -> np.dtype:
+def _record(columns: tuple[DecisionColumn, ...]) -> np.dtype:
     return np.dtype([(c.name, c.dtype) for c in columns], align=True)
 
 
@@ -375,6 +378,7 @@ DC = _layout("DCT", DEC_CARD_FIELDS)
 DC_HAND = DC.HAND_2
 DC_MELD_US = DC.MELD_US_4
 DC_MELD_THEM = DC.MELD_THEM_4
+assert DC_MELD_THEM == DC_MELD_US + len(_MELD_COLS)  # the kernel copies both runs as one
 DC_SUITS = DC.HAND_4C
 
 game_record_dt = np.dtype(

@@ -63,7 +63,29 @@ def action_cards_nb(state: np.ndarray, action: int, top: int) -> tuple:
 
 
 @njit(cache=True, _nrt=False)
-def log_cards_nb(state: np.ndarray, action: int, drawn1: int, drawn2: int, dc: np.ndarray, r: int) -> None:
+def _meld_sizes_nb(state: np.ndarray, team: int, dc: np.ndarray, r: int) -> None:
+    """meld_us_* and meld_them_* of row r from the table (naturals + twos + jokers per rank)."""
+    n_teams = state[Off.N_TEAMS]
+    u = team * N_KINDS
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        dc[DC_MELD_US + k - FIRST_NATURAL, r] = state[Off.MELD_NAT + u + k] + state[Off.MELD_TWO + u + k] + state[Off.MELD_JOKER + u + k]
+    if n_teams == 2:  # one opposing team: no maximum to take
+        o = (1 - team) * N_KINDS
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            dc[DC_MELD_THEM + k - FIRST_NATURAL, r] = state[Off.MELD_NAT + o + k] + state[Off.MELD_TWO + o + k] + state[Off.MELD_JOKER + o + k]
+        return
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        them = 0
+        for t in range(n_teams):
+            if t != team:
+                j = t * N_KINDS + k
+                them = max(them, state[Off.MELD_NAT + j] + state[Off.MELD_TWO + j] + state[Off.MELD_JOKER + j])
+        dc[DC_MELD_THEM + k - FIRST_NATURAL, r] = them
+
+
+@njit(cache=True, _nrt=False)
+def log_cards_nb(state: np.ndarray, action: int, drawn1: int, drawn2: int, melds_fresh: bool, prev_team: int,
+                 dc: np.ndarray, r: int) -> None:
     """Card columns of decision row r, before the action is applied.
 
     Parameters
@@ -71,6 +93,11 @@ def log_cards_nb(state: np.ndarray, action: int, drawn1: int, drawn2: int, dc: n
     state : int32[STATE_SIZE]   the full state (the decider is state[Off.SEAT])
     action : int                the action chosen
     drawn1, drawn2 : int        kinds drawn from the stock this turn (-1 none)
+    melds_fresh : bool          the melds on the table may differ from row r-1's (the hand's
+                                first row, or a meld since): count them; else row r-1's
+                                counts are copied (a count costs 5x a copy), swapped between
+                                us and them when row r-1 was the other team's (two teams)
+    prev_team : int             team of row r-1
     dc : int8[n, capacity]      card columns (layout `DC`); n > N_CARD_CLASSIC: also the suits
     """
     seat = state[Off.SEAT]
@@ -88,15 +115,16 @@ def log_cards_nb(state: np.ndarray, action: int, drawn1: int, drawn2: int, dc: n
     h = Off.HANDS + seat * N_KINDS
     for k in range(Kind.JOKER + 1):
         dc[DC_HAND + k, r] = state[h + k]
-    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        i = team * N_KINDS + k
-        dc[DC_MELD_US + k - FIRST_NATURAL, r] = state[Off.MELD_NAT + i] + state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
-        them = 0
-        for t in range(n_teams):
-            if t != team:
-                j = t * N_KINDS + k
-                them = max(them, state[Off.MELD_NAT + j] + state[Off.MELD_TWO + j] + state[Off.MELD_JOKER + j])
-        dc[DC_MELD_THEM + k - FIRST_NATURAL, r] = them
+    n_meld = LAST_NATURAL - FIRST_NATURAL + 1
+    if melds_fresh or (prev_team != team and n_teams != 2):
+        _meld_sizes_nb(state, team, dc, r)
+    elif prev_team == team:
+        for i in range(2 * n_meld):  # meld_us_* then meld_them_*, adjacent
+            dc[DC_MELD_US + i, r] = dc[DC_MELD_US + i, r - 1]
+    else:
+        for i in range(n_meld):
+            dc[DC_MELD_US + i, r] = dc[DC_MELD_THEM + i, r - 1]
+            dc[DC_MELD_THEM + i, r] = dc[DC_MELD_US + i, r - 1]
     red3_them = 0
     for t in range(n_teams):
         if t != team:

@@ -202,7 +202,6 @@ def _decision_columns(rows: int, reuse: bool, n_card: int) -> tuple[np.ndarray, 
     bufs = tuple(np.empty((len(names), rows), dtype) for names, dtype in DEC_GROUPS)
     bufs += (np.empty((n_card, rows) if n_card else (1, 1), np.int8),)
     if reuse:
-        _REUSABLE.clear()  # one buffer set per process
         _REUSABLE[key] = bufs
     return bufs
 

@@ -358,8 +358,10 @@ def play_out_nb(
     recount = -2
     recount_kind = -1
     csize = params[Par.CANASTA_SIZE]
-    drawn1 = -1  # kinds drawn from the stock this turn (card detail)
+    drawn1 = -1  # card detail: kinds drawn from the stock this turn,
     drawn2 = -1
+    melds_fresh = True  # whether the melds may have changed since the last row,
+    prev_team = -1  # and that row's team
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
@@ -389,11 +391,13 @@ def play_out_nb(
                 if state[Off.PHASE] == Phase.DRAW:
                     drawn1 = -1
                     drawn2 = -1
-                log_cards_nb(state, action, drawn1, drawn2, dc, dec_n)
+                log_cards_nb(state, action, drawn1, drawn2, melds_fresh, prev_team, dc, dec_n)
                 pos0 = state[Off.STOCK_POS]
+                prev_team = state[Off.TEAM_OF_SEAT + seat]
             dec_n += 1
             melds = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
             recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
+            melds_fresh = melds
             recount_kind = -1
             if not samba and Act.MELD <= action < Act.DISCARD:
                 recount_kind = decode_meld_nb(action)[0]
