@@ -39,7 +39,13 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from sim.core.enums import CARD_COLUMNS, SUIT_COLUMNS, decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.enums import (
+    CARD_COLUMNS,
+    SUIT_COLUMNS,
+    decision_record_dt,
+    game_record_dt,
+    hand_record_dt,
+)
 
 FORMAT = "canasta-run"
 FORMAT_VERSION = 1
