@@ -145,7 +145,7 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
 
 # modules whose numba kernels run in the hot loop, and the only kernels there that may keep
 # numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
-HOT_MODULES = ("sim.core.legal", "sim.core.readers", "sim.core.opening", "sim.core.suits", "sim.core.why", "sim.core.apply", "sim.play.loop", "sim.core.rng", "sim.play.rollout",
+HOT_MODULES = ("sim.core.legal", "sim.core.readers", "sim.core.opening", "sim.core.suits", "sim.core.why", "sim.core.apply", "sim.play.loop", "sim.play.cardlog", "sim.core.rng", "sim.play.rollout",
                "sim.play.worlds", "sim.play.analysis", "sim.core.luck",
                "strategies.registry", "strategies.greedy", "strategies.heuristic",
                "strategies.random_play", "strategies.sequences")

@@ -236,91 +236,122 @@ HAND_COLUMNS: tuple[Column, ...] = (
 )
 hand_record_dt = record_dtype(HAND_COLUMNS)
 
-decision_record_dt = np.dtype(
-    [
-        ("seed", np.int64),
-        ("game", np.int64),
-        ("hand", np.int32),
-        ("turn", np.int16),
-        ("seat", np.int8),
-        ("team", np.int8),
-        ("decision_type", np.int8),
-        ("action", np.int16),
-        ("n_legal", np.int16),
-        ("hand_size", np.int8),
-        ("pile_size", np.int16),
-        ("pile_frozen", np.int8),
-        ("team_opened", np.int8),
-        ("opp_opened", np.int8),
-        ("canastas_us", np.int8),
-        ("canastas_them", np.int8),
-        ("next_opp_hand_size", np.int8),
-        ("min_opp_hand_size", np.int8),
-        ("stock_size", np.int16),
-        ("cum_us", np.int32),
-        ("cum_them", np.int32),
-        ("pending_value", np.int16),
-        ("score_us", np.int32),  # the hand's final score of the deciding team
-        ("score_them", np.int32),  # ... and of the best opposing team
-        ("went_out_us", np.int8),  # the deciding team went out
-    ],
-    align=True,
+# ----------------------------------------------------------------------------- decision columns
+# One declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels'
+# int-width groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in
+# docs/DATA.md (a test holds it equal) all come from these tables.  Adding a column: a line
+# here, the kernel line that writes it (`_log_decision_nb` in sim/play/loop.py; a card column
+# in sim/play/cardlog.py), its row in docs/DATA.md and a check in tests/test_decision_columns.py.
+
+
+class DecisionColumn(NamedTuple):
+    """One decision column: its name, numpy integer type (or str) and what it holds."""
+
+    name: str
+    dtype: type  # a numpy integer type, or str (a dictionary-encoded string the store adds)
+    meaning: str
+
+
+# `--log-detail basic` (and every logged row)
+DECISION_COLUMNS = (
+    DecisionColumn("seed", np.int64, "seed of the run (key)"),
+    DecisionColumn("game", np.int64, "game index (key)"),
+    DecisionColumn("hand", np.int32, "hand index within the game (key)"),
+    DecisionColumn("turn", np.int16, "turn of the hand (0-based)"),
+    DecisionColumn("seat", np.int8, "table seat deciding"),
+    DecisionColumn("team", np.int8, "its team"),
+    DecisionColumn("decision_type", np.int8,
+           "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or extension"),
+    DecisionColumn("action", np.int16, "the action id (`sim.core.enums.Act`)"),
+    DecisionColumn("n_legal", np.int16, "number of legal actions"),
+    DecisionColumn("hand_size", np.int8, "cards in the decider's hand before the decision"),
+    DecisionColumn("pile_size", np.int16, "cards in the discard pile"),
+    DecisionColumn("pile_frozen", np.int8, "1 if the pile is frozen for everyone (a wild card or red three in it)"),
+    DecisionColumn("team_opened", np.int8, "1 if the deciding team has made its initial meld"),
+    DecisionColumn("opp_opened", np.int8, "1 if an opposing team has"),
+    DecisionColumn("canastas_us", np.int8, "canastas of the deciding team"),
+    DecisionColumn("canastas_them", np.int8, "canastas of the best opposing team"),
+    DecisionColumn("next_opp_hand_size", np.int8, "hand size of the next opponent to play (-1 none)"),
+    DecisionColumn("min_opp_hand_size", np.int8, "smallest opposing hand (-1 none)"),
+    DecisionColumn("stock_size", np.int16, "cards left in the stock"),
+    DecisionColumn("cum_us", np.int32, "cumulative score of the deciding team before the hand"),
+    DecisionColumn("cum_them", np.int32, "best cumulative opposing score before the hand (0 without opponents)"),
+    DecisionColumn("pending_value", np.int16, "card points laid this turn towards an unmade initial meld"),
+    DecisionColumn("score_us", np.int32, "the hand's final score of the deciding team (filled when the hand ends)"),
+    DecisionColumn("score_them", np.int32, "... and of the best opposing team"),
+    DecisionColumn("went_out_us", np.int8, "1 if the deciding team went out"),
 )
+
+_KIND_COLS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JK")  # kinds 0..13
+_MELD_COLS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # kinds 2..12
+
+# `--log-detail cards`: the cards behind each decision, after the basic columns.  All int8 (one
+# 2-D int8 array in the kernel, layout `DC`) but `strategy`, which the store derives from `seat`.
+CARD_COLUMNS = (
+    DecisionColumn("strategy", str, "the decider's strategy (as given, knobs included; dictionary encoded)"),
+    DecisionColumn("pile_top", np.int8, "kind of the pile's top card (`KIND_NAMES` index; -1 empty pile)"),
+    DecisionColumn("drawn_1", np.int8,
+           "kind of the first card drawn from the stock this turn (red threes, laid at once, "
+           "skipped; -1 before the draw or when the pile was taken)"),
+    DecisionColumn("drawn_2", np.int8, "kind of the second such card (-1 none)"),
+    DecisionColumn("act_kind", np.int8,
+           "kind of the card the action plays: the rank melded or added, the wild card added, the "
+           "card discarded, the pile's top card taken; -1 for a draw or decline"),
+    DecisionColumn("act_naturals", np.int8, "non-wild cards the action takes from the hand"),
+    DecisionColumn("act_wilds", np.int8, "wild cards (twos, jokers) the action takes from the hand"),
+    DecisionColumn("act_target", np.int8,
+           "the meld the action lays or builds on: the rank's kind for a group meld (new or "
+           "existing), 16 + slot for a Samba sequence (new or existing), -1 otherwise (draw, "
+           "discard, decline)"),
+    *(DecisionColumn(f"hand_{k}", np.int8, f"cards of kind {k} in the decider's hand before the decision")
+      for k in _KIND_COLS),
+    *(DecisionColumn(f"meld_us_{k}", np.int8, f"cards in the deciding team's open meld of {k}s") for k in _MELD_COLS),
+    *(DecisionColumn(f"meld_them_{k}", np.int8, f"cards in an opposing team's open meld of {k}s (the most of any)") for k in _MELD_COLS),
+    DecisionColumn("red3_us", np.int8, "red threes laid by the deciding team"),
+    DecisionColumn("red3_them", np.int8, "most red threes laid by an opposing team"),
+)
+# ... and under Samba rules (sequences need suits): the hand's naturals per suit and rank
+SUIT_COLUMNS = tuple(
+    DecisionColumn(f"hand_{k}{s}", np.int8, f"{k}s of suit {s} in the decider's hand (Samba rules only)")
+    for s in ("C", "D", "H", "S") for k in _MELD_COLS
+)
+
+
+def _record(columns: tuple[DecisionColumn, ...]) -> np.dtype:
+    return np.dtype([(c.name, c.dtype) for c in columns], align=True)
+
+
+def _layout(type_name: str, names: tuple[str, ...]):
+    """Row index of each field in its kernel array, as a NamedTuple numba folds as constants."""
+    cls = NamedTuple(type_name, [(n.upper(), int) for n in names])
+    return cls(*range(len(names)))
+
+
+decision_record_dt = _record(DECISION_COLUMNS)
 
 # The kernels log decisions column-wise (no record-to-column transposition before parquet):
-# one 2-D array per integer width, one row per field, in these orders.  `decision_record_dt`
+# one 2-D array per integer width, one row per field, in declaration order.  `decision_record_dt`
 # above is the same table as records (`ChunkResult.decisions`).
-DEC_I8_FIELDS = (
-    "seat", "team", "decision_type", "hand_size", "pile_frozen", "team_opened", "opp_opened",
-    "canastas_us", "canastas_them", "next_opp_hand_size", "min_opp_hand_size", "went_out_us",
+DEC_GROUPS = tuple(
+    (tuple(c.name for c in DECISION_COLUMNS if c.dtype is dt), dt) for dt in (np.int8, np.int16, np.int32, np.int64)
 )
-DEC_I16_FIELDS = ("turn", "action", "n_legal", "pile_size", "stock_size", "pending_value")
-DEC_I32_FIELDS = ("hand", "cum_us", "cum_them", "score_us", "score_them")
-DEC_I64_FIELDS = ("seed", "game")
+DEC_I8_FIELDS, DEC_I16_FIELDS, DEC_I32_FIELDS, DEC_I64_FIELDS = (names for names, _ in DEC_GROUPS)
+D8 = _layout("D8T", DEC_I8_FIELDS)
+D16 = _layout("D16T", DEC_I16_FIELDS)
+D32 = _layout("D32T", DEC_I32_FIELDS)
+D64 = _layout("D64T", DEC_I64_FIELDS)
 
-
-class D8T(NamedTuple):
-    SEAT: int = 0
-    TEAM: int = 1
-    DECISION_TYPE: int = 2
-    HAND_SIZE: int = 3
-    PILE_FROZEN: int = 4
-    TEAM_OPENED: int = 5
-    OPP_OPENED: int = 6
-    CANASTAS_US: int = 7
-    CANASTAS_THEM: int = 8
-    NEXT_OPP_HAND_SIZE: int = 9
-    MIN_OPP_HAND_SIZE: int = 10
-    WENT_OUT_US: int = 11
-
-
-class D16T(NamedTuple):
-    TURN: int = 0
-    ACTION: int = 1
-    N_LEGAL: int = 2
-    PILE_SIZE: int = 3
-    STOCK_SIZE: int = 4
-    PENDING_VALUE: int = 5
-
-
-class D32T(NamedTuple):
-    HAND: int = 0
-    CUM_US: int = 1
-    CUM_THEM: int = 2
-    SCORE_US: int = 3
-    SCORE_THEM: int = 4
-
-
-class D64T(NamedTuple):
-    SEED: int = 0
-    GAME: int = 1
-
-
-D8 = D8T()
-D16 = D16T()
-D32 = D32T()
-D64 = D64T()
-DEC_GROUPS = ((DEC_I8_FIELDS, np.int8), (DEC_I16_FIELDS, np.int16), (DEC_I32_FIELDS, np.int32), (DEC_I64_FIELDS, np.int64))
+# the card columns the kernel writes (int8, one row each): the classic ones, then the suits
+DEC_CARD_FIELDS = tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)
+N_CARD_CLASSIC = len(DEC_CARD_FIELDS) - len(SUIT_COLUMNS)
+DC = _layout("DCT", DEC_CARD_FIELDS)
+# the first of each run of per-kind columns (hand_2 is kind 0; meld_us_4 / meld_them_4 kind 2;
+# hand_4C is rank 4 of clubs, suit s rank k at DC_SUITS + s * 11 + k - 2)
+DC_HAND = DC.HAND_2
+DC_MELD_US = DC.MELD_US_4
+DC_MELD_THEM = DC.MELD_THEM_4
+assert DC_MELD_THEM == DC_MELD_US + len(_MELD_COLS)  # the kernel copies both runs as one
+DC_SUITS = DC.HAND_4C
 
 GAME_COLUMNS: tuple[Column, ...] = (
     Column("seed", np.int64, 1, "seed of the run"),

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.enums import (
+    DEC_CARD_FIELDS,
     DEC_GROUPS,
     MAX_SEATS,
+    N_CARD_CLASSIC,
     decision_record_dt,
     game_record_dt,
     hand_record_dt,
@@ -111,6 +113,7 @@ def run_chunk(
     check: bool = False,
     reuse_buffers: bool = False,
     luck: bool = False,
+    log_detail: str = "basic",
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
@@ -120,9 +123,17 @@ def run_chunk(
     reuse_buffers=True in this process: for callers that consume each result at once (the
     runner encodes it to parquet before playing the next chunk).
 
+    log_detail: "basic" (the decision columns of `DECISION_COLUMNS`) or "cards" (also those of
+    `CARD_COLUMNS` but `strategy`, which the store adds, and under rules with sequences
+    `SUIT_COLUMNS`; docs/DATA.md).
+
     luck: record each hand's chance terms in `hands["luck"]` (sim/core/luck.py; for the
     luck-adjusted estimates of reports/luck.py); the other fields are the same either way."""
     engine_check(rules)
+    if log_detail not in LOG_DETAILS:
+        raise ValueError(f"log_detail={log_detail!r}: use one of {', '.join(LOG_DETAILS)}")
+    cards = log_detail == "cards"
+    card_fields = card_fields_for(rules) if cards else ()
     if mode not in ("hands", "games"):
         raise ValueError(f"mode={mode!r}: use 'hands' or 'games'")
     if seed < 0 or start < 0 or count < 0:
@@ -140,12 +151,12 @@ def run_chunk(
     while True:
         hand_out = np.zeros(hands_cap, hand_record_dt)
         game_out = np.zeros(count + 1, game_record_dt)
-        d8, d16, d32, d64 = _decision_columns(dec_cap, reuse_buffers)  # every used row is written in full
+        d8, d16, d32, d64, dc = _decision_columns(dec_cap, reuse_buffers, len(card_fields))  # used rows are written in full
         status = np.zeros(Slot.SIZE, np.int64)
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
             float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
-            bool(luck),
+            cards, dc, bool(luck),
         )
         if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
@@ -164,21 +175,34 @@ def run_chunk(
     for (names, _), arr in zip(DEC_GROUPS, (d8, d16, d32, d64), strict=True):
         for j, name in enumerate(names):
             columns[name] = arr[j, :n_d]
+    for j, name in enumerate(card_fields):
+        columns[name] = dc[j, :n_d]
     return ChunkResult(hand_out[:n_h].copy(), None, game_out[:n_g].copy(), columns)
 
 
-_REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}
+LOG_DETAILS = ("basic", "cards")
 
 
-def _decision_columns(rows: int, reuse: bool) -> tuple[np.ndarray, ...]:
-    """int8/16/32/64 arrays [n_fields, rows] for the kernels' decision columns."""
+def card_fields_for(rules: RuleSet) -> tuple[str, ...]:
+    """The card columns the kernel writes under these rules (the suits only with sequences)."""
+    return DEC_CARD_FIELDS if rules.sequences else DEC_CARD_FIELDS[:N_CARD_CLASSIC]
+
+
+_REUSABLE: dict[tuple[str, int], tuple[np.ndarray, ...]] = {}
+
+
+def _decision_columns(rows: int, reuse: bool, n_card: int) -> tuple[np.ndarray, ...]:
+    """int8/16/32/64 arrays [n_fields, rows] for the kernels' decision columns, and the int8
+    card columns [n_card, rows] (a 1 x 1 dummy when n_card is 0: basic detail)."""
+    key = ("decisions", n_card)
     if reuse:
-        bufs = _REUSABLE.get("decisions")
+        bufs = _REUSABLE.get(key)
         if bufs is not None and bufs[0].shape[1] >= rows:
             return bufs
     bufs = tuple(np.empty((len(names), rows), dtype) for names, dtype in DEC_GROUPS)
+    bufs += (np.empty((n_card, rows) if n_card else (1, 1), np.int8),)
     if reuse:
-        _REUSABLE["decisions"] = bufs
+        _REUSABLE[key] = bufs
     return bufs
 
 

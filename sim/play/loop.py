@@ -40,6 +40,7 @@ from sim.core.enums import (
 from sim.core.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
 from sim.core.readers import code_kind_nb, make_code_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
+from sim.play.cardlog import drawn_kinds_nb, log_cards_nb
 from sim.play.status import Broken, Check, Illegal, Slot, Status
 from strategies.registry import decide_nb
 
@@ -297,7 +298,7 @@ def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, d8, d
 @njit(cache=True, _nrt=False)
 def play_hand_nb(
     state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-    seed, game, hand, log, d8, d16, d32, d64, dec_n, check, composition, totals, status,
+    seed, game, hand, log, d8, d16, d32, d64, dec_n, check, composition, totals, status, cards, dc,
 ) -> int:
     """Play one hand to its end from a dealt deck; returns the new number of decision rows.
 
@@ -311,6 +312,8 @@ def play_hand_nb(
     d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`D8`..`D64`),
                    filled from row dec_n on when `log`
     status : int64[Slot.SIZE]      set on an illegal action or a broken invariant (status.py)
+    cards : bool                   also log the card columns (`--log-detail cards`) into
+    dc : int8[n_card_fields, capacity]  (layout `sim.core.enums.DC`; a dummy when not `cards`)
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
@@ -322,7 +325,7 @@ def play_hand_nb(
             return dec_n
     return play_out_nb(
         state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
-        check, composition, totals, status,
+        check, composition, totals, status, cards, dc,
     )
 
 
@@ -340,13 +343,14 @@ def _cached_canastas_wrong_nb(state, params, can0, can1, can2) -> bool:
 @njit(cache=True, _nrt=False)
 def play_out_nb(
     state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
-    check, composition, totals, status,
+    check, composition, totals, status, cards, dc,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
     decides from its observation, the engine applies; optional decision log and invariant
     checks.  Returns the new number of decision rows.  On an illegal action status holds Status.ILLEGAL
     and the `Illegal` slots (seat, action, why, game, hand, strategy id); on a broken invariant
-    Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/status.py."""
+    Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/status.py.  With `cards` the rows
+    also get the card columns (`sim.play.cardlog`) in `dc`."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     # canastas per team for the decision rows (MAX_TEAMS = 3), recounted only for the team
     # that melded last (-2: every team, at the start; -1: none).  Without Samba rules a meld or
@@ -357,6 +361,10 @@ def play_out_nb(
     recount = -2
     recount_kind = -1
     csize = params[Par.CANASTA_SIZE]
+    drawn1 = -1  # card detail: kinds drawn from the stock this turn,
+    drawn2 = -1
+    melds_fresh = True  # whether the melds may have changed since the last row,
+    prev_team = -1  # and that row's team
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
@@ -382,9 +390,17 @@ def play_out_nb(
                 flag_invariant_nb(status, Check.LOGGED_CANASTAS, game, hand, state[Off.TURN])
                 return dec_n
             _log_decision_nb(state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
+            if cards:
+                if state[Off.PHASE] == Phase.DRAW:
+                    drawn1 = -1
+                    drawn2 = -1
+                log_cards_nb(state, action, drawn1, drawn2, melds_fresh, prev_team, dc, dec_n)
+                pos0 = state[Off.STOCK_POS]
+                prev_team = state[Off.TEAM_OF_SEAT + seat]
             dec_n += 1
             melds = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
             recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
+            melds_fresh = melds
             recount_kind = -1
             if not samba and Act.MELD <= action < Act.DISCARD:
                 recount_kind = decode_meld_nb(action)[0]
@@ -397,6 +413,8 @@ def play_out_nb(
                 why = do_action_nb(state, params, action)
             else:
                 why = apply_action_nb(state, params, action)
+            if cards and action == Act.DRAW:
+                drawn1, drawn2 = drawn_kinds_nb(state, pos0)
         else:
             why = apply_action_nb(state, params, action)
         if why != 0:
@@ -471,7 +489,7 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
 @njit(cache=True)
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
-    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, luck,
+    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, cards, dc, luck,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -486,6 +504,7 @@ def play_chunk_nb(
     table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
     hand_out : hand_record_dt[:], game_out : game_record_dt[:]  hand and game records
     d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.core.enums.D8`..)
+    cards, dc : log the card columns too, into int8[n_card_fields, capacity] (`sim.core.enums.DC`)
     luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
     Returns (units done, hand rows, game rows, decision rows).
     """
@@ -533,7 +552,7 @@ def play_chunk_nb(
             dec_start = n_dec
             n_dec = play_hand_nb(
                 state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-                seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status,
+                seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status, cards, dc,
             )
             if status[Slot.CODE] != Status.OK:
                 return done, n_hands, n_games, n_dec
