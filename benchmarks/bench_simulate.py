@@ -4,6 +4,8 @@ speed-up from 1 to 2 workers.  Prints a table and writes benchmarks/results/simu
     python benchmarks/bench_simulate.py                      # real core (sim.play.engine.run_chunk)
     python benchmarks/bench_simulate.py --fake --hands 20000 # the runner alone (tests/fake_engine)
     python benchmarks/bench_simulate.py --ten-million        # + wall time of 10M hands on all cores
+    python benchmarks/bench_simulate.py --strategies greedy --rates 0,1 --log-detail basic,cards \
+        --no-speedup --output benchmarks/results/simulate_cards.json   # cost of the card columns
 
 Every measurement is a full `sim.runs.runner.simulate` into a temporary run folder (play, flatten,
 parquet encode in the workers, write in the parent), after a warm-up run that compiles the core
@@ -64,16 +66,17 @@ def interleaved(repeat: int, cells: list[tuple], common: tuple) -> list[dict]:
     runs: list[list[dict]] = [[] for _ in cells]
     for _ in range(max(1, repeat)):
         for i, cell in enumerate(cells):
-            runs[i].append(measure(*common[:1], *cell, *common[1:]))
+            *head, detail = cell if len(cell) == 5 else (*cell, "basic")
+            runs[i].append(measure(*common[:1], *head, *common[1:], detail=detail))
     return [best_of(r) for r in runs]
 
 
-def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path) -> dict:
-    out = tmp / f"run-{strategy}-{rate}-{jobs}"
+def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detail: str = "basic") -> dict:
+    out = tmp / f"run-{strategy}-{rate}-{jobs}-{detail}"
     t0 = time.perf_counter()
     r = runner.simulate(
         rules, strategy, hands=hands, seed=12345, out=out, jobs=jobs, chunk_size=chunk_size,
-        log_decisions=rate, progress=False, chunk_fn=fn,
+        log_decisions=rate, progress=False, chunk_fn=fn, log_detail=detail,
     )
     wall = time.perf_counter() - t0
     size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
@@ -82,7 +85,7 @@ def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path) -> di
     hps = hands / r.elapsed
     workers = jobs if jobs > 0 else os.cpu_count() or 1
     return {
-        "strategy": strategy, "log_rate": rate, "jobs": jobs, "hands": hands,
+        "strategy": strategy, "log_rate": rate, "log_detail": detail, "jobs": jobs, "hands": hands,
         "seconds": round(r.elapsed, 3), "wall_seconds": round(wall, 3),
         "hands_per_s": round(hps, 1), "hands_per_s_per_core": round(hps / workers, 1),
         "decision_rows": rows, "bytes_on_disk": size, "bytes_per_hand": round(size / hands, 1),
@@ -90,9 +93,14 @@ def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path) -> di
 
 
 def full_log_cost(rows: list[dict]) -> dict[str, float]:
-    """Per strategy: time per hand with every decision logged / time without logging."""
-    by = {(r["strategy"], r["log_rate"]): r["hands_per_s"] for r in rows}
-    return {s: round(by[(s, 0.0)] / by[(s, 1.0)], 2) for s, rate in by if rate == 0.0 and (s, 1.0) in by}
+    """Per strategy (and detail, when not basic): time per hand with every decision logged /
+    time without logging."""
+    by = {(r["strategy"], r["log_rate"], r.get("log_detail", "basic")): r["hands_per_s"] for r in rows}
+    out = {}
+    for (s, rate, detail), hps in by.items():
+        if rate == 1.0 and (s, 0.0, "basic") in by:
+            out[s if detail == "basic" else f"{s} ({detail})"] = round(by[(s, 0.0, "basic")] / hps, 2)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per cell, the fastest counts (default 3)")
     ap.add_argument("--strategies", default="greedy,expert", help="self-play strategies to time")
     ap.add_argument("--rates", default="0,0.05,1", help="decision log rates")
+    ap.add_argument("--log-detail", default="basic",
+                    help="decision log details to time at each log rate > 0: basic, cards or basic,cards")
     ap.add_argument("--fake", action="store_true", help="time the runner with tests/fake_engine")
     ap.add_argument("--no-speedup", action="store_true", help="skip the 1 vs 2 workers measurement")
     ap.add_argument("--ten-million", action="store_true", help="also time 10,000,000 hands on all cores")
@@ -115,20 +125,26 @@ def main(argv: list[str] | None = None) -> int:
     rules = RuleSet.preset("classic", players=4)
     strategies = pick_strategies([s for s in args.strategies.split(",") if s], available)
     rates = [float(x) for x in args.rates.split(",")]
+    details = [d for d in args.log_detail.split(",") if d]
+    if not details or any(d not in runner.LOG_DETAILS for d in details):
+        ap.error(f"--log-detail {args.log_detail}: give basic, cards or basic,cards")
     rows: list[dict] = []
     speedup: dict | None = None
     big: dict | None = None
     with tempfile.TemporaryDirectory(prefix="bench-simulate-") as tmpdir:
         tmp = Path(tmpdir)
         for s in strategies:  # warm-up: compile the core in this process (jobs=1 runs here)
-            runner.simulate(rules, s, hands=200, out=None, jobs=1, chunk_size=100, log_decisions=1.0,
-                            progress=False, chunk_fn=fn)
+            for d in details:
+                runner.simulate(rules, s, hands=200, out=None, jobs=1, chunk_size=100, log_decisions=1.0,
+                                progress=False, chunk_fn=fn, log_detail=d)
         gc.freeze()  # as `canasta simulate` does before it runs
         for s in strategies:
-            cells = [(s, args.hands, rate, 1) for rate in rates]
+            cells = [(s, args.hands, rate, 1) for rate in rates if rate == 0]
+            cells += [(s, args.hands, rate, 1, d) for rate in rates if rate > 0 for d in details]
             for row in interleaved(args.repeat, cells, (rules, args.chunk_size, fn, tmp)):
                 rows.append(row)
-                print(f"  {s:>8} log {row['log_rate']:<5} {row['hands_per_s_per_core']:>10,.0f} hands/s/core", flush=True)
+                print(f"  {s:>8} log {row['log_rate']:<5} {row['log_detail']:<6} "
+                      f"{row['hands_per_s_per_core']:>10,.0f} hands/s/core", flush=True)
         if not args.no_speedup:
             s = strategies[0]
             # warm the 2 loky workers (each compiles / loads the numba cache once)
@@ -154,12 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
           f"chunks of {args.chunk_size:,}, {os.cpu_count()} cores)")
-    head = f"{'strategy':>10} {'log rate':>8} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} {'bytes/hand':>10}"
+    head = (f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} "
+            f"{'bytes/hand':>10}")
     print(head)
     print("-" * len(head))
     for r in rows:
-        print(f"{r['strategy']:>10} {r['log_rate']:>8} {r['hands_per_s_per_core']:>13,.0f} {r['seconds']:>7.2f} "
-              f"{r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}")
+        print(f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} {r['hands_per_s_per_core']:>13,.0f} "
+              f"{r['seconds']:>7.2f} {r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}")
     log_cost = full_log_cost(rows)
     for s, ratio in log_cost.items():
         print(f"full decision logging costs x{ratio} the time without ({s})")

@@ -33,6 +33,7 @@ with the signature of docs/DATA.md; its ``ChunkResult.hands`` / ``.games`` struc
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from reports import checks, stats
+from reports.luck import chance_terms, luck_adjusted
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
@@ -135,11 +137,12 @@ def _chunks(start: int, count: int, size: int):
 
 
 def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
-    """calls: (rules, seats, seed, start, count, mode).  Runs them with joblib."""
+    """calls: (rules, seats, seed, start, count, mode[, luck]).  Runs them with joblib."""
 
     def one(c):
-        rules, seats, seed, start, count, mode = c
-        return chunk_fn(rules, seats, seed, start, count, mode=mode)
+        rules, seats, seed, start, count, mode, *luck = c
+        extra = {"luck": True} if luck and luck[0] else {}
+        return chunk_fn(rules, seats, seed, start, count, mode=mode, **extra)
 
     if jobs == 1 or len(calls) == 1:
         return [one(c) for c in calls]
@@ -150,20 +153,35 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
     return Parallel(n_jobs=jobs, **loky_kwargs())(delayed(one)(c) for c in calls)
 
 
-def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarray]:
-    """(keys, values[:, teams]) of the hands/games structured arrays of chunk results."""
+def _records(results: list, field: str) -> np.ndarray | None:
+    """The hands (first hand of each deal) or games records of chunk results, in key order."""
     arrs = [getattr(r, field) for r in results]
     arrs = [a for a in arrs if a is not None and len(a)]
     if not arrs:
-        return np.zeros(0, np.int64), np.zeros((0, 2))
+        return None
     a = np.concatenate(arrs)
     if field == "hands":
         order = np.lexsort((a["hand"], a["game"]))
         a = a[order]
-        a = a[a["hand"] == 0]
-    else:
-        a = a[np.argsort(a["game"], kind="stable")]
+        return a[a["hand"] == 0]
+    return a[np.argsort(a["game"], kind="stable")]
+
+
+def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, values[:, teams]) of the hands/games structured arrays of chunk results."""
+    a = _records(results, field)
+    if a is None:
+        return np.zeros(0, np.int64), np.zeros((0, 2))
     return a["game"].astype(np.int64), np.asarray(a[key], dtype=np.float64)
+
+
+def takes_luck(chunk_fn: Callable | None) -> bool:
+    """Whether the chunk function can record the hands' chance terms (the engine's can)."""
+    fn = chunk_fn or _default_chunk_fn()
+    try:
+        return "luck" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def play_duplicate(
@@ -176,26 +194,30 @@ def play_duplicate(
     jobs: int = -1,
     chunk_fn: Callable | None = None,
     chunk: int = DEFAULT_CHUNK,
-) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    luck: bool = False,
+) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Play deals start..start+count-1 for every pairing of ``strategies`` in both seatings.
 
     Returns {(a, b): (d1, d2)} with the per-deal (A team - B team) score differences in
     seating 1 (A = team 0) and seating 2 (A = team 1); hands mode uses ``score``, games mode
-    ``final``.  All pairings use the same deal keys."""
+    ``final``.  All pairings use the same deal keys.  With ``luck`` (hands mode, a chunk
+    function that takes it) each value is (d1, d2, terms): terms[i] = the chance terms of deal
+    i (sim/core/luck.py), A's team minus B's, seating 1 then seating 2 (2 x N_LUCK columns)."""
     fn = chunk_fn or _default_chunk_fn()
+    luck = bool(luck) and mode == "hands"
     pairs = list(itertools.combinations(strategies, 2))
     calls, tags = [], []
     for a, b in pairs:
         for seating, teams in ((0, (a, b)), (1, (b, a))):
             seats = seat_strategies(rules, teams)
             for s, c in _chunks(start, count, chunk):
-                calls.append((rules, seats, seed, s, c, mode))
+                calls.append((rules, seats, seed, s, c, mode, luck))
                 tags.append((a, b, seating))
     results = _run_many(fn, jobs, calls)
     field, key = ("hands", "score") if mode == "hands" else ("games", "final")
-    out: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+    out: dict[tuple[str, str], tuple[np.ndarray, ...]] = {}
     for a, b in pairs:
-        d = []
+        d, terms = [], []
         for seating in (0, 1):
             rs = [r for r, t in zip(results, tags, strict=True) if t == (a, b, seating)]
             keys, vals = _extract(rs, field, key)
@@ -203,7 +225,11 @@ def play_duplicate(
                 raise RuntimeError(f"run_chunk returned {keys.size} {field} for {count} requested")
             a_team, b_team = (0, 1) if seating == 0 else (1, 0)
             d.append(vals[:, a_team] - vals[:, b_team])
-        out[(a, b)] = (d[0], d[1])
+            if luck:
+                rec = _records(rs, field)
+                chance = chance_terms(rec)
+                terms.append(chance[:, a_team, :] - chance[:, b_team, :])
+        out[(a, b)] = (d[0], d[1], np.hstack(terms)) if luck else (d[0], d[1])
     return out
 
 
@@ -218,20 +244,36 @@ def _won_share(d1: np.ndarray, d2: np.ndarray, level: float) -> stats.CI:
     return stats.CI(c.mean, max(c.low, 0.0), min(c.high, 1.0), c.half_width, c.n)
 
 
-def _pair_row(a: str, b: str, d1: np.ndarray, d2: np.ndarray, level: float) -> dict:
+def _pair_row(a: str, b: str, d1: np.ndarray, d2: np.ndarray, level: float,
+              terms: np.ndarray | None = None) -> dict:
     paired = (d1 + d2) / 2.0
-    ci = stats.mean_ci(paired, level)
+    plain = stats.mean_ci(paired, level)
     won = _won_share(d1, d2, level)
     vr = stats.variance_reduction_ci(d1, d2, level)
+    luck = {}
+    ci = plain
+    if terms is not None:
+        est = luck_adjusted(paired, terms, level, n_boot=200)
+        ci = stats.CI(est.mean, est.ci[0], est.ci[1], (est.ci[1] - est.ci[0]) / 2, est.n)
+        luck = {
+            "plain_mean_diff_per_hand": plain.mean,
+            "plain_ci_low": plain.low,
+            "plain_ci_high": plain.high,
+            "luck_variance_reduction": est.variance_reduction,
+            "luck_variance_reduction_low": est.variance_reduction_ci[0],
+            "luck_variance_reduction_high": est.variance_reduction_ci[1],
+        }
     return {
         "a": a,
         "b": b,
+        "estimator": "luck-adjusted" if terms is not None else "plain",
         "deals": int(d1.size),
         "hands": int(2 * d1.size),
         "mean_diff_per_hand": ci.mean,
         "ci_low": ci.low,
         "ci_high": ci.high,
         "half_width": ci.half_width,
+        **luck,
         "share_hands_won_a": won.mean,
         "share_hands_won_low": won.low,
         "share_hands_won_high": won.high,
@@ -255,9 +297,18 @@ def _game_cols(g1: np.ndarray, g2: np.ndarray, level: float) -> dict:
     }
 
 
+def _half_width(parts: list[list[np.ndarray]], level: float) -> float:
+    """The CI half-width the comparison will print: luck-adjusted when terms were recorded."""
+    paired = (np.concatenate(parts[0]) + np.concatenate(parts[1])) / 2.0
+    if len(parts) > 2:
+        est = luck_adjusted(paired, np.vstack(parts[2]), level, n_boot=0)
+        return (est.ci[1] - est.ci[0]) / 2
+    return stats.mean_ci(paired, level).half_width
+
+
 def _play_until(
-    rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level
-) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck=False
+) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""
     if hands < 2:
         raise CanastaError(f"hands must be at least 2, got {hands}")
@@ -265,25 +316,22 @@ def _play_until(
     done = 0
     acc: dict[tuple[str, str], list[list[np.ndarray]]] = {}
     while True:
-        batch = play_duplicate(rules, strategies, seed, done, target - done, "hands", jobs, chunk_fn)
-        for k, (d1, d2) in batch.items():
-            acc.setdefault(k, [[], []])
-            acc[k][0].append(d1)
-            acc[k][1].append(d2)
+        batch = play_duplicate(rules, strategies, seed, done, target - done, "hands", jobs, chunk_fn,
+                               luck=luck)
+        for k, arrays in batch.items():
+            parts = acc.setdefault(k, [[] for _ in arrays])
+            for part, arr in zip(parts, arrays, strict=True):
+                part.append(arr)
         done = target
         if until_ci is None or done >= max_hands:
             break
-        widths = []
-        for d1s, d2s in acc.values():
-            paired = (np.concatenate(d1s) + np.concatenate(d2s)) / 2.0
-            widths.append(stats.mean_ci(paired, level).half_width)
-        worst = max(widths)
+        worst = max(_half_width(parts, level) for parts in acc.values())
         if worst < until_ci:
             break
         # deals needed scale with (half-width / goal)^2; overshoot 10%, at least +25%
         need = int(math.ceil(done * (worst / until_ci) ** 2 * 1.1)) if math.isfinite(worst) else 2 * done
         target = min(max_hands, max(need, int(done * 1.25) + 1))
-    return {k: (np.concatenate(v[0]), np.concatenate(v[1])) for k, v in acc.items()}
+    return {k: tuple(np.concatenate(p) if p[0].ndim == 1 else np.vstack(p) for p in v) for k, v in acc.items()}
 
 
 def compare(
@@ -297,8 +345,12 @@ def compare(
     jobs: int = -1,
     chunk_fn: Callable | None = None,
     level: float = 0.95,
+    luck: bool | None = None,
 ) -> pd.DataFrame:
     """Compare strategies head to head on duplicate deals; one row per pairing.
+
+    luck: the luck-adjusted estimate (reports/luck.py) as the headline, the plain one beside it
+    (None: whenever the chunk function can record chance terms, as the engine's can).
 
     strategies: 2+ strategy names (or "name:k=v,..." specs); every pairing plays the same deals.
     rules: a RuleSet, a preset name or None (classic); must have exactly 2 teams.
@@ -321,13 +373,16 @@ def compare(
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
         raise CanastaError("--until-ci must be positive")
-    diffs = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level)
+    if luck is None:
+        luck = takes_luck(chunk_fn)
+    played = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck)
+    diffs = {k: v[:2] for k, v in played.items()}
     gdiffs = None
     if games:
         gdiffs = play_duplicate(rules, strategies, seed, 0, games, "games", jobs, chunk_fn)
     rows = []
-    for (a, b), (d1, d2) in diffs.items():
-        row = _pair_row(a, b, d1, d2, level)
+    for (a, b), arrays in played.items():
+        row = _pair_row(a, b, arrays[0], arrays[1], level, arrays[2] if luck else None)
         if gdiffs is not None:
             row.update(_game_cols(*gdiffs[(a, b)], level))
         row["rules"] = _rules_label(rules)

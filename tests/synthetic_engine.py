@@ -203,8 +203,10 @@ def _decisions_frame(rng, hands: pd.DataFrame, players, team_of_seat, n_teams, l
         cols["score_them"].append(them)
         cols["went_out_us"].append((team_i == row.went_out_team).astype(int))
     out = {}
+    rows = sum(len(p) for p in cols["seed"])
     for name, parts in cols.items():
-        arr = np.concatenate(parts) if parts else np.zeros(0)
+        # a declared column this fake does not model (sim.core.enums.DECISION_COLUMNS): zeros
+        arr = np.concatenate(parts) if parts else np.zeros(rows)
         dt = decision_record_dt.fields[name][0] if name in decision_record_dt.names else np.int32
         out[name] = arr.astype(dt)
     return pd.DataFrame(out)

@@ -24,6 +24,8 @@ EPILOG = """examples:
   canasta simulate                                   20,000 hands, classic, expert vs greedy
   canasta simulate --strategies expert,greedy --hands 1M --seed 1 --out runs/x
   canasta simulate --games 10000 --log-decisions 0.05 --out runs/games
+  canasta simulate --hands 20000 --log-decisions 1 --log-detail cards --out runs/cards
+                                                     every decision with the cards behind it
   canasta simulate --rules german --players 6 --team-layout 3x2 --set go_out_bonus=200
   canasta simulate --out runs/x --resume             finish an interrupted run (settings from its manifest)
   canasta simulate --backend dask --scheduler tcp://10.0.0.5:8786 --hands 10M --out runs/big
@@ -66,6 +68,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     g.add_argument(
         "--log-decisions", default=None, metavar="RATE",
         help="fraction 0..1 of hands whose decisions are logged (default 0)",
+    )
+    g.add_argument(
+        "--log-detail", default=None, choices=("basic", "cards"),
+        help="decision columns: basic (default) or cards (also the hand, pile top, cards "
+        "drawn and played, melds on the table: docs/DATA.md)",
     )
     x = p.add_argument_group("execution")
     x.add_argument("--out", default=None, metavar="DIR", help=f"run folder (default {DEFAULT_OUT})")
@@ -146,6 +153,8 @@ def _command(settings: dict[str, Any], rules: Any, out: str) -> str:
     parts += ["--chunk-size", str(settings["chunk_size"])]
     if settings["log_decisions"]:
         parts += ["--log-decisions", str(settings["log_decisions"])]
+    if settings["log_detail"] != "basic":
+        parts += ["--log-detail", settings["log_detail"]]
     parts += ["--out", out]
     return shlex.join(parts)
 
@@ -176,6 +185,11 @@ def run(args: argparse.Namespace) -> int:
     rate = parse_rate(args.log_decisions)
     if rate is None:
         rate = existing["log_decisions"] if existing is not None else 0.0
+    detail = args.log_detail
+    if detail is None:
+        detail = existing.get("log_detail", "basic") if existing is not None else "basic"
+    if args.log_detail == "cards" and not rate:
+        raise CanastaError("--log-detail cards needs decision logs: add --log-decisions RATE (e.g. 1)")
     chunk = parse_count("--chunk-size", args.chunk_size, *limits.CHUNK)
     mode_now = "games" if games is not None else "hands"
     if chunk is None and existing is not None and existing["mode"] == mode_now:
@@ -200,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
     total = games if games is not None else (hands if hands is not None else runner.DEFAULT_HANDS)
     chunk_eff = chunk or runner.default_chunk_size(mode, total)
     settings = {"strategies": seats, "mode": mode, "total": total, "seed": seed,
-                "chunk_size": chunk_eff, "log_decisions": rate}
+                "chunk_size": chunk_eff, "log_decisions": rate, "log_detail": detail}
     command = _command(settings, rules, out)
     progress = False if args.no_progress else None
 
@@ -222,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             rules, seats, hands=hands if mode == "hands" else None, games=games, seed=seed,
             out=out, jobs=jobs, chunk_size=chunk_eff, log_decisions=rate, backend=backend,
             scheduler=args.scheduler, resume=args.resume, check=args.check, progress=progress,
-            command=command, on_start=announce,
+            command=command, on_start=announce, log_detail=detail,
         )
     except RuntimeError as exc:
         if type(exc).__name__ != "EngineError":

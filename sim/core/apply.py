@@ -28,6 +28,8 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
+from sim.core.luck import luck_count_stock_nb, luck_deal_nb, luck_draw_nb
+from sim.core.readers import code_kind_nb, code_suit_nb, make_code_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -51,11 +53,11 @@ def end_hand_nb(state: np.ndarray, reason: int) -> None:
 @njit(cache=True, _nrt=False)
 def _give_nb(state, seat, code) -> None:
     """One card (a code) into a hand."""
-    kind = code & 15
+    kind = code_kind_nb(code)
     state[Off.HANDS + seat * N_KINDS + kind] += 1
     state[Off.HAND_SIZE + seat] += 1
     if FIRST_NATURAL <= kind <= LAST_NATURAL:
-        state[Off.HAND_SUITS + seat * N_SUITED + (code >> 4) * 11 + kind - FIRST_NATURAL] += 1
+        state[Off.HAND_SUITS + seat * N_SUITED + code_suit_nb(code) * 11 + kind - FIRST_NATURAL] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -68,7 +70,7 @@ def _remove_nb(state, params, seat, kind, n) -> int:
         for _ in range(n):
             s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, kind)
             state[Off.HAND_SUITS + seat * N_SUITED + s * 11 + kind - FIRST_NATURAL] -= 1
-            code = kind | (s << 4)
+            code = make_code_nb(kind, s)
     return code
 
 
@@ -77,6 +79,8 @@ def _pop_stock_nb(state) -> int:
     code = state[Off.STOCK + state[Off.STOCK_POS]]
     state[Off.STOCK_POS] += 1
     state[Off.STOCK_LEN] -= 1
+    if state[Off.LUCK_ON] != 0:
+        state[Off.STOCK_KINDS + code_kind_nb(code)] -= 1
     return code
 
 
@@ -86,8 +90,10 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     ended (a red three was the last stock card) or the stock is empty."""
     team = state[Off.TEAM_OF_SEAT + seat]
     while state[Off.STOCK_LEN] > 0:
+        if state[Off.LUCK_ON] != 0:
+            luck_draw_nb(state, seat, state[Off.STOCK + state[Off.STOCK_POS]])
         code = _pop_stock_nb(state)
-        if code & 15 != Kind.RED3:
+        if code_kind_nb(code) != Kind.RED3:
             _give_nb(state, seat, code)
             return True
         state[Off.TEAM_RED3 + team] += 1
@@ -99,12 +105,12 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
 
 @njit(cache=True, _nrt=False)
 def _push_pile_nb(state, code) -> None:
-    kind = code & 15
+    kind = code_kind_nb(code)
     state[Off.PILE + state[Off.PILE_LEN]] = code
     state[Off.PILE_LEN] += 1
     state[Off.PILE_COUNTS + kind] += 1
     state[Off.PILE_TOP] = kind
-    state[Off.PILE_TOP_SUIT] = code >> 4
+    state[Off.PILE_TOP_SUIT] = code_suit_nb(code)
     if kind == Kind.TWO or kind == Kind.JOKER or kind == Kind.RED3:
         state[Off.PILE_FREEZE] += 1
 
@@ -159,8 +165,10 @@ def init_hand_nb(
     dealer : int, active seat of the dealer
     cum_scores : int32[:], shape (MAX_TEAMS,), cumulative scores before this hand
     """
+    luck_on = state[Off.LUCK_ON]  # the caller's request survives the reset
     for i in range(state.shape[0]):  # a plain loop: numba's slice fill is much slower
         state[i] = 0
+    state[Off.LUCK_ON] = luck_on
     n_seats = params[Par.N_ACTIVE]
     state[Off.N_SEATS] = n_seats
     state[Off.N_TEAMS] = params[Par.N_TEAMS]
@@ -178,17 +186,21 @@ def init_hand_nb(
         state[Off.STOCK + i] = deck[i]
     state[Off.STOCK_POS] = 0
     state[Off.STOCK_LEN] = n_cards
+    if luck_on != 0:
+        luck_count_stock_nb(state, deck, n_cards)
     hs = params[Par.HAND_SIZE]
     for _r in range(hs):
         for j in range(n_seats):
             seat = (dealer + 1 + j) % n_seats
             _give_nb(state, seat, _pop_stock_nb(state))
+    if luck_on != 0:
+        luck_deal_nb(state, hs, n_cards)
     # the upcard: wild cards and red threes are covered until a natural card other than a red
     # three shows (they stay in the pile and freeze it)
     while state[Off.STOCK_LEN] > 0:
         code = _pop_stock_nb(state)
         _push_pile_nb(state, code)
-        kind = code & 15
+        kind = code_kind_nb(code)
         if kind != Kind.TWO and kind != Kind.JOKER and kind != Kind.RED3:
             break
     if params[Par.UPCARD_FREEZES] == 0:
@@ -322,7 +334,7 @@ def _take_pile_nb(state, params, seat, team) -> int:
     aside = 0
     for j in range(n - 1):
         code = state[Off.PILE + j]
-        if code & 15 == Kind.RED3:
+        if code_kind_nb(code) == Kind.RED3:
             state[Off.TEAM_RED3 + team] += 1
         elif opened:
             _give_nb(state, seat, code)
@@ -532,6 +544,6 @@ def card_totals_nb(state: np.ndarray, out: np.ndarray) -> None:
             for k in range(low, low + length):
                 out[k] += 1
     for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
-        out[state[Off.PILE + j] & 15] += 1
+        out[code_kind_nb(state[Off.PILE + j])] += 1
     for j in range(state[Off.STOCK_LEN]):
-        out[state[Off.STOCK + state[Off.STOCK_POS] + j] & 15] += 1
+        out[code_kind_nb(state[Off.STOCK + state[Off.STOCK_POS] + j])] += 1

@@ -5,33 +5,40 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.enums import (
+    DEC_CARD_FIELDS,
     DEC_GROUPS,
     MAX_SEATS,
     MAX_TEAMS,
+    N_CARD_CLASSIC,
     decision_record_dt,
     game_record_dt,
     hand_record_dt,
 )
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
-from sim.play.loop import BUFFER, ILLEGAL, INVARIANT, OK, play_chunk_nb
+from sim.play.loop import play_chunk_nb
+from sim.play.status import CHECK_TEXT, Broken, Illegal, Slot, Status
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
-CHECK_TEXT = {
-    1: "a card is missing or counted twice (card accounting)",
-    2: "the pile's kind counts do not match its cards",
-    3: "the frozen state or top card does not match the pile",
-    4: "a hand size does not match the hand's cards (or a red three stayed in a hand)",
-    5: "a hand reached zero cards without going out",
-    6: "an illegal meld is on the table",
-    7: "a team has melds without having made its initial meld",
-    8: "the score breakdown does not add up",
-    9: "the melded points do not match the cards on the table",
-    10: "the player to act has no legal action (dead end)",
-    11: "a hand's suited card counts do not match its kind counts",
-    12: "an illegal sequence is on the table",
-    13: "a decision row's canasta counts do not match the table",
-}
+
+def explain_status(status: np.ndarray, seed: int, seat_tables: np.ndarray) -> str | None:
+    """The one-line message of a kernel's status array (sim/play/status.py), None when it
+    finished: an illegal action names the strategy, table seat, action, reason and hand key; a
+    broken invariant names the check and where."""
+    s = [int(v) for v in status]
+    if s[Slot.CODE] == Status.ILLEGAL:
+        seat_table = seat_tables[s[Illegal.HAND] % seat_tables.shape[0]][s[Illegal.SEAT]]
+        name = STRATEGY_NAMES[s[Illegal.STRATEGY]]
+        return (
+            f"strategy {name!r} (seat {seat_table}) chose an illegal action {action_text_safe(s[Illegal.ACTION])}: "
+            f"{WHY_TEXT[s[Illegal.WHY]]}; replay with key seed={seed} game={s[Illegal.GAME]} hand={s[Illegal.HAND]}"
+        )
+    if s[Slot.CODE] == Status.INVARIANT:
+        return (
+            f"invariant broken: {CHECK_TEXT.get(s[Broken.CHECK], 'unknown check')} at seed={seed} "
+            f"game={s[Broken.GAME]} hand={s[Broken.HAND]} turn={s[Broken.TURN]}"
+        )
+    return None
 
 
 class EngineError(RuntimeError):
@@ -107,6 +114,8 @@ def run_chunk(
     check: bool = False,
     reuse_buffers: bool = False,
     start_scores: np.ndarray | None = None,
+    luck: bool = False,
+    log_detail: str = "basic",
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
@@ -119,8 +128,19 @@ def run_chunk(
     start_scores: the teams' cumulative scores before the first hand of each game (hands mode:
     before each hand), int array [n_teams] for every unit or [count, n_teams] for unit i =
     key start + i; None = 0 for every team.  They set the hand's initial-meld minimums and
-    the games' running totals (`games.final` includes them)."""
+    the games' running totals (`games.final` includes them).
+
+    log_detail: "basic" (the decision columns of `DECISION_COLUMNS`) or "cards" (also those of
+    `CARD_COLUMNS` but `strategy`, which the store adds, and under rules with sequences
+    `SUIT_COLUMNS`; docs/DATA.md).
+
+    luck: record each hand's chance terms in `hands["luck"]` (sim/core/luck.py; for the
+    luck-adjusted estimates of reports/luck.py); the other fields are the same either way."""
     engine_check(rules)
+    if log_detail not in LOG_DETAILS:
+        raise ValueError(f"log_detail={log_detail!r}: use one of {', '.join(LOG_DETAILS)}")
+    cards = log_detail == "cards"
+    card_fields = card_fields_for(rules) if cards else ()
     if mode not in ("hands", "games"):
         raise ValueError(f"mode={mode!r}: use 'hands' or 'games'")
     if seed < 0 or start < 0 or count < 0:
@@ -139,40 +159,36 @@ def run_chunk(
     while True:
         hand_out = np.zeros(hands_cap, hand_record_dt)
         game_out = np.zeros(count + 1, game_record_dt)
-        d8, d16, d32, d64 = _decision_columns(dec_cap, reuse_buffers)  # every used row is written in full
-        status = np.zeros(16, np.int64)
+        d8, d16, d32, d64, dc = _decision_columns(dec_cap, reuse_buffers, len(card_fields))  # used rows are written in full
+        status = np.zeros(Slot.SIZE, np.int64)
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
             float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
-            start_cum,
+            start_cum, cards, dc, bool(luck),
         )
-        if status[0] == BUFFER:
+        if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
                 hands_cap *= 2
             else:
                 dec_cap *= 2
             continue
         break
-    if status[0] == ILLEGAL:
-        seat_table = seat_tables[int(status[5]) % seat_tables.shape[0]][int(status[1])]
-        name = STRATEGY_NAMES[int(status[6])]
-        raise EngineError(
-            f"strategy {name!r} (seat {seat_table}) chose an illegal action {action_text_safe(int(status[2]))}: "
-            f"{WHY_TEXT[int(status[3])]}; replay with key seed={seed} game={int(status[4])} hand={int(status[5])}"
-        )
-    if status[0] == INVARIANT:
-        raise EngineError(
-            f"invariant broken: {CHECK_TEXT.get(int(status[1]), 'unknown check')} at seed={seed} "
-            f"game={int(status[2])} hand={int(status[3])} turn={int(status[4])}"
-        )
-    assert status[0] == OK and done == count
+    problem = explain_status(status, seed, seat_tables)
+    if problem:
+        raise EngineError(problem)
+    assert status[Slot.CODE] == Status.OK and done == count
     # the decision columns stay views of their buffers: copying them cost as much as writing
     # them (the buffers over-allocate by at most ~50% for a good strategy; see dec_cap)
     columns = {}
     for (names, _), arr in zip(DEC_GROUPS, (d8, d16, d32, d64), strict=True):
         for j, name in enumerate(names):
             columns[name] = arr[j, :n_d]
+    for j, name in enumerate(card_fields):
+        columns[name] = dc[j, :n_d]
     return ChunkResult(hand_out[:n_h].copy(), None, game_out[:n_g].copy(), columns)
+
+
+LOG_DETAILS = ("basic", "cards")
 
 
 def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.ndarray:
@@ -196,15 +212,26 @@ def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.nda
 _REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}
 
 
-def _decision_columns(rows: int, reuse: bool) -> tuple[np.ndarray, ...]:
-    """int8/16/32/64 arrays [n_fields, rows] for the kernels' decision columns."""
+def card_fields_for(rules: RuleSet) -> tuple[str, ...]:
+    """The card columns the kernel writes under these rules (the suits only with sequences)."""
+    return DEC_CARD_FIELDS if rules.sequences else DEC_CARD_FIELDS[:N_CARD_CLASSIC]
+
+
+_REUSABLE: dict[tuple[str, int], tuple[np.ndarray, ...]] = {}
+
+
+def _decision_columns(rows: int, reuse: bool, n_card: int) -> tuple[np.ndarray, ...]:
+    """int8/16/32/64 arrays [n_fields, rows] for the kernels' decision columns, and the int8
+    card columns [n_card, rows] (a 1 x 1 dummy when n_card is 0: basic detail)."""
+    key = ("decisions", n_card)
     if reuse:
-        bufs = _REUSABLE.get("decisions")
+        bufs = _REUSABLE.get(key)
         if bufs is not None and bufs[0].shape[1] >= rows:
             return bufs
     bufs = tuple(np.empty((len(names), rows), dtype) for names, dtype in DEC_GROUPS)
+    bufs += (np.empty((n_card, rows) if n_card else (1, 1), np.int8),)
     if reuse:
-        _REUSABLE["decisions"] = bufs
+        _REUSABLE[key] = bufs
     return bufs
 
 

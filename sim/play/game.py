@@ -43,6 +43,7 @@ from sim.core.enums import (
 )
 from sim.core.errors import CanastaError, check_int
 from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
+from sim.core.readers import code_kind
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
 from sim.play.loop import deck_composition_nb, fill_deck_nb
@@ -222,7 +223,7 @@ class GameState:
         return out
 
     def pile(self) -> list[str]:
-        return [kind_name(int(k) & 15) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
+        return [kind_name(code_kind(int(k))) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
 
     @property
     def pile_top(self) -> int:

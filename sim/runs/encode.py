@@ -12,7 +12,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.core.enums import decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.enums import (
+    CARD_COLUMNS,
+    SUIT_COLUMNS,
+    decision_record_dt,
+    game_record_dt,
+    hand_record_dt,
+)
 from sim.runs import integrity
 
 TABLES = ("hands", "decisions", "games")
@@ -41,6 +47,8 @@ def _dtype_map() -> dict[str, dict[str, np.dtype]]:
     out["decisions"].update(
         score_us=np.dtype(np.int32), score_them=np.dtype(np.int32), went_out_us=np.dtype(np.int8)
     )
+    # --log-detail cards (the strategy column is a dictionary-encoded string: see strategy_column)
+    out["decisions"].update({c.name: np.dtype(c.dtype) for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str})
     return out
 
 
@@ -49,6 +57,9 @@ KEY_COLUMNS = {"hands": ("seed", "game", "hand"), "decisions": ("seed", "game", 
 # decision columns that hold one value for a whole hand (or nearly): plain lz4 makes them
 # almost as small as zstd does, at half its cost (0.4 us less per logged hand, 4% more bytes)
 RUN_COLUMNS = {"decisions": ("seed", "game", "hand", "cum_us", "cum_them", "pile_frozen")}
+# --log-detail cards: the card columns (int8 values, which parquet stores as INT32) under lz4
+# rather than zstd: half the encoding time for about twice the bytes (docs/DATA.md)
+FAST_COLUMNS = {"decisions": tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)}
 
 HAND_TEAM_FIELDS = (
     "score",
@@ -279,7 +290,20 @@ def record_tables(
     g["capped"] = _column(games["capped"], gd["capped"])
     dd = COLUMN_DTYPES["decisions"]
     d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names}
+    if "pile_top" in names:  # --log-detail cards: the strategy, then the card columns the engine gave
+        d["strategy"] = strategy_column(np.asarray(decisions["seat"]), strategies)
+        for c in CARD_COLUMNS + SUIT_COLUMNS:
+            if c.name in names:
+                d[c.name] = _column(decisions[c.name], dd[c.name])
     return {"hands": pa.table(h), "decisions": pa.table(d), "games": pa.table(g)}
+
+
+def strategy_column(seat: np.ndarray, strategies: Sequence[str]) -> pa.DictionaryArray:
+    """The decider's strategy per row (from its table seat), dictionary encoded: the run's
+    distinct strategy names in seat order, an int8 index per row."""
+    names = list(dict.fromkeys(str(x) for x in strategies))
+    index_of_seat = np.array([names.index(str(x)) for x in strategies], dtype=np.int8)
+    return pa.DictionaryArray.from_arrays(pa.array(index_of_seat[seat]), pa.array(names, pa.string()))
 
 
 def frame_tables(frames: Mapping[str, pd.DataFrame]) -> dict[str, pa.Table]:
@@ -301,10 +325,11 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
     meta = integrity.with_chunk_key(meta, key)
     table = pa.Table.from_arrays(table.columns, schema=pa.schema(fields, metadata=meta))
-    strings = [f.name for f in fields if pa.types.is_string(f.type)]
+    strings = [f.name for f in fields if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
     runs = [k for k in RUN_COLUMNS.get(name, ()) if k in table.column_names]
     numbers = {f.name: "PLAIN" if f.name in runs else "BYTE_STREAM_SPLIT" for f in fields if f.name not in strings}
-    compression = {f.name: "lz4_raw" if f.name in runs else COMPRESSION for f in fields} if runs else COMPRESSION
+    lz4 = set(runs) | {k for k in FAST_COLUMNS.get(name, ()) if k in table.column_names}
+    compression = {f.name: "lz4_raw" if f.name in lz4 else COMPRESSION for f in fields} if lz4 else COMPRESSION
     keys = [k for k in KEY_COLUMNS[name] if k in table.column_names]
     sink = pa.BufferOutputStream()
     pq.write_table(

@@ -45,6 +45,7 @@ DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk (mode "hands")
 DEFAULT_CHUNK_GAMES = 500  # games per chunk (mode "games": a classic game is ~5-10 hands)
 DEFAULT_STRATEGIES = ("expert", "greedy")  # team 0, other teams
 BACKENDS = ("loky", "dask")
+LOG_DETAILS = ("basic", "cards")  # decision columns: those of every log, or also the cards
 DASK_CONNECT_TIMEOUT = "10s"
 
 ChunkFn = Callable[..., Any]
@@ -211,12 +212,21 @@ def package_versions() -> dict[str, str]:
 
 
 @functools.cache
-def _takes_reuse_buffers(chunk_fn: ChunkFn) -> bool:
-    """The engine's run_chunk can write into a reused buffer (the result is encoded at once)."""
+def _takes(chunk_fn: ChunkFn, option: str) -> bool:
+    """The chunk function has this keyword (the engine's run_chunk has reuse_buffers: it can
+    write into a reused buffer, the result being encoded at once; and log_detail)."""
     try:
-        return "reuse_buffers" in inspect.signature(chunk_fn).parameters
+        return option in inspect.signature(chunk_fn).parameters
     except (TypeError, ValueError):
         return False
+
+
+def _check_detail(value: Any, chunk_fn: ChunkFn) -> str:
+    if value not in LOG_DETAILS:
+        raise ValueError(f"log_detail={value!r}: choose {' or '.join(LOG_DETAILS)}")
+    if value != "basic" and not _takes(chunk_fn, "log_detail"):
+        raise ValueError(f"log_detail={value!r}: this chunk function logs basic decision rows only")
+    return value
 
 
 def run_chunk_task(
@@ -231,10 +241,13 @@ def run_chunk_task(
     log_rate: float,
     check: bool,
     freeze_gc: bool = False,
+    log_detail: str = "basic",
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker).  freeze_gc: the process is a
     worker of ours (loky), see _freeze_gc_once."""
-    kw = {"reuse_buffers": True} if _takes_reuse_buffers(chunk_fn) else {}
+    kw: dict[str, Any] = {"reuse_buffers": True} if _takes(chunk_fn, "reuse_buffers") else {}
+    if log_detail != "basic":
+        kw["log_detail"] = log_detail
     res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw)
     payload, rows = store.chunk_payload(res, rules, strategies, integrity.chunk_key(index, seed, start, count))
     if freeze_gc:
@@ -308,6 +321,7 @@ def _execute(
     check: bool,
     jobs: int,
     backend: str,
+    log_detail: str = "basic",
 ) -> Iterator[tuple[int, dict[str, bytes], dict[str, int]]]:
     """Results of the chunks in completion order (dispatch is bounded by pre_dispatch)."""
     from joblib import Parallel, delayed
@@ -317,7 +331,7 @@ def _execute(
         kw.update(workers.loky_kwargs())  # workers end when this process dies (even by kill -9)
     freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
-        delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check, freeze)
+        delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check, freeze, log_detail)
         for i, start, count in tasks
     )
     try:
@@ -438,6 +452,7 @@ def build_manifest(
     log_rate: float,
     check: bool,
     command: str | None,
+    log_detail: str = "basic",
 ) -> dict[str, Any]:
     return {
         "format": store.FORMAT,
@@ -456,6 +471,7 @@ def build_manifest(
         "chunk_size": plan.chunk_size,
         "n_chunks": plan.n_chunks,
         "log_decisions": log_rate,
+        "log_detail": log_detail,
         "check": bool(check),
         "tables": list(store.TABLES),
         "versions": package_versions(),
@@ -519,6 +535,7 @@ def simulate(
     *,
     command: str | None = None,
     on_start: Callable[[], None] | None = None,
+    log_detail: str = "basic",
 ) -> RunResult:
     """Play `hands` independent hands or `games` whole games; write a run folder or keep frames.
 
@@ -526,6 +543,8 @@ def simulate(
     - `out=None`: run in memory (small runs) and return the frames in the RunResult.
     - An existing `out` of the same experiment that is complete is returned as is (nothing is
       replayed); an unfinished one needs `resume=True`; another experiment is refused.
+    - `log_detail`: "basic" (the decision columns of docs/DATA.md) or "cards" (also the cards
+      behind each decision: hand counts, pile top, cards drawn and played, melds on the table).
     - `chunk_fn`: the core's run_chunk (default ``sim.play.engine.run_chunk``, imported lazily).
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
     - `on_start`: called once the folder is accepted, just before the chunks are played.
@@ -556,9 +575,10 @@ def simulate(
         check_strategy_names(seat_strategies, registered_strategies())
         check_engine_supports(rules)
     fn = resolve_chunk_fn(chunk_fn)
+    log_detail = _check_detail(log_detail, fn)
 
     plan = Plan(mode, total, chunk_size)
-    manifest = build_manifest(rules, seat_strategies, plan, seed, log_rate, check, command)
+    manifest = build_manifest(rules, seat_strategies, plan, seed, log_rate, check, command, log_detail)
     root = Path(out) if out is not None else None
     if root is not None and root.exists() and not root.is_dir():
         raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
@@ -599,7 +619,7 @@ def simulate(
                 t0 = time.perf_counter()
                 with _progress_bar(progress, plan, initial) as bar:
                     for index, payload, rows in _execute(
-                        tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend
+                        tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend, log_detail
                     ):
                         if root is not None:
                             store.write_chunk(root, index, payload, rows, store.chunk_key_of(manifest, index))

@@ -319,6 +319,7 @@ def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str
         "total": "number of hands/games",
         "chunk_size": "chunk size",
         "log_decisions": "decision log rate",
+        "log_detail": "decision log detail (--log-detail)",
     }
     a_rules, b_rules = there.get("rules") or {}, normalize(here.get("rules") or {})
     if a_rules != b_rules and not (isinstance(a_rules, dict) and isinstance(b_rules, dict)):
@@ -327,10 +328,12 @@ def compare_experiment(there: Mapping[str, Any], here: Mapping[str, Any]) -> str
         for k in sorted(set(a_rules) | set(b_rules)):
             if a_rules.get(k) != b_rules.get(k):
                 return f"rules differ ({k}: {a_rules.get(k)!r} there, {b_rules.get(k)!r} here)"
-    for key in EXPERIMENT_KEYS:
+    for key in EXPERIMENT_KEYS + ("log_detail",):
         if key == "rules":
             continue
         a, b = there.get(key), normalize(here.get(key))
+        if key == "log_detail":  # manifests written before --log-detail existed: basic
+            a, b = a or "basic", b or "basic"
         if a != b:
             if key == "strategies":
                 a = ",".join(a or [])

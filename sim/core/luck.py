@@ -1,0 +1,131 @@
+"""Chance terms of a hand: what the cards gave each team beyond their expectation.
+
+For a luck-adjusted estimate of a strategy's edge (reports/luck.py), every chance event gets a
+term = feature of its outcome minus the feature's expectation over the outcomes possible at
+that moment (in the spirit of AIVAT, Burch et al. 2018).  Given everything before the event
+the term has mean zero, whatever the strategies did before or do after; so any fixed linear
+combination of the summed terms can be subtracted from a hand's result without bias.  Terms
+that the players' own choices influence after the fact (e.g. red threes held at the end) are
+never used: they bias the estimate.
+
+Chance events used:
+- each stock card drawn by a seat (also the replacement of a red three): its kind and how it
+  fits the drawer's cards at that moment (a rank the drawer's team has melded; a rank the
+  drawer holds one or two of), each minus the same feature averaged over the cards left in the
+  stock; the same terms again multiplied by whether the team has opened and by the share of
+  the pack left in the stock (both known before the draw, so the products keep mean zero);
+- the deal: jokers, twos, red threes and black threes dealt to the team's seats, minus
+  hand size x seats x the kind's share of the pack.
+
+The stock's kind counts (`Off.STOCK_KINDS`) and the terms (`Off.LUCK`, fixed point) live in the
+private part of the state and are kept only while `Off.LUCK_ON` is set, so ordinary play pays
+one branch per drawn card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, LUCK_SCALE, N_KINDS, N_LUCK, Kind, Luck, Off
+from sim.core.readers import code_kind_nb
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _term_nb(hit: int, matching: int, stock_len: int) -> int:
+    """LUCK_SCALE x (hit - matching / stock_len), rounded to the nearest integer.
+
+    hit : 1 when the drawn card has the feature, else 0
+    matching : cards with the feature left in the stock before the draw (the drawn one included)
+    """
+    num = 2 * LUCK_SCALE * (hit * stock_len - matching) + stock_len
+    return num // (2 * stock_len)
+
+
+@njit(cache=True, _nrt=False)
+def _add_term_nb(state: np.ndarray, base: int, index: int, term: int, opened: bool, stock_len: int,
+                 pack: int) -> None:
+    """Add one block-0 term and its opened / early copies (Luck.OPENED_BLOCK, EARLY_BLOCK)."""
+    state[base + index] += term
+    if opened:
+        state[base + Luck.OPENED_BLOCK + index] += term
+    state[base + Luck.EARLY_BLOCK + index] += (term * stock_len) // pack
+
+
+@njit(cache=True, _nrt=False)
+def luck_draw_nb(state: np.ndarray, seat: int, code: int) -> None:
+    """Add the terms of `seat` drawing `code` from the stock; call before the card leaves it.
+
+    Parameters
+    ----------
+    state : int32[STATE_SIZE]  with Off.STOCK_KINDS counting the stock before this draw
+    seat : int  active seat that draws
+    code : int  card code drawn (kind | suit << 4)
+    """
+    stock_len = state[Off.STOCK_LEN]
+    if stock_len <= 0:
+        return
+    pack = stock_len + state[Off.STOCK_POS]  # cards in play this hand (pops count from 0)
+    kind = code_kind_nb(code)
+    team = state[Off.TEAM_OF_SEAT + seat]
+    opened = state[Off.TEAM_OPENED + team] != 0
+    stock = Off.STOCK_KINDS
+    base = Off.LUCK + team * N_LUCK
+    # every kind but the last: the kind terms of a draw sum to exactly zero, so the last one
+    # would only add the rounding noise of the others (a direction a regression can blow up)
+    for k in range(N_KINDS - 1):
+        _add_term_nb(state, base, Luck.DRAW_KIND + k, _term_nb(kind == k, state[stock + k], stock_len),
+                     opened, stock_len, pack)
+    melds = Off.MELD_NAT + team * N_KINDS
+    hand = Off.HANDS + seat * N_KINDS
+    melded = 0
+    pairs = 0
+    trips = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        n = state[stock + k]
+        melded += n * (state[melds + k] > 0)
+        pairs += n * (state[hand + k] >= 1)
+        trips += n * (state[hand + k] >= 2)
+    natural = FIRST_NATURAL <= kind <= LAST_NATURAL
+    _add_term_nb(state, base, Luck.DRAW_MELDED, _term_nb(natural and state[melds + kind] > 0, melded, stock_len),
+                 opened, stock_len, pack)
+    _add_term_nb(state, base, Luck.DRAW_PAIRS, _term_nb(natural and state[hand + kind] >= 1, pairs, stock_len),
+                 opened, stock_len, pack)
+    _add_term_nb(state, base, Luck.DRAW_TRIPS, _term_nb(natural and state[hand + kind] >= 2, trips, stock_len),
+                 opened, stock_len, pack)
+
+
+@njit(cache=True, _nrt=False)
+def luck_count_stock_nb(state: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
+    """Off.STOCK_KINDS = the kinds of the whole pack, before the deal.
+
+    deck : int32[>= n_cards] card codes of the shuffled pack
+    """
+    for k in range(N_KINDS):
+        state[Off.STOCK_KINDS + k] = 0
+    for i in range(n_cards):
+        state[Off.STOCK_KINDS + code_kind_nb(deck[i])] += 1
+
+
+@njit(cache=True, _nrt=False)
+def luck_deal_nb(state: np.ndarray, hand_size: int, n_cards: int) -> None:
+    """Add the deal's terms: call right after the hands are dealt (before the upcard and the
+    replacement of red threes), with Off.STOCK_KINDS counting the stock left after the deal."""
+    n_seats = state[Off.N_SEATS]
+    for team in range(state[Off.N_TEAMS]):
+        n_team_seats = 0
+        for s in range(n_seats):
+            n_team_seats += state[Off.TEAM_OF_SEAT + s] == team
+        dealt = hand_size * n_team_seats
+        base = Off.LUCK + team * N_LUCK
+        for feature, kind in ((Luck.DEAL_JOKERS, Kind.JOKER), (Luck.DEAL_TWOS, Kind.TWO),
+                              (Luck.DEAL_RED3, Kind.RED3), (Luck.DEAL_BLACK3, Kind.BLACK3)):
+            held = 0
+            pack = state[Off.STOCK_KINDS + kind]
+            for s in range(n_seats):
+                pack += state[Off.HANDS + s * N_KINDS + kind]
+                if state[Off.TEAM_OF_SEAT + s] == team:
+                    held += state[Off.HANDS + s * N_KINDS + kind]
+            # LUCK_SCALE x (held - dealt x pack / n_cards), rounded
+            num = 2 * LUCK_SCALE * (held * n_cards - dealt * pack) + n_cards
+            state[base + feature] += num // (2 * n_cards)
