@@ -293,20 +293,22 @@ def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None)
 
     sel = df[df["team"] == team]
     piv = sel.pivot(index="us", columns="them", values="p_win").sort_index().sort_index(axis=1)
-    n = len(piv)
+    # a table from games started on a grid is square; one observed in a run may not be
+    n_rows, n_cols = piv.shape
+    n = max(n_rows, n_cols)
     fig = None
     if ax is None:
         size = min(12.0, 3.5 + 0.42 * n)
         fig, ax = plt.subplots(figsize=(size + 1.2, size))
     im = ax.imshow(100 * piv.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
-    ax.set_xticks(range(n), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9)
-    ax.set_yticks(range(n), [str(v) for v in piv.index], fontsize=7 if n > 12 else 9)
+    ax.set_xticks(range(n_cols), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9)
+    ax.set_yticks(range(n_rows), [str(v) for v in piv.index], fontsize=7 if n > 12 else 9)
     ax.set_xlabel("opponents' cumulative score")
     ax.set_ylabel("own cumulative score")
     if n <= 24:
         fs = 6 if n > 14 else 8
-        for i in range(n):
-            for j in range(n):
+        for i in range(n_rows):
+            for j in range(n_cols):
                 v = piv.iat[i, j]
                 if not math.isnan(v):
                     ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=fs)

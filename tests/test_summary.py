@@ -64,7 +64,7 @@ def test_report_leads_with_the_answer_for_all_pairs_and_games(games_run, tmp_pat
     from reports.report import SECTIONS, build_report
 
     res = build_report(games_run.path, tmp_path / "r.html")
-    md = (tmp_path / "report.md").read_text()
+    md = (tmp_path / "r.md").read_text()  # named after -o
     heads = [ln[3:] for ln in md.splitlines() if ln.startswith("## ")]
     assert heads[0] == "Answer" and heads[-1] == "Experiment settings" and set(SECTIONS) <= set(heads)
     answer = md.split("## Answer")[1].split("## ")[0]
