@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sim.cli import compare, odds, play, report, rules, simulate, sweep
+from sim.cli import compare, odds, play, report, rules, simulate, sweep, tune
 
 # each module defines add_parser(subparsers) and run(args) -> int
-SUBCOMMANDS = (rules, play, simulate, compare, sweep, odds, report)
+SUBCOMMANDS = (rules, play, simulate, compare, sweep, tune, odds, report)
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -16,6 +16,7 @@ EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7
   canasta simulate --rules classic --players 4 --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
   canasta compare expert greedy --until-ci 10
+  canasta tune expert --rules classic --players 6 --budget 400000 --seed 17
   canasta report runs/x -o report.html
 """
 
