@@ -62,6 +62,69 @@ def validate(rules, spec: str, deals: int, seed: int, jobs: int) -> list[dict]:
     return rows
 
 
+def collect(results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / "expert.json") -> dict:
+    """strategies/tuned/expert.json from the finished tables' result files."""
+    tables = {}
+    for preset, players, layout in TABLES:
+        name = table_name(preset, players, layout)
+        tfile, vfile = results / f"{name}.json", results / f"{name}.validate.json"
+        if not tfile.exists():
+            continue
+        t = json.loads(tfile.read_text())
+        gain = next(r for r in t["test"] if r["opponent"] == "mean")
+        # the starting knobs written out, so the command reproduces the search whatever set ships
+        cmd = t["command"].replace("canasta tune expert ", f"canasta tune {shlex.quote(t['start_spec'])} ", 1)
+        rec = {"knobs": t["best"], "command": cmd, "opponents": t["opponents"], "seed": t["seed"], "budget": t["budget"],
+               "hands_played": t["hands_played"], "date": t["date"], "untuned": t["start"],
+               "retest": {"seed": t["test_seed"], "deals": gain["deals"], "gain_mean": gain["gain_mean"],
+                          "gain_low": gain["gain_low"], "gain_high": gain["gain_high"]}}
+        if vfile.exists():
+            rec["validation"] = json.loads(vfile.read_text())["rows"]
+        r1 = results / f"{name}.round1.json"
+        if r1.exists():  # a second search started from the first round's winner
+            t1 = json.loads(r1.read_text())
+            rec["first_round"] = {"command": t1["command"].replace(
+                "canasta tune expert ", f"canasta tune {shlex.quote(t1['start_spec'])} ", 1),
+                "seed": t1["seed"], "budget": t1["budget"], "date": t1["date"], "knobs": t1["best"]}
+        tables[name] = rec
+    data = {"strategy": "expert", "about": "expert's knobs tuned per table by benchmarks/tune_tables.py "
+            "(canasta tune against greedy, patient and pile-control); 'retest': gain over the untuned "
+            "knobs on fresh deals (points per hand, 95% CI); 'validation': the tuned set against each "
+            "opponent on 10,000 duplicate deals of a seed never used in tuning", "tables": tables}
+    target.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+def report(results: Path = OUT) -> str:
+    """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per hand)."""
+    lines = ["| table | tuning budget (hands) | gain over untuned expert | " + " | ".join(f"vs {o}" for o in OPPONENTS) + " |",
+             "|---|---:|---:|" + "---:|" * len(OPPONENTS)]
+    for preset, players, layout in TABLES:
+        name = table_name(preset, players, layout)
+        tfile, vfile = results / f"{name}.json", results / f"{name}.validate.json"
+        if not tfile.exists():
+            lines.append(f"| {name} | not tuned | | " + " | ".join("" for _ in OPPONENTS) + " |")
+            continue
+        t = json.loads(tfile.read_text())
+        g = next(r for r in t["test"] if r["opponent"] == "mean")
+        cells = []
+        if vfile.exists():
+            rows = {r["opponent"]: r for r in json.loads(vfile.read_text())["rows"]}
+            for o in OPPONENTS:
+                r = rows[o]
+                mark = "" if r["ci_low"] > 0 else " **fails**"
+                cells.append(f"{r['mean']:+.0f} [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}]{mark}")
+        else:
+            cells = ["not validated"] * len(OPPONENTS)
+        budget = f"{t['hands_played']:,}"
+        r1 = results / f"{name}.round1.json"
+        if r1.exists():  # second round: its gain is over the first round's winner, on its own opponents
+            budget = f"{json.loads(r1.read_text())['hands_played']:,} + {budget} (vs {', '.join(t['opponents'])})"
+        lines.append(f"| {name} | {budget} | {g['gain_mean']:+.0f} [{g['gain_low']:+.0f}, "
+                     f"{g['gain_high']:+.0f}] | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--budget", type=int, default=400_000)
@@ -70,7 +133,12 @@ def main() -> int:
     ap.add_argument("--validate", type=int, default=10_000, help="deals per opponent (0: skip)")
     ap.add_argument("--validate-seed", type=int, default=20261130)
     ap.add_argument("--tables", nargs="*", default=None, help="table names, e.g. classic-4p")
+    ap.add_argument("--collect", action="store_true", help="only write strategies/tuned/expert.json")
     args = ap.parse_args()
+    if args.collect:
+        print(f"{len(collect()['tables'])} tables written")
+        print(report())
+        return 0
     OUT.mkdir(parents=True, exist_ok=True)
     for preset, players, layout in TABLES:
         name = table_name(preset, players, layout)
