@@ -28,9 +28,13 @@ from reports import stats  # noqa: E402
 from reports.duplicate import play_against  # noqa: E402
 from reports.tune import tune  # noqa: E402
 from sim.core.rules import RuleSet  # noqa: E402
+from strategies import expert  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "tune"
 OPPONENTS = ["greedy", "patient", "pile-control"]
+# expert's untuned knobs written out (a later round also tuned against it)
+UNTUNED = "expert:" + ",".join(f"{k}={v:g}" for k, v in expert.KNOBS.items())
+LABELS = {UNTUNED: "untuned expert"}
 # (preset, players, team layout): the failing tables of issue 17 first
 TABLES = [
     ("classic", 6, "2x3"), ("german", 6, "2x3"), ("samba", 4, None), ("classic", 4, None),
@@ -62,6 +66,19 @@ def validate(rules, spec: str, deals: int, seed: int, jobs: int) -> list[dict]:
     return rows
 
 
+def _exact_command(t: dict) -> str:
+    """The recorded command with the starting knobs and the knob ranges written out, so it
+    reproduces the search whatever set ships and whatever the default ranges become."""
+    cmd = t["command"]
+    if cmd.startswith("canasta tune expert "):
+        cmd = cmd.replace("canasta tune expert ", f"canasta tune {shlex.quote(t['start_spec'])} ", 1)
+    if "--knob" not in cmd:
+        for k in t["space"]:
+            lo, hi = (f"{k['lo']:g}", f"{k['hi']:g}") if k["integer"] else (f"{float(k['lo'])!r}", f"{float(k['hi'])!r}")
+            cmd += f" --knob {k['name']}={lo}:{hi}"
+    return cmd
+
+
 def collect(results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / "expert.json") -> dict:
     """strategies/tuned/expert.json from the finished tables' result files."""
     tables = {}
@@ -73,19 +90,22 @@ def collect(results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / 
         t = json.loads(tfile.read_text())
         gain = next(r for r in t["test"] if r["opponent"] == "mean")
         # the starting knobs written out, so the command reproduces the search whatever set ships
-        cmd = t["command"].replace("canasta tune expert ", f"canasta tune {shlex.quote(t['start_spec'])} ", 1)
+        cmd = _exact_command(t)
         rec = {"knobs": t["best"], "command": cmd, "opponents": t["opponents"], "seed": t["seed"], "budget": t["budget"],
                "hands_played": t["hands_played"], "date": t["date"], "untuned": t["start"],
                "retest": {"seed": t["test_seed"], "deals": gain["deals"], "gain_mean": gain["gain_mean"],
                           "gain_low": gain["gain_low"], "gain_high": gain["gain_high"]}}
         if vfile.exists():
             rec["validation"] = json.loads(vfile.read_text())["rows"]
-        r1 = results / f"{name}.round1.json"
-        if r1.exists():  # a second search started from the first round's winner
-            t1 = json.loads(r1.read_text())
-            rec["first_round"] = {"command": t1["command"].replace(
-                "canasta tune expert ", f"canasta tune {shlex.quote(t1['start_spec'])} ", 1),
-                "seed": t1["seed"], "budget": t1["budget"], "date": t1["date"], "knobs": t1["best"]}
+        rounds = sorted(results.glob(f"{name}.round*.json"))  # earlier searches, each started
+        rounds = [f for f in rounds if not f.name.endswith(".validate.json")]  # from the previous winner
+        if rounds:
+            rec["earlier_rounds"] = []
+            for f in rounds:
+                t1 = json.loads(f.read_text())
+                rec["earlier_rounds"].append({"command": _exact_command(t1), "opponents": t1["opponents"],
+                                              "seed": t1["seed"], "budget": t1["budget"],
+                                              "date": t1["date"], "knobs": t1["best"]})
         tables[name] = rec
     data = {"strategy": "expert", "about": "expert's knobs tuned per table by benchmarks/tune_tables.py "
             "(canasta tune against greedy, patient and pile-control); 'retest': gain over the untuned "
@@ -97,7 +117,7 @@ def collect(results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / 
 
 def report(results: Path = OUT) -> str:
     """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per hand)."""
-    lines = ["| table | tuning budget (hands) | gain over untuned expert | " + " | ".join(f"vs {o}" for o in OPPONENTS) + " |",
+    lines = ["| table | tuning budget (hands) | re-test gain over the search's start | " + " | ".join(f"vs {o}" for o in OPPONENTS) + " |",
              "|---|---:|---:|" + "---:|" * len(OPPONENTS)]
     for preset, players, layout in TABLES:
         name = table_name(preset, players, layout)
@@ -117,9 +137,10 @@ def report(results: Path = OUT) -> str:
         else:
             cells = ["not validated"] * len(OPPONENTS)
         budget = f"{t['hands_played']:,}"
-        r1 = results / f"{name}.round1.json"
-        if r1.exists():  # second round: its gain is over the first round's winner, on its own opponents
-            budget = f"{json.loads(r1.read_text())['hands_played']:,} + {budget} (vs {', '.join(t['opponents'])})"
+        rounds = [f for f in sorted(results.glob(f"{name}.round*.json")) if not f.name.endswith(".validate.json")]
+        if rounds:  # the last round's gain is over the previous winner, against its own opponents
+            opps = ", ".join(LABELS.get(o, o) for o in t["opponents"])
+            budget = " + ".join(f"{json.loads(f.read_text())['hands_played']:,}" for f in rounds) + f" + {budget} (last vs {opps})"
         lines.append(f"| {name} | {budget} | {g['gain_mean']:+.0f} [{g['gain_low']:+.0f}, "
                      f"{g['gain_high']:+.0f}] | " + " | ".join(cells) + " |")
     return "\n".join(lines)
