@@ -38,7 +38,7 @@ from reports.compare import n_teams
 from reports.duplicate import play_against, run_calls, seatings
 from reports.sweep import parse_spec
 from sim.play import engine
-from strategies.registry import StrategyError, knob_defaults
+from strategies.registry import StrategyError, knob_defaults, knob_values
 
 __all__ = ["KnobRange", "TuneError", "TuneResult", "HEURISTIC_RANGES", "default_space",
            "parse_knob_ranges", "tune", "knob_activity", "TEST_SEED_OFFSET"]
@@ -90,7 +90,7 @@ HEURISTIC_RANGES: dict[str, KnobRange] = {
         KnobRange("black3_stop", 0, 8),
         KnobRange("concealed", 0, 1),
         KnobRange("joker_first", 0, 1),
-        KnobRange("late_stock", 0, 15),
+        KnobRange("late_stock", 0, 40),  # 15 changed almost no decision: hands end before that
         KnobRange("shed_high_when_ending", 0, 1),
     )
 }
@@ -144,11 +144,14 @@ def spec_of(strategy: str, values: dict[str, float]) -> str:
     return base + (":" + ",".join(f"{k}={v}" for k, v in merged.items()) if merged else "")
 
 
-def start_values(strategy: str, space: Sequence[KnobRange]) -> dict[str, float]:
-    """The starting value of every searched knob: the spec's own value, else the default."""
-    base, own = parse_spec(strategy)
-    defaults = _knob_names(base)
-    return {k.name: float(own.get(k.name, defaults[k.name])) for k in space}
+def start_values(strategy: str, space: Sequence[KnobRange], table: str | None = None) -> dict[str, float]:
+    """The starting value of every searched knob: what the spec plays at ``table`` (its own
+    value, else the table's tuned set, else the module default; strategies.registry.knob_values)."""
+    try:
+        values = knob_values(strategy, table)
+    except StrategyError as exc:
+        raise TuneError(str(exc)) from None
+    return {k.name: float(values[k.name]) for k in space}
 
 
 @dataclass
@@ -210,6 +213,7 @@ class TuneResult:
         lines.append(f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points per hand:")
         lines.append(f"  {'opponent':<14}{'start':>22}{'winner':>22}{'gain (paired)':>24}")
         for opp, r in t.iterrows():
+            opp = opp if len(opp) <= 13 else opp[:12] + "~"  # a long spec: its start
             cells = [f"{r[c + '_mean']:+8.1f} [{r[c + '_low']:+6.1f}, {r[c + '_high']:+6.1f}]"
                      for c in ("start", "best", "gain")]
             lines.append(f"  {opp:<14}" + "".join(f"{c:>22}" for c in cells[:2]) + f"{cells[2]:>24}")
@@ -275,7 +279,7 @@ def _search(rules, strategy, space, opponents, start_spec, seed, generations, de
     """CMA-ES generations; returns (history, final CMA mean position, hands played)."""
     import cma  # noqa: PLC0415
 
-    x0 = [k.position(v) for k, v in zip(space, start_values(strategy, space).values(), strict=True)]
+    x0 = [k.position(v) for k, v in zip(space, start_values(start_spec, space).values(), strict=True)]
     opts = {"bounds": [0.0, 1.0], "seed": seed % (2**31 - 2) + 1, "popsize": popsize,
             "verbose": -9, "CMA_stds": None}
     es = cma.CMAEvolutionStrategy(x0, 0.3, opts)
@@ -354,8 +358,8 @@ def _action_digests(rules, seats, seed, start, count) -> np.ndarray:
 
 
 def knob_activity(rules, strategy: str, values: dict[str, float], space: Sequence[KnobRange],
-                  opponent: str, seed: int, hands: int, jobs: int = -1) -> pd.DataFrame:
-    """Per knob, the deals (of keys 0..hands-1, every seating against ``opponent``) whose action
+                  opponent: str, seed: int, hands: int, jobs: int = -1, start: int = 0) -> pd.DataFrame:
+    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose action
     sequences differ between the knob at lo and at hi, the other knobs at ``values``.
 
     Columns: knob, lo, hi, hands (deals x seatings), hands_changed."""
@@ -364,7 +368,7 @@ def knob_activity(rules, strategy: str, values: dict[str, float], space: Sequenc
         for end in (k.lo, k.hi):
             spec = spec_of(strategy, {**values, k.name: end})
             for j, seats in enumerate(seatings(rules, spec, opponent)):
-                calls.append((rules, seats, seed, 0, hands))
+                calls.append((rules, seats, seed, start, hands))
                 tags.append((k.name, end, j))
     digests = dict(zip(tags, run_calls(calls, jobs, _action_digests), strict=True))
     n_seat = n_teams(rules)
@@ -405,7 +409,7 @@ def tune(
         raise TuneError("test_hands must be at least 2 and activity_hands at least 1")
     if seed < 0:
         raise TuneError(f"seed {seed} must be non-negative")
-    start = start_values(strategy, space)
+    start = start_values(strategy, space, rules.label)
     start_spec = spec_of(strategy, start)
     if start_spec in opponents:
         raise TuneError(f"the opponent {start_spec!r} is the tuned strategy itself")

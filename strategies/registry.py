@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
+from strategies.tuned import table_knobs
 
 MAX_KNOBS = 24
 
@@ -102,12 +103,13 @@ def knob_defaults(name: str) -> dict[str, float]:
     return dict(STRATEGIES[name.split(":", 1)[0]].KNOBS)
 
 
-def parse_spec(spec: str) -> tuple[int, np.ndarray]:
-    """'name' or 'name:knob=value,knob=value' -> (strategy id, knob vector float64[MAX_KNOBS])."""
-    sid = strategy_id(spec)
+def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
+    """The knob values a spec plays with at a table (named like `RuleSet.label`): the module's
+    KNOBS, then the table's tuned set (strategies/tuned/), then the spec's own `knob=value`s."""
+    strategy_id(spec)
     base, _, rest = spec.partition(":")
     defaults = knob_defaults(base)
-    values = dict(defaults)
+    values = {**defaults, **{k: v for k, v in table_knobs(base, table).items() if k in defaults}}
     if rest.strip():
         for item in rest.split(","):
             key, eq, raw = item.partition("=")
@@ -119,7 +121,15 @@ def parse_spec(spec: str) -> tuple[int, np.ndarray]:
                 values[key] = float(raw)
             except ValueError:
                 raise StrategyError(f"knob {key}={raw!r} of strategy {base!r} is not a number") from None
+    return values
+
+
+def parse_spec(spec: str, table: str | None = None) -> tuple[int, np.ndarray]:
+    """'name' or 'name:knob=value,knob=value' -> (strategy id, knob vector float64[MAX_KNOBS]),
+    at `table` (see knob_values; None: no tuned set)."""
+    sid = strategy_id(spec)
+    values = knob_values(spec, table)
     vec = np.zeros(MAX_KNOBS, np.float64)
-    for i, key in enumerate(defaults):
+    for i, key in enumerate(values):
         vec[i] = values[key]
     return sid, vec

@@ -61,7 +61,8 @@ def test_knob_ranges_parse_and_reject_bad_input():
 def test_knob_activity_tells_a_live_knob_from_a_dead_one():
     # expert goes out as soon as it may (go_out_min_canastas=1), so the opponent-cards trigger is dead
     space = [KnobRange("open_threshold", 0, 150), KnobRange("go_out_opp_cards_le", 0, 6)]
-    act = knob_activity(C4, "expert", start_values("expert", space), space, "greedy", seed=3, hands=15, jobs=1)
+    strategy = "expert:go_out_min_canastas=1"
+    act = knob_activity(C4, strategy, start_values(strategy, space), space, "greedy", seed=3, hands=15, jobs=1)
     changed = dict(zip(act["knob"], act["hands_changed"], strict=True))
     assert changed["open_threshold"] > 0
     assert changed["go_out_opp_cards_le"] == 0

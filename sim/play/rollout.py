@@ -309,6 +309,7 @@ class RolloutSetup:
     engine_team: tuple[int, ...]  # engine team of each position team (0 = us)
     position_team: tuple[int, ...]  # position team of each engine team
     n_seats: int
+    table: str = ""  # RuleSet.label: strategies tuned per table play this table's set
 
 
 def _rules_for(position, rules):
@@ -496,7 +497,7 @@ def prepare(position, rules=None) -> RolloutSetup:
     cards = [code(k) for k in plain for _ in range(int(unseen[k]))]
     cards += [k for k in wild_kinds for _ in range(int(unseen[k]))]
     deal[Deal.POOL : Deal.POOL + len(cards)] = cards
-    return RolloutSetup(st, params, deal, tuple(eng), tuple(pos_team), n)
+    return RolloutSetup(st, params, deal, tuple(eng), tuple(pos_team), n, rules.label)
 
 
 def _rng_array(rng) -> np.ndarray:
@@ -553,7 +554,7 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(strategies):
-        ids[s], knobs[s] = parse_spec(spec)
+        ids[s], knobs[s] = parse_spec(spec, setup.table or None)
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(16, np.int64)
     done = rollouts_nb(setup.state0, setup.params, setup.deal, ids, knobs, int(seed), 0, int(rollouts),
