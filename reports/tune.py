@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from reports import stats
-from reports.compare import n_teams
+from reports.compare import n_teams, resolve_rules
 from reports.duplicate import play_against, run_calls, seatings
 from reports.sweep import parse_spec
 from sim.play import engine
@@ -396,9 +396,10 @@ def tune(
 ) -> TuneResult:
     """Tune ``strategy``'s knobs at ``rules`` against ``opponents`` (module docstring).
 
-    budget: hands played by the search and selection steps.  space: the knobs and ranges
+    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.  space: the knobs and ranges
     (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
     Raises TuneError on bad input."""
+    rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
     opponents = list(dict.fromkeys(opponents))
     if not opponents:
         raise TuneError("give at least one opponent (--vs)")
