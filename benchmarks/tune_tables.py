@@ -6,7 +6,11 @@ winner plays ``--validate`` duplicate deals of seed ``--validate-seed`` (never a
 tuning uses --seed and --seed + 1e9) against each opponent (benchmarks/results/tune/
 <table>.validate.json).  A table whose two files exist is skipped, so the script can be rerun
 after an interruption.  `python benchmarks/tune_tables.py --collect` writes
-strategies/tuned/expert.json from the finished tables.
+strategies/tuned/expert.json from the finished tables (and prints the validation table).
+
+Later rounds are run by hand with `canasta tune <previous winner> ... --out <table>.json` after
+renaming the previous result to <table>.roundN.json; collect records every round's command.
+Rounds that were not kept are stored as <table>.rejected*.json (not read by collect).
 
 Example (about 13 x 0.5 M hands; run it niced in the background):
   nice -n 10 python benchmarks/tune_tables.py --budget 400000 --seed 17 --jobs 2

@@ -19,7 +19,7 @@ from strategies.registry import knob_values
 
 # knob -> (preset, players, first deal key, deals); the rest: classic-4p, deals 0..11
 CASES = {"concealed": ("classic", 2, 60, 8), "late_stock": ("german", 3, 0, 8),
-         "open_with_pile_only": ("german", 3, 0, 8), "black3_stop": ("german", 3, 0, 8),
+         "open_with_pile_only": ("classic", 2, 0, 8), "black3_stop": ("german", 3, 0, 8),
          "go_out_min_canastas": ("classic", 4, 0, 12)}
 
 
