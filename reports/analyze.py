@@ -62,6 +62,7 @@ class Decision:
     cum_us: int
     cum_them: int
     label: str = ""
+    table: str = ""  # RuleSet.label: strategies tuned per table play this table's set
 
 
 def _legal(obs: np.ndarray, params: np.ndarray) -> list[int]:
@@ -88,7 +89,7 @@ def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
     return int(obs[Off.CUM_SCORE + team]), max(others) if others else 0
 
 
-def decision_from_view(obs, know, params, viewer: int, label: str = "") -> Decision:
+def decision_from_view(obs, know, params, viewer: int, label: str = "", table: str = "") -> Decision:
     """The decision of ``viewer`` (the seat to act) from its observation and knowledge
     (sim.play.worlds); AnalysisError if the hand is over or another seat is to act."""
     from sim.core.enums import Off, Phase  # noqa: PLC0415
@@ -102,13 +103,13 @@ def decision_from_view(obs, know, params, viewer: int, label: str = "") -> Decis
     if not actions:
         raise AnalysisError("no legal action at this position")
     cu, ct = _cums(obs, viewer)
-    return Decision(obs, know, params, actions, _texts(obs, actions), viewer, cu, ct, label)
+    return Decision(obs, know, params, actions, _texts(obs, actions), viewer, cu, ct, label, table)
 
 
 def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision:
     """The decision of the seat to act in a sim.play.game.GameState, as that seat knows it."""
     seat = gs.seat if seat is None else int(seat)
-    return decision_from_view(gs.observation(seat), gs.knowledge(seat), gs.params, seat, label)
+    return decision_from_view(gs.observation(seat), gs.knowledge(seat), gs.params, seat, label, gs.rules.label)
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
@@ -131,10 +132,10 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
         st[Off.HANDS + me * 15 : Off.HANDS + (me + 1) * 15] = obs[Off.HANDS : Off.HANDS + 15]
         begin_turn_nb(st, setup.params)
         obs[: Off.PUB_SIZE] = st[: Off.PUB_SIZE]
-    return decision_from_view(obs, setup.know, setup.params, position.me, label)
+    return decision_from_view(obs, setup.know, setup.params, position.me, label, setup.table)
 
 
-def _strategy_arrays(strategies, n_seats: int):
+def _strategy_arrays(strategies, n_seats: int, table: str = ""):
     from sim.core.enums import MAX_SEATS  # noqa: PLC0415
     from strategies.registry import MAX_KNOBS, parse_spec  # noqa: PLC0415
 
@@ -146,7 +147,7 @@ def _strategy_arrays(strategies, n_seats: int):
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(specs):
-        ids[s], knobs[s] = parse_spec(spec)
+        ids[s], knobs[s] = parse_spec(spec, table or None)
     return specs, ids, knobs
 
 
@@ -196,10 +197,10 @@ def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 100
     from sim.core.enums import Off  # noqa: PLC0415
 
     _check_args(int(rollouts), None, 1, int(seed), int(infer_tries))
-    _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]))
+    _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]), decision.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1)[1:]
+        mid, mk = _strategy_arrays(infer, 1, decision.table)[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     us, them, went, _ = _chunk(decision, np.ones(len(decision.actions), np.int8), ids, knobs, int(seed), int(start),
                                int(rollouts), model)
@@ -269,10 +270,10 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
     _check_args(int(rollouts), until_ci, int(jobs), int(seed), int(infer_tries))
     from sim.core.enums import Off  # noqa: PLC0415
 
-    specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]))
+    specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]), dec.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1)[1:]
+        mid, mk = _strategy_arrays(infer, 1, dec.table)[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     a = len(dec.actions)
     us = np.zeros((rollouts, a), np.int32)

@@ -166,7 +166,7 @@ def strategy_choice(gs: GameState, spec: str, seed: int, index: int) -> int:
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb  # noqa: PLC0415
     from strategies.registry import decide_nb, parse_spec  # noqa: PLC0415
 
-    sid, knobs = parse_spec(spec)
+    sid, knobs = parse_spec(spec, gs.rules.label)  # a strategy tuned per table plays its table's set
     rng = np.zeros(2, np.uint64)
     seed_rng_nb(rng, seed, index, 1, STREAM_PLAYERS)
     buf = np.zeros(N_ACTIONS, np.int32)

@@ -56,7 +56,8 @@ KNOB_TABLE: tuple[Knob, ...] = (
     Knob("go_out_min_canastas", 1.0, "go out voluntarily only with this many team canastas (at least the "
          "rules' number) ..."),
     Knob("go_out_opp_cards_le", 5.0, "... or as soon as an opponent holds this few cards, or the stock is "
-         "low (section 7)"),
+         "low (section 7); acts only when go_out_min_canastas is above the rules' number (else the "
+         "player goes out as soon as it may)"),
     Knob("pair_hold", 0.0, "1: keep natural pairs in hand (no pair + wild melds) unless opening, going "
          "out or the hand may end; 2: also keep them when the hand may end (section 3)"),
     Knob("take_min_pile", 5.0, "take an unfrozen pile with a natural + a wild only from this many cards "
@@ -71,9 +72,11 @@ KNOB_TABLE: tuple[Knob, ...] = (
     Knob("black3_stop", 5.0, "a black three is kept as a stop and played when the pile holds this many "
          "cards (0: black threes are discarded first, like greedy) (section 5)"),
     Knob("concealed", 0.0, "1: while the team has not melded, go out concealed when the whole hand can be "
-         "melded with a canasta (section 7)"),
+         "melded with a canasta (section 7); acts only when the opening rules would not open "
+         "(open_with_pile_only=1, a high open_threshold): else the opening melds the same cards"),
     Knob("joker_first", 1.0, "1: meld jokers first and keep twos (freeze with twos); 0: twos first"),
-    Knob("late_stock", 6.0, "the hand \"may end\" when the stock holds this few cards"),
+    Knob("late_stock", 6.0, "the hand \"may end\" when the stock holds this few cards (hands seldom last "
+         "until the stock is below 15: useful values are higher)"),
     Knob("shed_high_when_ending", 1.0, "1: when the hand may end, discard high cards first (they would "
          "count against us); 0: low cards first as always (section 6)"),
 )

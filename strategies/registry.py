@@ -30,6 +30,7 @@ from numba import njit
 
 from sim.core.errors import CanastaError
 from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
+from strategies.tuned import table_knobs
 
 MAX_KNOBS = 24
 
@@ -146,12 +147,13 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     return base, knobs
 
 
-def parse_spec(spec: str) -> tuple[int, np.ndarray]:
-    """'name' or 'name:knob=value,knob=value' -> (strategy id, knob vector float64[MAX_KNOBS])."""
+def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
+    """The knob values a spec plays with at a table (named like `RuleSet.label`): the module's
+    KNOBS, then the table's tuned set (strategies/tuned/), then the spec's own `knob=value`s."""
     base, given = split_spec(spec)
-    sid = strategy_id(base)
+    strategy_id(base)
     defaults = knob_defaults(base)
-    values = dict(defaults)
+    values = {**defaults, **{k: v for k, v in table_knobs(base, table).items() if k in defaults}}
     for key, raw in given.items():
         if key not in defaults:
             known = ", ".join(defaults) or "none"
@@ -162,7 +164,15 @@ def parse_spec(spec: str) -> tuple[int, np.ndarray]:
             raise StrategyError(f"knob {key}={raw!r} of strategy {base!r} is not a number") from None
         if not math.isfinite(values[key]):
             raise StrategyError(f"knob {key}={raw} of strategy {base!r} must be a finite number")
+    return values
+
+
+def parse_spec(spec: str, table: str | None = None) -> tuple[int, np.ndarray]:
+    """'name' or 'name:knob=value,knob=value' -> (strategy id, knob vector float64[MAX_KNOBS]),
+    at `table` (see knob_values; None: no tuned set)."""
+    sid = strategy_id(split_spec(spec)[0])
+    values = knob_values(spec, table)
     vec = np.zeros(MAX_KNOBS, np.float64)
-    for i, key in enumerate(defaults):
+    for i, key in enumerate(values):
         vec[i] = values[key]
     return sid, vec

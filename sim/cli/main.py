@@ -23,6 +23,7 @@ EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7
   canasta simulate --rules classic --players 4 --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
   canasta compare expert greedy --until-ci 10
+  canasta tune expert --rules classic --players 6 --budget 400000 --seed 17
   canasta report runs/x -o report.html
   canasta warmup                                  compile the game core once, ahead of time
 """
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         simulate,
         strategies,
         sweep,
+        tune,
         warmup,
     )
 
@@ -85,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     # each module defines add_parser(subparsers) and run(args) -> int
-    for module in (rules, strategies, play, simulate, compare, sweep, odds, analyze, review, equity, report,
+    for module in (rules, strategies, play, simulate, compare, sweep, tune, odds, analyze, review, equity, report,
                    warmup):
         module.add_parser(sub)
     return parser

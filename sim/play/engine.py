@@ -93,7 +93,7 @@ def strategy_tables(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> 
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(strategies):
-        ids[s], knobs[s] = parse_spec(spec)
+        ids[s], knobs[s] = parse_spec(spec, rules.label)  # a strategy tuned per table plays its table's set
     return ids, knobs
 
 

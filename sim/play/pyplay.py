@@ -51,7 +51,7 @@ def play_hand_py(
         d = deciders[seat]
         if isinstance(d, str):
             if d not in specs:
-                specs[d] = parse_spec(d)
+                specs[d] = parse_spec(d, rules.label)
             sid, knobs = specs[d]
             action = int(decide_nb(sid, obs, gs.params, knobs, rngs[seat], buf))
             name = d

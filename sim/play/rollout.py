@@ -224,6 +224,7 @@ class RolloutSetup:
     position_team: tuple[int, ...]  # position team of each engine team
     n_seats: int
     begin: bool  # a start-of-turn position: begin_turn_nb runs on every world (it may end the hand)
+    table: str = ""  # RuleSet.label: strategies tuned per table play this table's set
 
 
 def rules_for_position(position, rules):
@@ -425,7 +426,7 @@ def prepare(position, rules=None) -> RolloutSetup:
         know[Know.ASIDE : Know.ASIDE + N_KINDS] = position.aside
     _check_cards(obs, know, params, position)
     _typed_snapshots(obs, know, position, n)
-    return RolloutSetup(params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw")
+    return RolloutSetup(params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw", rules.label)
 
 
 def _rng_array(rng) -> np.ndarray:
@@ -487,7 +488,7 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(strategies):
-        ids[s], knobs[s] = parse_spec(spec)
+        ids[s], knobs[s] = parse_spec(spec, setup.table or None)
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(16, np.int64)
     done = rollouts_nb(setup.obs, setup.know, setup.params, setup.begin, ids, knobs, int(seed), 0, int(rollouts),

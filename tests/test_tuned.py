@@ -1,0 +1,56 @@
+"""Tuned knob sets per table (strategies/tuned/expert.json): shipped, complete, and played."""
+
+import numpy as np
+import pytest
+
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from strategies import expert
+from strategies.registry import knob_values, parse_spec
+from strategies.tuned import table_knobs, tuned_tables
+
+TABLES = ["classic-2p", "classic-3p", "classic-4p", "classic-5p", "classic-6p-2x3", "classic-6p-3x2",
+          "german-2p", "german-3p", "german-4p", "german-5p", "german-6p-2x3", "german-6p-3x2", "samba-4p"]
+
+
+def _spec(values: dict) -> str:
+    return "expert:" + ",".join(f"{k}={v:g}" for k, v in values.items())
+
+
+def test_every_table_has_a_recorded_set():
+    tables = tuned_tables("expert")
+    assert sorted(tables) == sorted(TABLES)
+    for name, rec in tables.items():
+        assert set(rec["knobs"]) <= set(expert.KNOBS), name
+        assert rec["command"].startswith("canasta tune ") and f"--seed {rec['seed']}" in rec["command"]
+        assert rec["budget"] > 0 and rec["date"][:4].isdigit()
+        rules = RuleSet.preset(*name.split("-", 1)[0:1], int(name.split("-")[1][:-1]),
+                               name.split("-")[2] if name.count("-") == 2 else None)
+        assert rules.label == name
+
+
+def test_expert_plays_the_set_of_its_table_and_a_spec_still_overrides():
+    rules = RuleSet.preset("classic", 4)
+    tuned = knob_values("expert", rules.label)
+    assert tuned == {**expert.KNOBS, **table_knobs("expert", "classic-4p")}
+    assert tuned != expert.KNOBS
+    assert np.array_equal(parse_spec("expert", rules.label)[1], parse_spec(_spec(tuned))[1])
+    plain = run_chunk(rules, ["expert", "greedy"] * 2, 3, 0, 40).hands["score"]
+    explicit = run_chunk(rules, [_spec(tuned), "greedy"] * 2, 3, 0, 40).hands["score"]
+    untuned = run_chunk(rules, [_spec(expert.KNOBS), "greedy"] * 2, 3, 0, 40).hands["score"]
+    np.testing.assert_array_equal(plain, explicit)
+    assert not np.array_equal(plain, untuned)
+    over = knob_values("expert:open_threshold=123", rules.label)
+    assert over == {**tuned, "open_threshold": 123.0}
+
+
+def test_a_table_without_a_set_uses_the_module_knobs():
+    assert table_knobs("expert", "no-such-table") == {} and table_knobs("greedy", "classic-4p") == {}
+    assert knob_values("expert", "no-such-table") == expert.KNOBS
+    assert knob_values("expert") == expert.KNOBS
+
+
+@pytest.mark.parametrize("table", ["classic-4p", "samba-4p"])
+def test_sets_hold_only_numbers_in_range(table):
+    for k, v in table_knobs("expert", table).items():
+        assert np.isfinite(v) and v >= 0, (k, v)
