@@ -380,6 +380,7 @@ def test_dask_unreachable_scheduler_is_one_line(tmp_path, fake_cli, capsys, monk
     rc = cli.main(["simulate", "--hands", "10", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "x")])
     assert rc == 2
     assert "cannot reach the dask scheduler tcp://127.0.0.1:9" in one_line_error(capsys)
+    assert not (tmp_path / "x").exists()  # refused before the run folder is made
 
 
 def test_join_with_several_seeds():

@@ -281,6 +281,17 @@ def _freeze_gc_once() -> None:
 # ----------------------------------------------------------------------------- execution
 
 
+def _reach_scheduler(scheduler: str) -> None:
+    """One-line ValueError when the dask scheduler does not answer (nothing written yet)."""
+    from dask.distributed import Client
+
+    try:
+        Client(scheduler, timeout=DASK_CONNECT_TIMEOUT).close()
+    except (OSError, TimeoutError) as exc:
+        msg = " ".join(str(exc).split())[:200]
+        raise ValueError(f"cannot reach the dask scheduler {scheduler}: {msg}") from None
+
+
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
     """joblib's backend for the run; yields the dask Client (None for loky)."""
@@ -590,6 +601,8 @@ def simulate(
                 break
     if root is not None and store.folder_has_files(root):
         _same_experiment(root, manifest)  # refuse a foreign folder before writing anything into it
+    if backend == "dask" and scheduler:
+        _reach_scheduler(scheduler)  # an unreachable cluster is refused before the folder is made
     # the folder stays locked while this process may write into it
     with store.lock_folder(root) if root is not None else contextlib.nullcontext():
         done: list[int] = []
