@@ -19,13 +19,11 @@ import difflib
 import functools
 import gc
 import inspect
-import math
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -37,6 +35,7 @@ from sim.core.errors import CanastaError, check_int
 from sim.play import engine
 from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.runs import integrity, store, workers
+from sim.runs.result import RunResult, hands_per_second  # noqa: F401 - the runner's names of before
 from sim.runs.store import RunFolderError
 from strategies import registry
 
@@ -382,76 +381,6 @@ def _progress_bar(enabled: bool, plan: Plan, initial: int):
     )
 
 
-# ----------------------------------------------------------------------------- results
-
-
-class RunResult:
-    """A finished (or reopened) run.  Tables load lazily: ``.hands``, ``.decisions``, ``.games``."""
-
-    def __init__(
-        self,
-        path: str | os.PathLike | None,
-        manifest: dict[str, Any],
-        frames: dict[str, pd.DataFrame] | None = None,
-        elapsed: float | None = None,
-        chunks_run: int = 0,
-        already_complete: bool = False,
-        units_run: int = 0,
-    ) -> None:
-        self.units_run = units_run
-        self.path = Path(path) if path is not None else None
-        self.manifest = manifest
-        self._frames = frames
-        self.elapsed = elapsed
-        self.chunks_run = chunks_run
-        self.already_complete = already_complete
-
-    @classmethod
-    def open(cls, path: str | os.PathLike) -> RunResult:
-        """Reopen a run folder: ``RunResult.open("runs/x").hands``."""
-        return cls(path, store.read_manifest(path))
-
-    def __repr__(self) -> str:
-        where = str(self.path) if self.path else "in memory"
-        m = self.manifest
-        return f"<RunResult {m['mode']}={m['total']} seed={m['seed']} {','.join(m['strategies'])} {where}>"
-
-    def read(self, table: str = "hands", columns: Sequence[str] | None = None, filters: Any = None) -> pd.DataFrame:
-        if table not in store.TABLES:
-            raise CanastaError(f"unknown table '{table}': choose one of {', '.join(store.TABLES)}")
-        if self._frames is not None:
-            df = self._frames[table]
-            if filters is not None:
-                import pyarrow as pa
-
-                expr = store._filter_expression(filters)
-                df = pa.Table.from_pandas(df, preserve_index=False).filter(expr).to_pandas()
-            return df[list(columns)] if columns is not None else df
-        return store.read_run(self.path, table, columns=columns, filters=filters)
-
-    @cached_property
-    def hands(self) -> pd.DataFrame:
-        return self.read("hands")
-
-    @cached_property
-    def decisions(self) -> pd.DataFrame:
-        return self.read("decisions")
-
-    @cached_property
-    def games(self) -> pd.DataFrame:
-        return self.read("games")
-
-    @property
-    def chunks_done(self) -> int:
-        if self._frames is not None:
-            return self.manifest["n_chunks"]
-        return len(store.done_chunks(self.path, self.manifest["n_chunks"]))
-
-    @property
-    def complete(self) -> bool:
-        return self.chunks_done == self.manifest["n_chunks"]
-
-
 # ----------------------------------------------------------------------------- simulate
 
 
@@ -527,6 +456,42 @@ def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple
     return existing, done
 
 
+def _check_plan(hands: int | None, games: int | None, chunk_size: int | None) -> Plan:
+    """The run's chunks from hands= or games= and chunk_size= (each in its documented range)."""
+    if hands is not None and games is not None:
+        raise CanastaError("give either hands or games, not both")
+    if games is not None:
+        mode, total = "games", check_int("games", games, *limits.RUN_COUNT)
+    else:
+        mode, total = "hands", check_int("hands", DEFAULT_HANDS if hands is None else hands, *limits.RUN_COUNT)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(mode, total)
+    return Plan(mode, total, check_int("chunk_size", chunk_size, *limits.CHUNK))
+
+
+def _check_out(root: Path, manifest: dict[str, Any]) -> None:
+    """Refuse an --out that cannot hold this run before anything is written."""
+    if root.exists() and not root.is_dir():
+        raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
+    for up in root.parents:
+        if up.exists():
+            if not up.is_dir():
+                raise RunFolderError(f"cannot make {root}: {up} is a file, not a folder; choose another --out")
+            break
+    if store.folder_has_files(root):
+        _same_experiment(root, manifest)  # refuse a foreign folder before writing anything into it
+
+
+def _in_memory(manifest: dict[str, Any], payloads: dict[int, dict[str, bytes]], elapsed: float,
+               n_tasks: int, units: int) -> RunResult:
+    """The result of a run without a folder: its shards decoded into frames."""
+    frames = {}
+    for table in store.TABLES:
+        parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
+        frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
+    return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=n_tasks, units_run=units)
+
+
 def simulate(
     rules: Any,
     strategies: str | Sequence[str] | None,
@@ -560,21 +525,14 @@ def simulate(
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
     - `on_start`: called once the folder is accepted, just before the chunks are played.
     """
-    if hands is not None and games is not None:
-        raise CanastaError("give either hands or games, not both")
     if not callable(getattr(rules, "to_dict", None)):
         raise CanastaError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
-    if games is not None:
-        mode, total = "games", check_int("games", games, *limits.RUN_COUNT)
-    else:
-        mode, total = "hands", check_int("hands", DEFAULT_HANDS if hands is None else hands, *limits.RUN_COUNT)
+    plan = _check_plan(hands, games, chunk_size)
+    mode = plan.mode
     seed = check_int("seed", seed, *limits.SEED)
     jobs = check_int("jobs", jobs, *limits.JOBS)
     if jobs == 0:
         raise CanastaError("jobs=0: use a positive number of workers, or -1 for all cores")
-    if chunk_size is None:
-        chunk_size = default_chunk_size(mode, total)
-    chunk_size = check_int("chunk_size", chunk_size, *limits.CHUNK)
     log_rate = _check_rate(log_decisions)
     if backend not in BACKENDS:
         raise CanastaError(f"backend '{backend}': choose loky or dask")
@@ -588,19 +546,10 @@ def simulate(
     fn = resolve_chunk_fn(chunk_fn)
     log_detail = _check_detail(log_detail, fn)
 
-    plan = Plan(mode, total, chunk_size)
     manifest = build_manifest(rules, seat_strategies, plan, seed, log_rate, check, command, log_detail)
     root = Path(out) if out is not None else None
-    if root is not None and root.exists() and not root.is_dir():
-        raise RunFolderError(f"{root} is a file, not a run folder; choose another --out")
     if root is not None:
-        for up in root.parents:
-            if up.exists():
-                if not up.is_dir():
-                    raise RunFolderError(f"cannot make {root}: {up} is a file, not a folder; choose another --out")
-                break
-    if root is not None and store.folder_has_files(root):
-        _same_experiment(root, manifest)  # refuse a foreign folder before writing anything into it
+        _check_out(root, manifest)
     if backend == "dask" and scheduler:
         _reach_scheduler(scheduler)  # an unreachable cluster is refused before the folder is made
     # the folder stays locked while this process may write into it
@@ -653,13 +602,4 @@ def simulate(
 
         if root is not None:
             return RunResult(root, manifest, elapsed=elapsed, chunks_run=n_tasks, units_run=units)
-        frames = {}
-        for table in store.TABLES:
-            parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
-            frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
-        return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=n_tasks, units_run=units)
-
-
-def hands_per_second(result: RunResult) -> float:
-    n = len(result.read("hands", columns=["seed"]))
-    return n / result.elapsed if result.elapsed else math.nan
+        return _in_memory(manifest, payloads, elapsed, n_tasks, units)
