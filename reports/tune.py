@@ -125,6 +125,8 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
             raise TuneError(f"bad --knob {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         if name not in known:
             raise TuneError(f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})")
+        if name in out:
+            raise TuneError(f"--knob {name} is given twice; give each knob once")
         try:
             lo, hi = float(lo_s), float(hi_s)
         except ValueError:
@@ -425,6 +427,9 @@ def tune(
     for o in opponents:
         _knob_names(o)
     space = list(space) if space else default_space(strategy)
+    if len(space) < 2:  # cma's bounded search fails in one dimension ("dimension needed") after a generation
+        raise TuneError(f"tune searches at least 2 knobs (CMA-ES), got {len(space)}: give two or more --knob, "
+                        f"or use `canasta sweep` for one knob")
     start = start_values(strategy, space, rules.label)
     start_spec = spec_of(strategy, start)
     if start_spec in opponents:
