@@ -249,16 +249,15 @@ class Equity:
 
     def p_win(self, us, them) -> np.ndarray | float:
         """P(win) at the start of a hand with these cumulative scores (both < target)."""
-        us = np.asarray(us, float)
-        them = np.asarray(them, float)
+        us, them = _points("us", us), _points("them", them)
         out = self._interp(us, them)
         return float(out) if out.ndim == 0 else out
 
     def after_hand(self, us, them, hand_us, hand_them) -> np.ndarray | float:
         """P(win) once a hand scored (hand_us, hand_them) at cumulative (us, them): a game that
         the hand ends is 1 (won), 0 (lost) or 0.5 (tied)."""
-        a = np.asarray(us, float) + np.asarray(hand_us, float)
-        b = np.asarray(them, float) + np.asarray(hand_them, float)
+        a = _points("us", us) + _points("hand_us", hand_us)
+        b = _points("them", them) + _points("hand_them", hand_them)
         over = np.maximum(a, b) >= self.target
         done = np.where(a > b, 1.0, np.where(a < b, 0.0, 0.5))
         out = np.where(over, done, self._interp(np.minimum(a, self.target - 1), np.minimum(b, self.target - 1)))
@@ -276,6 +275,17 @@ class Equity:
         p = self.p
         return ((1 - fi) * (1 - fj) * p[i, j] + fi * (1 - fj) * p[i + 1, j]
                 + (1 - fi) * fj * p[i, j + 1] + fi * fj * p[i + 1, j + 1])
+
+
+def _points(name: str, value) -> np.ndarray:
+    """Scores as a float array; EquityError for text, None or non-finite values."""
+    try:
+        a = np.asarray(value, float)
+    except (TypeError, ValueError):
+        raise EquityError(f"{name}={value!r}: give scores (numbers or an array of numbers)") from None
+    if not np.isfinite(a).all():
+        raise EquityError(f"{name}: scores must be finite numbers (got nan or inf)")
+    return a
 
 
 def _locate(x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -266,6 +266,7 @@ def _api_cases():
     from reports import analyze as an
     from reports import equity as eq
     from reports import review as rv
+    from reports import review_eval
     from reports import tune as tu
     from reports.hand_file import HandFileError, read_hand_file
     from sim.core.rules import RuleSet
@@ -299,7 +300,12 @@ def _api_cases():
         (lambda d: eq.equity_table(classic, four, jobs=0), eq.EquityError, "jobs"),
         (lambda d: eq.load_equity(d / "missing.parquet"), eq.EquityError, "no such equity table"),
         (lambda d: eq.load_equity(d / "afile"), eq.EquityError, "not a parquet file"),
+        (lambda d: eq.Equity(_equity_frame()).p_win("x", 0), eq.EquityError, "us='x'"),
+        (lambda d: eq.Equity(_equity_frame()).after_hand(0, float("nan"), 0, 0), eq.EquityError, "them"),
+        (lambda d: eq.Equity(_equity_frame()).of_totals(None, 0), eq.EquityError, "us: scores must be finite"),
         (lambda d: tu.tune("expert", classic, ["greedy"], budget=0), tu.TuneError, "budget"),
+        (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, space=tu.parse_knob_ranges(
+            ["open_threshold=0:10"], "expert")), tu.TuneError, "at least 2 knobs"),
         (lambda d: tu.tune("expert", classic, ["greedy"], budget=10**13), tu.TuneError, "budget"),
         (lambda d: tu.tune("expert", classic, ["greedy"], budget=10), tu.TuneError, "too small"),
         (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, popsize=1), tu.TuneError, "popsize"),
@@ -314,9 +320,20 @@ def _api_cases():
         (lambda d: rv.review(None, None, None, rollouts=1), rv.ReviewError, "rollouts"),
         (lambda d: rv.review(None, None, None, seed=2**50), rv.ReviewError, "seed"),
         (lambda d: rv.seats_arg("9", classic), rv.ReviewError, "--seat 9"),
+        (lambda d: review_eval.make_evaluator(classic, jobs=0), rv.ReviewError, "jobs"),
         (lambda d: read_hand_file(d / "missing.txt"), HandFileError, "no such file"),
         (lambda d: read_hand_file(d / "record.txt"), HandFileError, "record.txt:2: scores"),
     ]
+
+
+def _equity_frame():
+    """A 2x2 pooled equity table (values are only looked up, never checked here)."""
+    import pandas as pd
+
+    df = pd.DataFrame({"team": -1, "us": [0, 0, 2500, 2500], "them": [0, 2500, 0, 2500],
+                       "p_win": [0.5, 0.3, 0.7, 0.5]})
+    df.attrs["equity"] = {"game_target": 5000}
+    return df
 
 
 API_CASES = _api_cases()
