@@ -30,6 +30,7 @@ one action is left) or ``rollouts`` is reached.  The batch sizes follow from the
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,8 @@ import numpy as np
 import pandas as pd
 
 from reports.stats import mean_ci
+from sim.core import limits
+from sim.core.errors import CanastaError, check_int
 
 __all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze", "paired_rollouts",
            "to_json", "format_table", "BATCH"]
@@ -45,8 +48,8 @@ __all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from
 BATCH = 100  # rollouts in the first batch of successive elimination (then sized by `_next_batch`)
 
 
-class AnalysisError(ValueError):
-    """A position that cannot be analysed (one line saying why)."""
+class AnalysisError(CanastaError):
+    """A position or a setting that cannot be analysed (one line saying why)."""
 
 
 @dataclass
@@ -196,7 +199,11 @@ def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 100
     viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
     from sim.core.enums import Off  # noqa: PLC0415
 
-    _check_args(int(rollouts), None, 1, int(seed), int(infer_tries))
+    rollouts, _, _, seed, infer_tries = _check_args(rollouts, None, 1, seed, infer_tries)
+    try:
+        start = check_int("start", start, *limits.GAME)
+    except CanastaError as exc:
+        raise AnalysisError(str(exc)) from None
     _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]), decision.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
@@ -242,17 +249,21 @@ def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> in
     return min(max(need, BATCH), done, cap - done)
 
 
-def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> None:
-    if rollouts < 2:
-        raise AnalysisError(f"rollouts={rollouts}: give at least 2 (intervals need two)")
-    if until_ci is not None and not until_ci > 0:
-        raise AnalysisError(f"until_ci={until_ci}: give a half-width > 0 points")
-    if jobs < 1:
-        raise AnalysisError(f"jobs={jobs}: give at least 1")
-    if seed < 0:
-        raise AnalysisError(f"seed={seed}: give a non-negative integer")
-    if infer_tries < 1:
-        raise AnalysisError(f"infer_tries={infer_tries}: give at least 1")
+def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> tuple[int, float | None, int, int, int]:
+    """The settings as (int, float, int, int, int) in their documented ranges (sim.core.limits)."""
+    try:
+        rollouts = check_int("rollouts", rollouts, *limits.ROLLOUTS_PER_ACTION)
+        jobs = check_int("jobs", jobs, *limits.WORKERS)
+        seed = check_int("seed", seed, *limits.SEED)
+        infer_tries = check_int("infer_tries", infer_tries, 1, 10**6)
+    except CanastaError as exc:
+        raise AnalysisError(str(exc)) from None
+    if until_ci is not None:
+        ok = isinstance(until_ci, numbers.Real) and not isinstance(until_ci, bool) and 0 < float(until_ci) < math.inf
+        if not ok:
+            raise AnalysisError(f"until_ci={until_ci!r}: give a finite half-width > 0 points")
+        until_ci = float(until_ci)
+    return rollouts, until_ci, jobs, seed, infer_tries
 
 
 def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float | None = None,
@@ -266,8 +277,8 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
     ``infer_tries`` redraws).  ``equity(us_total, them_total)``: P(the viewer's team wins the
     game) from cumulative scores after the hand (arrays), which adds p_win columns.  Returns the
     table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
+    rollouts, until_ci, jobs, seed, infer_tries = _check_args(rollouts, until_ci, jobs, seed, infer_tries)
     dec = _as_decision(decision, rules)
-    _check_args(int(rollouts), until_ci, int(jobs), int(seed), int(infer_tries))
     from sim.core.enums import Off  # noqa: PLC0415
 
     specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]), dec.table)
@@ -319,7 +330,7 @@ def _as_decision(decision, rules) -> Decision:
         return decision_from_position(decision, rules)
     if isinstance(decision, GameState):
         return decision_from_game(decision)
-    raise TypeError(f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}")
+    raise AnalysisError(f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}")
 
 
 def _pool(jobs: int):

@@ -36,11 +36,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["equity_table", "Equity", "load_equity", "save_equity", "format_table", "heatmap",
+from sim.core import limits
+from sim.core.errors import CanastaError, check_int
+
+__all__ = ["EquityError", "equity_table", "Equity", "load_equity", "save_equity", "format_table", "heatmap",
            "run_equity", "wilson", "EQUITY_COLUMNS", "DEFAULT_GAMES", "DEFAULT_STEP"]
 
 DEFAULT_STEP = 250
 DEFAULT_GAMES = 400
+
+
+class EquityError(CanastaError):
+    """A setting or a file that cannot make or be an equity table (one line saying why)."""
+
+
+def _checked(name: str, value, bounds: tuple[int, int]) -> int:
+    try:
+        return check_int(name, value, *bounds)
+    except CanastaError as exc:
+        raise EquityError(str(exc)) from None
 CHUNK_GAMES = 200  # games per task (a task plays one cell's games [i0, i0 + CHUNK_GAMES))
 EQUITY_COLUMNS = ("team", "us", "them", "games", "wins", "p_win", "ci_low", "ci_high")
 Z95 = 1.959963984540054
@@ -59,10 +73,15 @@ def wilson(wins: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarray,
 
 
 def grid(rules, step: int, low: int = 0) -> np.ndarray:
-    if step <= 0:
-        raise ValueError(f"--step {step}: must be a positive number of points")
+    """The grid's scores low, low+step, ... below the game target (at most limits.EQUITY_POINTS)."""
+    step = _checked("step", step, limits.EQUITY_STEP)
+    low = _checked("low", low, limits.CUM_SCORE)
     if low >= rules.game_target:
-        raise ValueError(f"--low {low}: must be below the game target {rules.game_target}")
+        raise EquityError(f"--low {low}: must be below the game target {rules.game_target}")
+    n = -(-(rules.game_target - low) // step)
+    if n > limits.EQUITY_POINTS:
+        raise EquityError(f"--step {step} from --low {low} makes {n:,} grid points per axis; at most "
+                          f"{limits.EQUITY_POINTS} (give a step >= {-(-(rules.game_target - low) // limits.EQUITY_POINTS)})")
     return np.arange(low, rules.game_target, step, dtype=np.int64)
 
 
@@ -115,15 +134,16 @@ def equity_table(
     engine_check(rules)
     strategies = tuple(strategies)
     strategy_tables(rules, strategies)  # one clear error for bad specs before any work
-    if games < 1:
-        raise ValueError(f"--games {games}: must be >= 1")
-    if seed < 0:
-        raise ValueError(f"--seed {seed}: must be >= 0")
+    games = _checked("games", games, limits.EQUITY_GAMES)
+    seed = _checked("seed", seed, limits.SEED)
+    jobs = _checked("jobs", jobs, limits.JOBS)
+    if jobs == 0:
+        raise EquityError("jobs=0: give a number of workers >= 1 (or -1 for all cores)")
     pts = grid(rules, step, low)
     nt = rules.n_teams
     cells = [(a, b) for a in pts for b in pts]
-    tasks = [(c, int(a), int(b), s, min(CHUNK_GAMES, games - s))
-             for c, (a, b) in enumerate(cells) for s in range(0, games, CHUNK_GAMES)]
+    tasks = ((c, int(a), int(b), s, min(CHUNK_GAMES, games - s))  # made as workers ask: memory does not grow
+             for c, (a, b) in enumerate(cells) for s in range(0, games, CHUNK_GAMES))
     wins = np.zeros((len(cells), nt))
     played = np.zeros((len(cells), nt))
     if progress is None:
@@ -170,7 +190,7 @@ def save_equity(df: pd.DataFrame, path) -> Path:
 
     path = Path(path)
     if path.suffix.lower() != ".parquet":
-        raise ValueError(f"-o {path}: the equity table is written as parquet; name it *.parquet")
+        raise EquityError(f"-o {path}: the equity table is written as parquet; name it *.parquet")
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[b"canasta_equity"] = json.dumps(df.attrs.get("equity", {})).encode()
@@ -180,22 +200,26 @@ def save_equity(df: pd.DataFrame, path) -> Path:
 
 
 def load_equity(path, team: int | None = None) -> Equity:
-    """An `Equity` lookup from a file written by `canasta equity -o`; ValueError (one line) if
+    """An `Equity` lookup from a file written by `canasta equity -o`; EquityError (one line) if
     the file is missing or not an equity table."""
     import pyarrow.parquet as pq  # noqa: PLC0415
 
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: no such equity table (make one with canasta equity -o {path.name})")
+        raise EquityError(f"{path}: no such equity table (make one with canasta equity -o {path.name})")
     try:
         table = pq.read_table(path)
     except Exception as exc:  # noqa: BLE001 - any parquet failure is one line for the user
-        raise ValueError(f"{path}: not a parquet file ({type(exc).__name__})") from None
+        raise EquityError(f"{path}: not a parquet file ({type(exc).__name__})") from None
     raw = (table.schema.metadata or {}).get(b"canasta_equity")
     if raw is None or set(EQUITY_COLUMNS) - set(table.column_names):
-        raise ValueError(f"{path}: not an equity table (written by canasta equity -o)")
+        raise EquityError(f"{path}: not an equity table (written by canasta equity -o)")
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        raise EquityError(f"{path}: not an equity table (its settings are not readable)") from None
     df = table.to_pandas()
-    df.attrs["equity"] = json.loads(raw)
+    df.attrs["equity"] = meta
     return Equity(df, team=team)
 
 
@@ -213,28 +237,27 @@ class Equity:
         self.target = int(meta.get("game_target", 5000))
         sel = df[df["team"] == (-1 if team is None else team)]
         if sel.empty:
-            raise ValueError(f"the equity table has no rows for team {team}")
+            raise EquityError(f"the equity table has no rows for team {team}")
         self.points = np.sort(sel["us"].unique()).astype(float)
         piv = sel.pivot(index="us", columns="them", values="p_win").reindex(index=self.points, columns=self.points)
         self.p = piv.to_numpy(float)
         if np.isnan(self.p).any():
-            raise ValueError("the equity table has empty cells (games = 0)")
+            raise EquityError("the equity table has empty cells (games = 0)")
         if len(self.points) == 1:  # one grid point: a constant table
             self.points = np.array([self.points[0], self.points[0] + 1.0])
             self.p = np.repeat(np.repeat(self.p, 2, axis=0), 2, axis=1)
 
     def p_win(self, us, them) -> np.ndarray | float:
         """P(win) at the start of a hand with these cumulative scores (both < target)."""
-        us = np.asarray(us, float)
-        them = np.asarray(them, float)
+        us, them = _points("us", us), _points("them", them)
         out = self._interp(us, them)
         return float(out) if out.ndim == 0 else out
 
     def after_hand(self, us, them, hand_us, hand_them) -> np.ndarray | float:
         """P(win) once a hand scored (hand_us, hand_them) at cumulative (us, them): a game that
         the hand ends is 1 (won), 0 (lost) or 0.5 (tied)."""
-        a = np.asarray(us, float) + np.asarray(hand_us, float)
-        b = np.asarray(them, float) + np.asarray(hand_them, float)
+        a = _points("us", us) + _points("hand_us", hand_us)
+        b = _points("them", them) + _points("hand_them", hand_them)
         over = np.maximum(a, b) >= self.target
         done = np.where(a > b, 1.0, np.where(a < b, 0.0, 0.5))
         out = np.where(over, done, self._interp(np.minimum(a, self.target - 1), np.minimum(b, self.target - 1)))
@@ -252,6 +275,17 @@ class Equity:
         p = self.p
         return ((1 - fi) * (1 - fj) * p[i, j] + fi * (1 - fj) * p[i + 1, j]
                 + (1 - fi) * fj * p[i, j + 1] + fi * fj * p[i + 1, j + 1])
+
+
+def _points(name: str, value) -> np.ndarray:
+    """Scores as a float array; EquityError for text, None or non-finite values."""
+    try:
+        a = np.asarray(value, float)
+    except (TypeError, ValueError):
+        raise EquityError(f"{name}={value!r}: give scores (numbers or an array of numbers)") from None
+    if not np.isfinite(a).all():
+        raise EquityError(f"{name}: scores must be finite numbers (got nan or inf)")
+    return a
 
 
 def _locate(x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

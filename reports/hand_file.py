@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from sim.core.errors import CanastaError
 from sim.core.rules import RuleSet, parse_overrides
 from sim.play.game import GameState, IllegalActionError
 
 __all__ = ["read_hand_file", "HandFileError"]
 
 
-class HandFileError(ValueError):
+class HandFileError(CanastaError):
     """A hand file that cannot be read: one line naming the line and the problem."""
 
 
@@ -34,12 +35,37 @@ def read_hand_file(path, rules: RuleSet | None = None):
     p = Path(path)
     if not p.is_file():
         raise HandFileError(f"{path}: no such file (give a history printed by canasta play, or a hand record)")
-    text = p.read_text(encoding="utf-8", errors="replace")
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise HandFileError(f"{path}: cannot read it ({exc.strerror or type(exc).__name__})") from None
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
-    if _HEAD.match(first):
-        return _play_history(p, lines, rules)
-    return _hand_record(p, lines, rules)
+    try:
+        if _HEAD.match(first):
+            return _play_history(p, lines, rules)
+        return _hand_record(p, lines, rules)
+    except HandFileError:
+        raise
+    except (CanastaError, ValueError, KeyError, TypeError, OverflowError) as exc:  # the rules', deal's or GameState's
+        raise HandFileError(f"{p}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return " ".join(text.splitlines()[0].split()) if text.strip() else type(exc).__name__
+
+
+def _whole(p: Path, what: str, text: str) -> int:
+    if not re.fullmatch(r"\s*[+-]?\d+\s*", text):
+        raise HandFileError(f"{p}: {what}: {text.strip()!r} is not a whole number")
+    return int(text)
+
+
+def _scores(p: Path, line: int | None, text: str) -> list[int]:
+    """Cumulative scores 'S0, S1' or 'S0 S1' (their range is checked by GameState)."""
+    where = f"{p}:{line}" if line else str(p)
+    return [_whole(Path(where), "scores", x) for x in text.replace(",", " ").split()]
 
 
 def _rules_from_label(p: Path, label: str) -> RuleSet:
@@ -65,7 +91,7 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
         if m:
             key = tuple(int(x) for x in m.groups())
         if ln.startswith("scores before the hand:"):
-            cum = [int(x) for x in ln.split(":", 1)[1].replace(",", " ").split()]
+            cum = _scores(p, n, ln.split(":", 1)[1])
         m = _SEAT.match(ln)
         if m and not in_turns:
             strategies[int(m.group(1))] = m.group(2).strip()
@@ -90,6 +116,7 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
     from reports.review import HandRecord  # noqa: PLC0415
 
     fields: dict[str, str] = {}
+    at: dict[str, int] = {}  # each field's line number, for the messages
     sets: list[str] = []
     actions_text: list[tuple[int, str]] = []
     in_actions = False
@@ -111,7 +138,7 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
         elif name == "set":
             sets.append(value)
         elif name in ("rules", "players", "team_layout", "key", "deck", "dealer", "scores", "strategies"):
-            fields[name] = value
+            fields[name], at[name] = value, n
         else:
             raise HandFileError(f"{p}:{n}: unknown field {name!r}; see docs/hand-record.md")
     try:
@@ -132,8 +159,8 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             deck = [int(c) for c in parse_deck_text(fields["deck"], rules.decks)]  # checks every card once
         if (key is None) == (deck is None):
             raise HandFileError(f"{p}: give exactly one of key: (a dealt hand) or deck: (a stacked deck)")
-        dealer = int(fields["dealer"]) if "dealer" in fields else None
-        cum = [int(x) for x in fields.get("scores", "").replace(",", " ").split()]
+        dealer = _whole(Path(f"{p}:{at['dealer']}"), "dealer", fields["dealer"]) if "dealer" in fields else None
+        cum = _scores(p, at.get("scores"), fields.get("scores", ""))
         if cum and len(cum) != rules.n_teams:
             raise HandFileError(f"{p}: scores: give {rules.n_teams} cumulative scores (one per team)")
         strategies = None
@@ -146,7 +173,7 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
     except HandFileError:
         raise
     except (ValueError, KeyError, TypeError) as exc:
-        raise HandFileError(f"{p}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        raise HandFileError(f"{p}: {_first_line(exc)}") from None
     rec.actions = _parse_actions(p, rec, actions_text)
     return rec
 

@@ -39,11 +39,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sim.core import limits
 from sim.core.enums import MAX_SEATS, N_ACTIONS, Act, Off
+from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
 
-__all__ = ["HandRecord", "Review", "Evaluator", "MARKS", "mark_for", "hand_by_key", "review",
+__all__ = ["ReviewError", "HandRecord", "Review", "Evaluator", "MARKS", "mark_for", "hand_by_key", "review",
            "decision_points", "prior_value", "LUCK_SHOWN"]
 
 # (threshold in points of equity lost, mark, name), largest first
@@ -55,6 +57,17 @@ Z95 = 1.959963984540054
 # with columns mean, ci_low, ci_high, diff_to_best (= mean(best) - mean(action), paired),
 # diff_ci_low, diff_ci_high, rollouts (values for gs.seat's team)
 Evaluator = Callable[[GameState, list, int, int], pd.DataFrame]
+
+
+class ReviewError(CanastaError):
+    """A hand or a setting that cannot be reviewed (one line saying why)."""
+
+
+def _checked(name: str, value, bounds: tuple[int, int]) -> int:
+    try:
+        return check_int(name, value, *bounds)
+    except CanastaError as exc:
+        raise ReviewError(str(exc)) from None
 
 
 def mark_for(lost: float, lost_low: float) -> str:
@@ -103,14 +116,14 @@ def hand_by_key(rules: RuleSet, strategies: Sequence[str], seed: int, game: int 
     from sim.play.engine import run_chunk  # noqa: PLC0415
     from sim.play.pyplay import play_hand_py  # noqa: PLC0415
 
-    for name, v in (("seed", seed), ("game", game), ("hand", hand)):
-        if v < 0:
-            raise ValueError(f"--{name} {v}: must be >= 0")
+    seed = _checked("seed", seed, limits.SEED)
+    game = _checked("game", game, limits.GAME)
+    hand = _checked("hand", hand, limits.HAND)
     strategies = list(strategies)
     res = run_chunk(rules, strategies, seed, game, 1, mode="games")
     hands = res.hands[np.argsort(res.hands["hand"])]
     if hand >= len(hands):
-        raise ValueError(f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand {hand} does not exist")
+        raise ReviewError(f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand {hand} does not exist")
     cum = [int(x) for x in hands[hand]["cum_before"][: rules.n_teams]]
     gs = play_hand_py(rules, strategies, seed, game, hand, cum)
     if [int(x) for x in hands[hand]["score"][: rules.n_teams]] != gs.score_breakdown()["score"]:
@@ -141,7 +154,7 @@ def decision_points(rec: HandRecord, seats: Sequence[int] | None) -> tuple[list[
     if seats is not None:
         bad = [s for s in seats if s not in table]
         if bad:
-            raise ValueError(f"--seat {bad[0]}: not a seat of this hand (seats {', '.join(map(str, table))})")
+            raise ReviewError(f"--seat {bad[0]}: not a seat of this hand (seats {', '.join(map(str, table))})")
     pts = []
     for i, a in enumerate(rec.actions):
         seat = gs.seat
@@ -150,7 +163,7 @@ def decision_points(rec: HandRecord, seats: Sequence[int] | None) -> tuple[list[
                              gs.legal_actions(), int(a)))
         gs.apply(a)
     if not gs.is_over:
-        raise ValueError(f"the hand is not over after its {len(rec.actions)} actions")
+        raise ReviewError(f"the hand is not over after its {len(rec.actions)} actions")
     return pts, gs
 
 
@@ -251,10 +264,12 @@ def review(
     """Review the decisions of the table ``seats`` (None: every seat) of ``rec``."""
     from tqdm.auto import tqdm  # noqa: PLC0415
 
-    if rollouts < 2:
-        raise ValueError(f"--rollouts {rollouts}: need at least 2 (for intervals)")
+    rollouts = _checked("rollouts", rollouts, limits.ROLLOUTS_PER_ACTION)
+    seed = _checked("seed", seed, limits.REVIEW_SEED)
+    if prior_hands is not None:
+        prior_hands = _checked("prior_hands", prior_hands, limits.ROLLOUTS_PER_ACTION)
     if rec.rules.players == 5:
-        raise ValueError("review of 5-player hands is not supported (sit-out rotation)")
+        raise ReviewError("review of 5-player hands is not supported (sit-out rotation)")
     pts, final = decision_points(rec, seats)
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
@@ -382,7 +397,7 @@ def seats_arg(text: str, rules: RuleSet) -> list[int] | None:
     try:
         k = int(text)
     except ValueError:
-        raise ValueError(f"--seat {text!r}: give a table seat 0..{rules.players - 1} or 'all'") from None
+        raise ReviewError(f"--seat {text!r}: give a table seat 0..{rules.players - 1} or 'all'") from None
     if not 0 <= k < min(rules.players, MAX_SEATS):
-        raise ValueError(f"--seat {k}: give a table seat 0..{rules.players - 1} or 'all'")
+        raise ReviewError(f"--seat {k}: give a table seat 0..{rules.players - 1} or 'all'")
     return [k]

@@ -51,6 +51,14 @@ def make_evaluator(rules, strategy: str = "expert", jobs: int = 1, infer: str | 
     model strategy the opponents' hidden hands must agree with (their last discards; analyze's
     --infer).  ``equity``: a `reports.equity.Equity` (adds the P(win the game) columns)."""
     from reports.analyze import decision_from_game, paired_rollouts  # noqa: PLC0415
+    from reports.review import ReviewError  # noqa: PLC0415
+    from sim.core import limits  # noqa: PLC0415
+    from sim.core.errors import CanastaError, check_int  # noqa: PLC0415
+
+    try:
+        jobs = check_int("jobs", jobs, *limits.WORKERS)
+    except CanastaError as exc:
+        raise ReviewError(str(exc)) from None
 
     def evaluate(gs: GameState, actions: list[int], rollouts: int, seed: int) -> pd.DataFrame:
         dec = decision_from_game(gs)

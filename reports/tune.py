@@ -37,6 +37,8 @@ from reports import stats
 from reports.compare import n_teams, resolve_rules
 from reports.duplicate import play_against, run_calls, seatings
 from reports.sweep import parse_spec
+from sim.core import limits
+from sim.core.errors import CanastaError, check_int
 from sim.play import engine
 from strategies.registry import StrategyError, knob_defaults, knob_values
 
@@ -49,7 +51,7 @@ SEARCH_SHARE = 0.8  # of the budget; the rest is the selection step
 SELECT_MIN_DEALS = 10  # fewest deals of the selection replay
 
 
-class TuneError(ValueError):
+class TuneError(CanastaError):
     """Bad tuning input (unknown knob, empty range, budget too small): one-line message."""
 
 
@@ -123,6 +125,8 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
             raise TuneError(f"bad --knob {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         if name not in known:
             raise TuneError(f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})")
+        if name in out:
+            raise TuneError(f"--knob {name} is given twice; give each knob once")
         try:
             lo, hi = float(lo_s), float(hi_s)
         except ValueError:
@@ -379,6 +383,21 @@ def knob_activity(rules, strategy: str, values: dict[str, float], space: Sequenc
     return pd.DataFrame(rows)
 
 
+def _check_numbers(budget, seed, jobs, test_hands, generations, popsize, activity_hands) -> tuple:
+    """tune's numbers as ints in their documented ranges (sim.core.limits), else TuneError."""
+    try:
+        out = (check_int("budget", budget, *limits.TUNE_BUDGET), check_int("seed", seed, *limits.TUNE_SEED),
+               check_int("jobs", jobs, *limits.JOBS), check_int("test_hands", test_hands, *limits.TEST_DEALS),
+               check_int("generations", generations, *limits.GENERATIONS),
+               None if popsize is None else check_int("popsize", popsize, *limits.POPSIZE),
+               check_int("activity_hands", activity_hands, 1, limits.TEST_DEALS[1]))
+    except CanastaError as exc:
+        raise TuneError(str(exc)) from None
+    if out[2] == 0:
+        raise TuneError("jobs=0: give a number of workers, or -1 for all cores")
+    return out
+
+
 def tune(
     strategy: str,
     rules,
@@ -399,6 +418,8 @@ def tune(
     rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.  space: the knobs and ranges
     (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
     Raises TuneError on bad input."""
+    budget, seed, jobs, test_hands, generations, popsize, activity_hands = _check_numbers(
+        budget, seed, jobs, test_hands, generations, popsize, activity_hands)
     rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
     opponents = list(dict.fromkeys(opponents))
     if not opponents:
@@ -406,10 +427,9 @@ def tune(
     for o in opponents:
         _knob_names(o)
     space = list(space) if space else default_space(strategy)
-    if test_hands < 2 or activity_hands < 1:
-        raise TuneError("test_hands must be at least 2 and activity_hands at least 1")
-    if seed < 0:
-        raise TuneError(f"seed {seed} must be non-negative")
+    if len(space) < 2:  # cma's bounded search fails in one dimension ("dimension needed") after a generation
+        raise TuneError(f"tune searches at least 2 knobs (CMA-ES), got {len(space)}: give two or more --knob, "
+                        f"or use `canasta sweep` for one knob")
     start = start_values(strategy, space, rules.label)
     start_spec = spec_of(strategy, start)
     if start_spec in opponents:

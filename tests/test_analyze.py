@@ -165,11 +165,11 @@ def test_json_object_and_cli(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("extra,needle", [
-    (["--rollouts", "1"], "at least 2"),
-    (["--until-ci", "0"], "half-width"),
+    (["--rollouts", "1"], "give 2 .."),
+    (["--until-ci", "0"], "give a number > 0"),
     (["--strategies", "nosuch"], "unknown strategy"),
     (["--strategies", "expert,greedy,expert"], "one per seat"),
-    (["--seed", "-1"], "non-negative"),
+    (["--seed", "-1"], "--seed: -1 is out of range"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, needle):
     f = tmp_path / "pos.txt"

@@ -77,7 +77,7 @@ def test_play_position_at_writes_an_analysable_position(tmp_path, capsys):
 
 @pytest.mark.parametrize("extra,needle", [
     (["--position-at", "900"], "turns"),
-    (["--position-at", "0:1"], "count from 1"),
+    (["--position-at", "0:1"], "count 1 .."),
     (["--position-at", "1", "--seat", "5"], "not an active seat"),
     (["--position-at", "1", "--seat", "9"], "out of range"),
     (["--seat", "1"], "--position-at"),

@@ -102,6 +102,48 @@ def test_position_file_parser(text):
     only_documented(parse_position, text)
 
 
+HAND_FILE_LINES = [
+    # hand-record fields and values (docs/hand-record.md)
+    "rules: classic", "rules: nosuch", "players: 4", "players: 2", "players: 99999999999999999999", "team_layout: 3x2",
+    "set: go_out_bonus=150", "set: go_out_bonus", "key: seed=7 game=0 hand=0", "key: seed=1 game=99999999999999999999 hand=0",
+    "key: seed=99999999999999999999 game=0 hand=0", "key: seed=-1", "deck: AS 10H 3D", "dealer: 0", "dealer: 9",
+    "dealer: -1", "dealer: 1e9", "scores: 1250 980", "scores: x y", "scores: 99999999999999999999 0",
+    "strategies: expert", "strategies: ,", "actions:", "draw; discard 5", "take pair", "meld 7 7 7",
+    "add 2 to 7s", "discard K", "decline", "; ;", "# comment", "x", ":", "",
+    # `canasta play` history lines
+    "rules classic-4p; dealer: seat 0; minimum per team: 50, 50", "rules nosuch-9p; dealer: seat 9;",
+    "rules classic-4p; dealer: seat 99999999999999999999;", "key: seed=3 game=0 hand=0",
+    "scores before the hand: 0, 0", "scores before the hand: x", "scores before the hand: 99999999999999999999, 0",
+    "  seat 0 (team 0), greedy: A A", "turn 1: seat 1 (team 1), greedy holds 2 K", "  draw -> 7", "  discard 5  [pile 1]",
+    "  take J J -> 2 cards taken", "hand over",
+]
+
+
+HISTORY_HEAD = "rules classic-4p; dealer: seat 0; minimum per team: 50, 50\n"
+
+
+HAND_LINES = st.lists(st.sampled_from(HAND_FILE_LINES), min_size=1, max_size=16).map("\n".join)
+
+
+@FAST
+@given(st.one_of(st.text(max_size=200), HAND_LINES, HAND_LINES.map(HISTORY_HEAD.__add__),
+                 HAND_LINES.map("key: seed=1 game=0 hand=0\n".__add__)), st.booleans())
+def test_hand_file_parser(text, with_rules):
+    """The hand-record / history reader of `canasta review FILE` (reports/hand_file.py)."""
+    import os
+    import tempfile
+
+    from reports.hand_file import read_hand_file
+
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+        only_documented(read_hand_file, path, RuleSet.preset("classic", 4) if with_rules else None)
+    finally:
+        os.unlink(path)
+
+
 # ----------------------------------------------------------------------------- engine vs referee
 
 ENGINE_VS_REFEREE = settings(max_examples=12, deadline=None,

@@ -214,7 +214,7 @@ def test_cli_review_table_json_and_page(tmp_path, capsys):
     (["--seat", "x"], "--seat 'x'"),
     (["-o", "r.pdf"], "must end in .html"),
     (["--hand", "50"], "does not exist"),
-    (["--rollouts", "1"], "--rollouts 1"),
+    (["--rollouts", "1"], "--rollouts: 1 is out of range"),
     (["nosuchfile.txt"], "no such file"),
     (["--strategies", "nosuch"], "unknown strategy"),
 ])

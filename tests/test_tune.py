@@ -97,7 +97,7 @@ def test_tune_rejects_bad_input():
 
 
 def test_cli_tune_help_and_errors(capsys):
-    assert main(["tune", "--help"]) == 0
+    assert main(["tune", "--help"]) == 0  # main returns argparse's exit status, never raises SystemExit
     assert "example:" in capsys.readouterr().out
     assert main(["tune", "expert", "--budget", "10"]) == 2
     assert "too small" in capsys.readouterr().err

@@ -6,6 +6,9 @@ import argparse
 import json
 from typing import Any
 
+from sim.cli.args import real, whole
+from sim.core import limits
+
 EPILOG = """examples:
   canasta analyze docs/position-example.txt --rollouts 2000 --seed 1
       every legal action of the position (the viewer must be the seat to act) is played, then
@@ -35,12 +38,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("position", metavar="POSITION", help="position file (format: docs/position-example.txt)")
     p.add_argument("--strategies", default="expert", metavar="S",
                    help="rollout strategy for every seat, or one per seat, comma-separated (default expert)")
-    p.add_argument("--rollouts", type=int, default=1000, metavar="N",
-                   help="rollouts per action (the cap with --until-ci; default 1000)")
-    p.add_argument("--until-ci", type=float, default=None, metavar="H",
-                   help="stop when every difference to the best has a 95%% half-width <= H points")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
-    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed; rollout i depends on (seed, i)")
+    p.add_argument("--rollouts", type=whole(*limits.ROLLOUTS_PER_ACTION), default=1000, metavar="N",
+                   help="rollouts per action, 2 .. 10**6 (the cap with --until-ci; default 1000)")
+    p.add_argument("--until-ci", type=real(0, 1e9, lo_open=True), default=None, metavar="H",
+                   help="stop when every difference to the best has a 95%% half-width <= H points (H > 0)")
+    p.add_argument("--jobs", type=whole(*limits.WORKERS), default=1, metavar="J",
+                   help="worker processes, 1 .. 1024 (default 1)")
+    p.add_argument("--seed", type=whole(*limits.SEED), default=0, metavar="X",
+                   help="seed, 0 .. 2**63-1; rollout i depends on (seed, i)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--equity", default=None, metavar="FILE",
                    help="an equity table from `canasta equity -o FILE`: adds P(win the game) per action "

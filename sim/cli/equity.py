@@ -6,6 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from sim.cli.args import whole
+from sim.core import limits
+
 EPILOG = """examples:
   canasta equity --rules classic --players 4 --strategies expert --step 250 --games 400 -o equity.parquet
       every cell (own score, opponents' score) of the grid 0, 250, .. 4750 starts 400 whole
@@ -29,18 +32,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "leaders share the win.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rules", dest="preset", default="classic", help="rule preset (default classic)")
-    p.add_argument("--players", type=int, default=None, help="players 2..6 (default 4)")
+    p.add_argument("--players", type=whole(2, 6), default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a rule parameter (repeatable)")
     p.add_argument("--strategies", default="expert",
                    help="one strategy for all, one per team or one per seat, comma-separated (default expert)")
-    p.add_argument("--step", type=int, default=DEFAULT_STEP, help=f"grid step in points (default {DEFAULT_STEP})")
-    p.add_argument("--low", type=int, default=0, help="lowest score of the grid (default 0)")
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                   help=f"games per cell (default {DEFAULT_GAMES}: 95%% intervals about +-5 points of percent)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0); game i of every cell has key (seed, i)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1 = all cores)")
+    p.add_argument("--step", type=whole(*limits.EQUITY_STEP), default=DEFAULT_STEP,
+                   help=f"grid step in points, 1 .. 10**5, at most 1000 grid points (default {DEFAULT_STEP})")
+    p.add_argument("--low", type=whole(*limits.CUM_SCORE), default=0,
+                   help="lowest score of the grid, -10**8 .. below the game target (default 0)")
+    p.add_argument("--games", type=whole(*limits.EQUITY_GAMES), default=DEFAULT_GAMES,
+                   help=f"games per cell, 1 .. 10**7 (default {DEFAULT_GAMES}: 95%% intervals about +-5 points of percent)")
+    p.add_argument("--seed", type=whole(*limits.SEED), default=0,
+                   help="seed, 0 .. 2**63-1 (default 0); game i of every cell has key (seed, i)")
+    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=1,
+                   help="worker processes (default 1; -1 = all cores)")
     p.add_argument("-o", "--out", required=True, metavar="FILE.parquet", help="where to write the table")
     p.add_argument("--no-ci", action="store_true", help="print P(win) only, without the intervals")
     p.set_defaults(run=run)
@@ -50,6 +57,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from reports import equity  # noqa: PLC0415
     from sim.cli.rules import rules_from_args  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
     from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies  # noqa: PLC0415
 
     rules = rules_from_args(args)
@@ -59,10 +67,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".parquet":
         raise ValueError(f"-o {out}: the equity table is written as parquet; name it *.parquet")
-    if args.jobs == 0:
-        raise ValueError("--jobs 0: give a number of workers >= 1 (or -1 for all cores)")
+    writable_file(out, make_parent=True)  # the table and its PNG, before the games, not after them
+    writable_file(out.with_suffix(".png"), make_parent=True)
     seats = expand_strategies(rules, args.strategies)
     check_strategy_names(seats, registered_strategies())
+    equity.grid(rules, args.step, args.low)  # the grid's size before any game
     df = equity.equity_table(rules, seats, step=args.step, games=args.games, seed=args.seed,
                              jobs=args.jobs, low=args.low)
     equity.save_equity(df, out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from sim.cli.args import whole
@@ -82,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
     strategies = list(expand_strategies(rules, args.strategies))
     check_strategy_names(strategies, registered_strategies())
     cum = parse_cum(args.cum, rules.n_teams)
+    if args.position_at is not None:
+        _turn_step(args.position_at)  # its form before the hand is played
+    elif args.seat is not None:
+        raise CanastaError("--seat goes with --position-at")
 
     def make() -> GameState:
         return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck)
@@ -92,8 +97,6 @@ def run(args: argparse.Namespace) -> int:
     if args.position_at is not None:
         print(position_at(make(), gs.actions, args.position_at, args.seat), end="")
         return 0
-    if args.seat is not None:
-        raise ValueError("--seat goes with --position-at")
     print(format_history(make, gs.actions, strategies))
     try:
         ref = referee_hand(gs.params, list(gs.deck), int(gs.state[Off.DEALER]), cum or [0] * rules.n_teams, gs.actions)
@@ -106,13 +109,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _turn_step(text: str) -> tuple[int, int]:
+    """'TURN[:STEP]' -> (turn, step), each 1 .. 10**6 (limits.TURN_STEP); CanastaError otherwise."""
     turn, _, step = text.partition(":")
-    try:
-        t, k = int(turn), int(step or 1)
-    except ValueError:
-        raise ValueError(f"--position-at {text}: give TURN or TURN:STEP, whole numbers from 1") from None
-    if t < 1 or k < 1:
-        raise ValueError(f"--position-at {text}: turns and steps count from 1")
+    lo, hi = limits.TURN_STEP
+    if not re.fullmatch(r"\s*\d+\s*", turn) or (step and not re.fullmatch(r"\s*\d+\s*", step)):
+        raise CanastaError(f"--position-at {text}: give TURN or TURN:STEP, whole numbers {lo} .. {hi:,}")
+    t, k = int(turn), int(step or 1)
+    if not (lo <= t <= hi and lo <= k <= hi):
+        raise CanastaError(f"--position-at {text}: turns and steps count {lo} .. {hi:,}")
     return t, k
 
 
@@ -130,8 +134,8 @@ def position_at(gs: GameState, actions: list[int], at: str, seat: int | None) ->
         gs.apply(a)
     else:
         last = int(gs.state[Off.TURN]) + 1
-        raise ValueError(f"--position-at {at}: the hand has {last} turns" + (f" and turn {turn} {k} decisions" if k else ""))
+        raise CanastaError(f"--position-at {at}: the hand has {last} turns" + (f" and turn {turn} {k} decisions" if k else ""))
     if seat is not None and seat not in gs.seat_table:
-        raise ValueError(f"--seat {seat}: not an active seat of this hand ({', '.join(map(str, gs.seat_table))})")
+        raise CanastaError(f"--seat {seat}: not an active seat of this hand ({', '.join(map(str, gs.seat_table))})")
     active = gs.seat if seat is None else gs.seat_table.index(seat)
     return format_position(gs.position(active))

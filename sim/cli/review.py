@@ -7,6 +7,9 @@ import json
 import sys
 from typing import Any
 
+from sim.cli.args import whole
+from sim.core import limits
+
 EPILOG = """examples:
   canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 --hand 2 --seat 1
       replay hand 2 of game 0 (seed 7) of expert (team 0) against greedy (team 1) and review seat 1:
@@ -31,18 +34,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("history", nargs="?", metavar="HISTORY_FILE",
                    help="a hand printed by canasta play, or a hand record (docs/hand-record.md)")
     p.add_argument("--rules", dest="preset", default=None, help="rule preset (default classic; with a file: the file's)")
-    p.add_argument("--players", type=int, default=None, help="players 2..6 (default 4)")
+    p.add_argument("--players", type=whole(2, 6), default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a rule parameter (repeatable)")
     p.add_argument("--strategies", default="expert",
                    help="who played the hand: one strategy, one per team or one per seat (default expert)")
-    p.add_argument("--seed", type=int, default=0, help="the hand's key: seed (default 0)")
-    p.add_argument("--game", type=int, default=0, help="the hand's key: game (default 0)")
-    p.add_argument("--hand", type=int, default=0, help="the hand's key: hand of the game (default 0)")
+    p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="the hand's key: seed, 0 .. 2**63-1 (default 0)")
+    p.add_argument("--game", type=whole(*limits.GAME), default=0, help="the hand's key: game, 0 .. 2**62 (default 0)")
+    p.add_argument("--hand", type=whole(*limits.HAND), default=0,
+                   help="the hand's key: hand of the game, 0 .. 2**31-1 (default 0)")
     p.add_argument("--seat", default="0", metavar="K|all", help="table seat to review, or all (default 0)")
-    p.add_argument("--rollouts", type=int, default=None,
-                   help="rollouts per legal action (default: the evaluator's default precision)")
+    p.add_argument("--rollouts", type=whole(*limits.ROLLOUTS_PER_ACTION), default=None,
+                   help="rollouts per legal action, 2 .. 10**6 (default: the evaluator's default precision)")
     p.add_argument("--continue-with", dest="strategy", default="expert", metavar="S",
                    help="strategy every seat plays in the rollouts (default expert)")
     p.add_argument("--infer", default=None, metavar="MODEL",
@@ -50,8 +54,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    "the strategy MODEL (default: uniform worlds)")
     p.add_argument("--equity", default=None, metavar="FILE.parquet",
                    help="an equity table (canasta equity -o): also show P(win the game) after each played action")
-    p.add_argument("--rollout-seed", type=int, default=0, help="seed of the rollouts (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for the rollouts (default 1)")
+    p.add_argument("--rollout-seed", type=whole(*limits.REVIEW_SEED), default=0,
+                   help="seed of the rollouts, 0 .. 2**43 (default 0)")
+    p.add_argument("--jobs", type=whole(*limits.WORKERS), default=1,
+                   help="worker processes for the rollouts, 1 .. 1024 (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("-o", "--out", default=None, metavar="FILE.html", help="also write one self-contained HTML page")
     p.add_argument("--all-decisions", action="store_true", help="also list decisions with a single legal action")
@@ -82,24 +88,23 @@ def _record(args):
 
 def run(args: argparse.Namespace) -> int:
     from reports import review_eval  # noqa: PLC0415
+    from reports.equity import load_equity  # noqa: PLC0415
     from reports.review import review, seats_arg  # noqa: PLC0415
     from reports.review_out import format_text, write_html  # noqa: PLC0415
+    from sim.core.rules import RuleSet  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
     from sim.runs.runner import check_strategy_names, registered_strategies  # noqa: PLC0415
 
     if args.out and not args.out.lower().endswith((".html", ".htm")):
         raise ValueError(f"-o {args.out}: the review page must end in .html")
-    if args.rollouts is not None and args.rollouts < 2:
-        raise ValueError(f"--rollouts {args.rollouts}: need at least 2")
-    if args.rollout_seed < 0:
-        raise ValueError(f"--rollout-seed {args.rollout_seed}: must be >= 0")
+    if args.out:
+        writable_file(args.out)  # before the rollouts, not after them
     check_strategy_names([args.strategy] + ([args.infer] if args.infer else []), registered_strategies())
+    seats_arg(args.seat, RuleSet.preset("classic", 6))  # its form before any work; the hand's seats below
+    equity = load_equity(args.equity) if args.equity else None
     rec = _record(args)
     seats = seats_arg(args.seat, rec.rules)
-    equity = None
-    if args.equity:
-        from reports.equity import load_equity  # noqa: PLC0415
-
-        equity = load_equity(args.equity)
+    if equity is not None:
         target = int(equity.meta.get("game_target", rec.rules.game_target))
         if target != rec.rules.game_target:
             raise ValueError(f"--equity {args.equity}: made for game target {target}, the hand's rules play to "

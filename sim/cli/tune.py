@@ -6,6 +6,9 @@ import argparse
 import json
 import shlex
 
+from sim.cli.args import whole
+from sim.core import limits
+
 EPILOG = """example:
   canasta tune expert --rules classic --players 6 --vs greedy patient pile-control --budget 400000 --seed 17
       searches expert's knobs with CMA-ES: every generation plays each candidate and the
@@ -29,22 +32,28 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("strategy", help="strategy name or 'name:k=v,...' spec (the starting knobs)")
     p.add_argument("--rules", default="classic", help="rule preset (default classic)")
-    p.add_argument("--players", type=int, default=4, help="players: 2..6 (default 4)")
+    p.add_argument("--players", type=whole(2, 6), default=4, help="players: 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3 or 3x2")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override one rule parameter (repeatable)")
     p.add_argument("--vs", nargs="+", action="extend", default=None, metavar="OPP",
                    help="opponents (default: greedy patient pile-control)")
-    p.add_argument("--budget", type=int, required=True, metavar="HANDS",
-                   help="hands played by the search and the selection of the winner")
+    p.add_argument("--budget", type=whole(*limits.TUNE_BUDGET), required=True, metavar="HANDS",
+                   help="hands played by the search and the selection of the winner, 1 .. 10**12")
     p.add_argument("--knob", action="append", default=[], metavar="NAME=LO:HI",
                    help="a knob and its range (repeatable; default: every knob of the strategy)")
-    p.add_argument("--seed", type=int, default=0, help="tuning seed (the re-test uses seed + 1e9)")
-    p.add_argument("--test-hands", type=int, default=2000, help="fresh deals of the re-test (default 2000)")
-    p.add_argument("--generations", type=int, default=12, help="CMA-ES generations (default 12)")
-    p.add_argument("--popsize", type=int, default=None, help="candidates per generation (default cma's)")
-    p.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
-    p.add_argument("--out", default=None, help="also write the full result (history, test, activity) as JSON")
+    p.add_argument("--seed", type=whole(*limits.TUNE_SEED), default=0,
+                   help="tuning seed, 0 .. 2**63-1 - 1e9 (the re-test uses seed + 1e9)")
+    p.add_argument("--test-hands", type=whole(*limits.TEST_DEALS), default=2000,
+                   help="fresh deals of the re-test, 2 .. 10**8 (default 2000)")
+    p.add_argument("--generations", type=whole(*limits.GENERATIONS), default=12,
+                   help="CMA-ES generations, 1 .. 10**4 (default 12)")
+    p.add_argument("--popsize", type=whole(*limits.POPSIZE), default=None,
+                   help="candidates per generation, 2 .. 10**4 (default cma's)")
+    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1,
+                   help="parallel workers (default all cores)")
+    p.add_argument("--out", default=None, metavar="FILE.json",
+                   help="also write the full result (history, test, activity) as JSON")
     p.set_defaults(run=run)
     return p
 
@@ -69,17 +78,12 @@ def _command(args) -> str:
 
 
 def run(args) -> int:
-    from reports.tune import TuneError, parse_knob_ranges, tune  # noqa: PLC0415
+    from reports.tune import parse_knob_ranges, tune  # noqa: PLC0415
     from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
+    from sim.runs.outputs import writable_file  # noqa: PLC0415
 
-    for name, v, lo in (("--budget", args.budget, 1), ("--test-hands", args.test_hands, 2),
-                        ("--generations", args.generations, 1)):
-        if v < lo:
-            raise TuneError(f"{name} {v} must be at least {lo}")
-    if args.popsize is not None and args.popsize < 2:
-        raise TuneError(f"--popsize {args.popsize} must be at least 2")
-    if args.jobs == 0:
-        raise TuneError("--jobs 0: give a number of workers, or -1 for all cores")
+    if args.out:
+        writable_file(args.out)  # before the search, not after it
     rules = RuleSet.preset(args.rules, args.players, args.team_layout, **parse_overrides(args.overrides))
     base = args.strategy.split(":", 1)[0]
     opponents = args.vs or [o for o in ("greedy", "patient", "pile-control") if o != base]

@@ -3,7 +3,8 @@
 Every public function of the lab (``sim.*``, ``strategies.*``, ``reports.*``) that refuses its
 input raises ``CanastaError`` (or a subclass naming the kind of input: ``RulesError``,
 ``StrategyError``, ``DeckError``, ``ActionTextError``, ``IllegalActionError``,
-``RunFolderError``, ``PositionError``) with a one-line message that names what is wrong and
+``RunFolderError``, ``PositionError``, ``AnalysisError``, ``ReviewError``, ``HandFileError``,
+``EquityError``, ``TuneError``) with a one-line message that names what is wrong and
 what would be right.  It is a ``ValueError``, so code written against the older subclasses
 keeps working.  The command line prints the message as ``canasta CMD: error: ...`` and exits
 with status 2.

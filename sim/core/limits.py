@@ -13,7 +13,17 @@ Checked before any work starts; a number outside its range is refused in one lin
 - compare / sweep play 2 .. 10**8 deals per pairing (two float64 per deal are kept);
 - odds --position plays 1 .. 10**7 rollouts (about 22 bytes each are kept);
 - cumulative team scores before a hand: -10**8 .. 10**8 (the core's scores are int32);
-- worker processes: 1 .. 1024, or negative counts from the number of cores (-1 = all).
+- worker processes: 1 .. 1024, or negative counts from the number of cores (-1 = all);
+  analyze and review split their rollouts over 1 .. 1024 workers (WORKERS);
+- analyze and review play 2 .. 10**6 rollouts per legal action (intervals need two; analyze
+  keeps 9 bytes per rollout and action, and a decision has up to a few hundred actions);
+- review's rollout seed: 0 .. 2**43 (each decision's rollouts use seed * 1_000_003 + its
+  index, which must stay a seed);
+- equity: grid step 1 .. 10**5 points (and at most 1000 grid points per axis), lowest score of
+  the grid within the cumulative-score range, 1 .. 10**7 games per cell;
+- tune: a seed of 0 .. 2**63-1 - 10**9 (its re-test plays seed + 10**9), a budget of 1 .. 10**12 hands, 1 .. 10**4 generations of 2 .. 10**4 candidates, a
+  re-test of 2 .. 10**8 deals;
+- play --position-at: turn and step 1 .. 10**6 (a hand is refused long before that).
 """
 
 from __future__ import annotations
@@ -28,3 +38,15 @@ GAMES_PER_SEATING = (1, 10**7)
 ROLLOUTS = (1, 10**7)
 CUM_SCORE = (-(10**8), 10**8)
 JOBS = (-1024, 1024)
+WORKERS = (1, 1024)
+ROLLOUTS_PER_ACTION = (2, 10**6)
+EQUITY_STEP = (1, 10**5)
+EQUITY_POINTS = 1000
+EQUITY_GAMES = (1, 10**7)
+TUNE_BUDGET = (1, 10**12)
+GENERATIONS = (1, 10**4)
+POPSIZE = (2, 10**4)
+TEST_DEALS = (2, 10**8)
+TURN_STEP = (1, 10**6)
+REVIEW_SEED = (0, 2**43)
+TUNE_SEED = (0, 2**63 - 1 - 10**9)

@@ -478,7 +478,16 @@ def load_position(path) -> Position:
     p = Path(path)
     if not p.is_file():
         raise PositionError(f"position file {p} not found")
-    return parse_position(p.read_text())
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise PositionError(f"position file {p}: not a text file (not UTF-8)") from None
+    except OSError as exc:
+        raise PositionError(f"position file {p}: cannot read it ({exc.strerror or type(exc).__name__})") from None
+    try:
+        return parse_position(text)
+    except PositionError as exc:  # name the file: the parser only knows the line
+        raise PositionError(f"{p}: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- writing
