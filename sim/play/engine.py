@@ -14,6 +14,8 @@ from sim.core.enums import (
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
 from sim.play.loop import BUFFER, ILLEGAL, INVARIANT, OK, play_chunk_nb
+from sim.play.search.loop import CFG_SIZE, play_chunk_search_nb
+from sim.play.search.spec import base_arrays, is_search, parse_search
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
 CHECK_TEXT = {
@@ -80,13 +82,26 @@ def _rotation_tables(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
 
 
 def strategy_tables(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray]:
+    ids, knobs, _ = strategy_tables_search(rules, strategies)
+    return ids, knobs
+
+
+def strategy_tables_search(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per table seat: strategy id, knobs and search configuration (sim.play.search.loop.Cfg;
+    all zero for a plain strategy).  A search player's id and knobs are its base strategy's."""
     if len(strategies) != rules.players:
         raise ValueError(f"{len(strategies)} strategies given for {rules.players} seats; give one per seat")
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
+    cfg = np.zeros((MAX_SEATS, CFG_SIZE), np.float64)
     for s, spec in enumerate(strategies):
-        ids[s], knobs[s] = parse_spec(spec)
-    return ids, knobs
+        if is_search(spec):
+            sp = parse_search(spec)
+            ids[s], knobs[s] = base_arrays(sp)
+            cfg[s] = sp.cfg()
+        else:
+            ids[s], knobs[s] = parse_spec(spec)
+    return ids, knobs, cfg
 
 
 def engine_check(rules: RuleSet) -> None:
@@ -121,7 +136,8 @@ def run_chunk(
     if not 0.0 <= log_rate <= 1.0:
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
     params_rot, seat_tables = _rotation_tables(rules)
-    ids, knobs = strategy_tables(rules, tuple(strategies))
+    ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
+    search = bool(cfg[:, 0].any())
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
     reserve = 4096
@@ -133,10 +149,17 @@ def run_chunk(
         game_out = np.zeros(count + 1, game_record_dt)
         d8, d16, d32, d64 = _decision_columns(dec_cap, reuse_buffers)  # every used row is written in full
         status = np.zeros(16, np.int64)
-        done, n_h, n_g, n_d = play_chunk_nb(
-            params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
-            float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
-        )
+        if search:  # search players: the loop that keeps their knowledge (sim.play.search.loop)
+            done, n_h, n_g, n_d = play_chunk_search_nb(
+                params_rot, seat_tables, ids, knobs, cfg, seed, start, count, games_mode,
+                float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64,
+                reserve if log_rate > 0 else 0, status, np.zeros(8, np.int64),
+            )
+        else:
+            done, n_h, n_g, n_d = play_chunk_nb(
+                params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
+                float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
+            )
         if status[0] == BUFFER:
             if n_h >= hands_cap:
                 hands_cap *= 2
