@@ -20,7 +20,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import pyspiel  # noqa: E402
-
 from test_openspiel import random_hand_returns  # noqa: E402
 
 
