@@ -98,3 +98,16 @@ def test_openspiel_ismcts_bot_plays_a_legal_move():
     bot = make_bot(game, "openspiel-ismcts:sims=20", seed=1)
     a = bot.step(s)
     assert a in s.legal_actions()
+
+
+def test_an_openspiel_bot_takes_a_seat_in_run_chunk():
+    from sim.core.rules import RuleSet  # noqa: PLC0415
+    from sim.play.engine import run_chunk  # noqa: PLC0415
+
+    rules = RuleSet.preset("classic", players=2)
+    seats = ["openspiel-ismcts:sims=8", "expert"]
+    a = run_chunk(rules, seats, 2, 0, 1).hands
+    b = run_chunk(rules, seats, 2, 0, 1).hands
+    assert np.array_equal(a, b)  # keyed by the hand key
+    plain = run_chunk(rules, ["expert", "expert"], 2, 0, 1).hands
+    assert a["turns"][0] > 0 and a["seed"][0] == plain["seed"][0]

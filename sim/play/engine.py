@@ -135,6 +135,8 @@ def run_chunk(
         raise ValueError("seed, start and count must be non-negative integers")
     if not 0.0 <= log_rate <= 1.0:
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
+    if any(str(x).startswith("openspiel-") for x in strategies):
+        return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
@@ -187,6 +189,22 @@ def run_chunk(
         for j, name in enumerate(names):
             columns[name] = arr[j, :n_d]
     return ChunkResult(hand_out[:n_h].copy(), None, game_out[:n_g].copy(), columns)
+
+
+def _run_openspiel_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int,
+                         mode: str, log_rate: float) -> ChunkResult:
+    """Tables with an OpenSpiel bot: the Python loop of sim.play.search.pyloop (optional extra)."""
+    if mode != "hands" or log_rate > 0:
+        raise ValueError("OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)")
+    try:
+        import pyspiel  # noqa: F401, PLC0415
+    except ImportError:
+        from sim.play.search.openspiel_bot import OPENSPIEL_MISSING  # noqa: PLC0415
+
+        raise ValueError(OPENSPIEL_MISSING) from None
+    from sim.play.search.pyloop import run_python_chunk  # noqa: PLC0415
+
+    return ChunkResult(run_python_chunk(rules, strategies, seed, start, count))
 
 
 _REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}

@@ -240,6 +240,23 @@ class CanastaState(pyspiel.State):
         return f"seat {int(self.state[Off.SEAT])} to act, turn {int(self.state[Off.TURN])}, moves {self.moves}"
 
     # ------------------------------------------------------------------ information
+    @classmethod
+    def from_engine(cls, game: CanastaGame, rules: RuleSet, state: np.ndarray, know: np.ndarray,
+                    deck_kinds: list[int], moves: list[tuple[int, int]], dealer: int) -> CanastaState:
+        """A state of a hand the lab's own loop is playing (rules as a RuleSet, which may carry
+        --set values), for an OpenSpiel bot to decide on."""
+        out = cls(game)
+        p = rules.to_params(0).astype(np.int32)
+        comp = np.zeros(N_KINDS, np.int64)
+        n_cards = int(deck_composition_nb(p, comp))
+        out._g = _Setup(rules, p, n_cards, comp, dealer)
+        out.kinds = list(deck_kinds)
+        out.remaining = np.zeros(N_KINDS, np.int64)
+        out.state = state.copy()
+        out.know = know.copy()
+        out.moves = list(moves)
+        return out
+
     def observation_vector(self, player: int) -> np.ndarray:
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         if len(self.kinds) == self._g.n_cards:
@@ -270,6 +287,7 @@ class CanastaState(pyspiel.State):
 
     def clone(self) -> CanastaState:
         out = CanastaState(self.get_game())
+        out._g = self._g  # a state built by the lab's loop may carry rules given as a RuleSet
         out.remaining = self.remaining.copy()
         out.kinds = list(self.kinds)
         out.state = self.state.copy()

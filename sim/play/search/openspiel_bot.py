@@ -111,5 +111,8 @@ def make_bot(game, spec: str, seed: int = 0):
     else:
         evaluator = StrategyRollout(k["rollout"], seed)
     worlds = k["worlds"] if k["worlds"] > 0 else ismcts.UNLIMITED_NUM_WORLD_SAMPLES
-    return ismcts.ISMCTSBot(game, evaluator, k["c"], k["sims"], max_world_samples=worlds, random_state=rs,
-                            allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(game, evaluator, k["c"], k["sims"], max_world_samples=worlds, random_state=rs,
+                           allow_inconsistent_action_sets=True)
+    # worlds from the bot's own seeded stream (OpenSpiel's default sampler is seeded by the clock)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
+    return bot
