@@ -95,3 +95,14 @@ def test_search_specs_are_checked():
             parse_search(bad)
     with pytest.raises(ValueError):
         run_chunk(RULES, ["pimc:worlds=-3", "expert", "expert", "expert"], 0, 0, 1)
+
+
+def test_runner_accepts_search_players_and_names_bad_knobs():
+    from sim.runs import runner  # noqa: PLC0415
+
+    names = runner.registered_strategies()
+    assert "pimc" in names and "ismcts" in names
+    runner.check_strategy_names(["pimc:worlds=8,guard=0.5", "ismcts:iters=32", "expert"], names)
+    with pytest.raises(ValueError, match="no knob 'worldz'"):
+        runner.check_strategy_names(["pimc:worldz=8"], names)
+    assert runner.split_strategies("pimc:worlds=8,guard=1,greedy") == ["pimc:worlds=8,guard=1", "greedy"]
