@@ -150,6 +150,10 @@ def _strategy_arrays(strategies, n_seats: int, table: str = ""):
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(specs):
+        if spec.split(":", 1)[0] in ("pimc", "ismcts", "openspiel-ismcts"):
+            raise AnalysisError(f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
+                                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
+                                "see what pimc plays, seat it in simulate or compare")
         ids[s], knobs[s] = parse_spec(spec, table or None)
     return specs, ids, knobs
 

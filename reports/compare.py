@@ -46,6 +46,7 @@ from reports.luck import chance_terms, luck_adjusted
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
+from sim.play.search.spec import is_search
 
 __all__ = [
     "compare",
@@ -173,6 +174,11 @@ def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarra
     if a is None:
         return np.zeros(0, np.int64), np.zeros((0, 2))
     return a["game"].astype(np.int64), np.asarray(a[key], dtype=np.float64)
+
+
+def plays_in_python_or_search(spec: str) -> bool:
+    """A search player (pimc, ismcts) or an OpenSpiel bot: played by loops without chance terms."""
+    return is_search(spec) or str(spec).startswith("openspiel-")
 
 
 def takes_luck(chunk_fn: Callable | None) -> bool:
@@ -373,8 +379,8 @@ def compare(
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
         raise CanastaError("--until-ci must be positive")
-    if luck is None:
-        luck = takes_luck(chunk_fn)
+    if luck is None:  # the compiled self-play loop records chance terms; search players' loops do not
+        luck = takes_luck(chunk_fn) and not any(plays_in_python_or_search(s) for s in strategies)
     played = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck)
     diffs = {k: v[:2] for k, v in played.items()}
     gdiffs = None

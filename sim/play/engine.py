@@ -17,6 +17,8 @@ from sim.core.enums import (
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
 from sim.play.loop import play_chunk_nb
+from sim.play.search.loop import CFG_SIZE, play_chunk_search_nb
+from sim.play.search.spec import base_arrays, is_search, parse_search
 from sim.play.status import CHECK_TEXT, Broken, Illegal, Slot, Status
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
@@ -88,13 +90,26 @@ def _rotation_tables(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
 
 
 def strategy_tables(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray]:
+    ids, knobs, _ = strategy_tables_search(rules, strategies)
+    return ids, knobs
+
+
+def strategy_tables_search(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per table seat: strategy id, knobs and search configuration (sim.play.search.loop.Cfg;
+    all zero for a plain strategy).  A search player's id and knobs are its base strategy's."""
     if len(strategies) != rules.players:
         raise ValueError(f"{len(strategies)} strategies given for {rules.players} seats; give one per seat")
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
+    cfg = np.zeros((MAX_SEATS, CFG_SIZE), np.float64)
     for s, spec in enumerate(strategies):
-        ids[s], knobs[s] = parse_spec(spec, rules.label)  # a strategy tuned per table plays its table's set
-    return ids, knobs
+        if is_search(spec):
+            sp = parse_search(spec)
+            ids[s], knobs[s] = base_arrays(sp, rules.label)  # the base plays its table's tuned set
+            cfg[s] = sp.cfg()
+        else:
+            ids[s], knobs[s] = parse_spec(spec, rules.label)  # a strategy tuned per table plays its table's set
+    return ids, knobs, cfg
 
 
 def engine_check(rules: RuleSet) -> None:
@@ -147,8 +162,14 @@ def run_chunk(
         raise ValueError("seed, start and count must be non-negative integers")
     if not 0.0 <= log_rate <= 1.0:
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
+    if any(str(x).startswith("openspiel-") for x in strategies):
+        return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
     params_rot, seat_tables = _rotation_tables(rules)
-    ids, knobs = strategy_tables(rules, tuple(strategies))
+    ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
+    search = bool(cfg[:, 0].any())
+    if search and (luck or cards or start_scores is not None):
+        raise ValueError("search players (pimc, ismcts) play without luck terms, card-detail logs and start "
+                         "scores; leave those out or seat only compiled strategies")
     start_cum = _start_scores(start_scores, rules.n_teams, count)
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
@@ -161,11 +182,18 @@ def run_chunk(
         game_out = np.zeros(count + 1, game_record_dt)
         d8, d16, d32, d64, dc = _decision_columns(dec_cap, reuse_buffers, len(card_fields))  # used rows are written in full
         status = np.zeros(Slot.SIZE, np.int64)
-        done, n_h, n_g, n_d = play_chunk_nb(
-            params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
-            float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
-            start_cum, cards, dc, bool(luck),
-        )
+        if search:  # search players: the loop that keeps their knowledge (sim.play.search.loop)
+            done, n_h, n_g, n_d = play_chunk_search_nb(
+                params_rot, seat_tables, ids, knobs, cfg, seed, start, count, games_mode,
+                float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64,
+                reserve if log_rate > 0 else 0, status, np.zeros(8, np.int64),
+            )
+        else:
+            done, n_h, n_g, n_d = play_chunk_nb(
+                params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
+                float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
+                start_cum, cards, dc, bool(luck),
+            )
         if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
                 hands_cap *= 2
@@ -207,6 +235,20 @@ def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.nda
     out = np.zeros((arr.shape[0], MAX_TEAMS), np.int32)
     out[:, :n_teams] = arr
     return out
+def _run_openspiel_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int,
+                         mode: str, log_rate: float) -> ChunkResult:
+    """Tables with an OpenSpiel bot: the Python loop of sim.play.search.pyloop (optional extra)."""
+    if mode != "hands" or log_rate > 0:
+        raise ValueError("OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)")
+    try:
+        import pyspiel  # noqa: F401, PLC0415
+    except ImportError:
+        from sim.play.search.openspiel_bot import OPENSPIEL_MISSING  # noqa: PLC0415
+
+        raise ValueError(OPENSPIEL_MISSING) from None
+    from sim.play.search.pyloop import run_python_chunk  # noqa: PLC0415
+
+    return ChunkResult(run_python_chunk(rules, strategies, seed, start, count))
 
 
 _REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}

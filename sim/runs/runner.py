@@ -91,8 +91,11 @@ def default_chunk_size(mode: str, total: int) -> int:
 
 
 def registered_strategies() -> tuple[str, ...]:
-    """Names of the engine's strategy registry."""
-    return tuple(registry.STRATEGY_NAMES)
+    """Names of the engine's strategy registry, then the search players (sim.play.search)."""
+    from sim.play.search.openspiel_bot import BOT_NAMES  # noqa: PLC0415
+    from sim.play.search.spec import SEARCH_NAMES  # noqa: PLC0415
+
+    return tuple(registry.STRATEGY_NAMES) + SEARCH_NAMES + BOT_NAMES
 
 
 def team_of_seat(rules: Any) -> tuple[int, ...]:
@@ -150,7 +153,14 @@ def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) 
         return
     for spec in names:
         name = spec.split(":", 1)[0]
-        if name in available and ":" in spec:
+        from sim.play.search.openspiel_bot import is_openspiel, parse_bot  # noqa: PLC0415
+        from sim.play.search.spec import is_search, parse_search  # noqa: PLC0415
+
+        if name in available and is_search(spec):
+            parse_search(spec)  # one-line StrategyError for a bad knob
+        elif name in available and is_openspiel(spec):
+            parse_bot(spec)
+        elif name in available and ":" in spec:
             registry.parse_spec(spec)  # knob errors: the registry's one-line StrategyError (a ValueError)
         if name not in available:
             close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)

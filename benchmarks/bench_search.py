@@ -1,0 +1,113 @@
+"""Strength and speed of the search players on duplicate deals (classic rules).
+
+    python benchmarks/bench_search.py seat   --deals 500 [--spec pimc] [--base expert]
+        one searching seat (seat 0) among base-strategy players, paired with all-base play on
+        the same deals: per deal d = (team 0 - team 1 | search at seat 0) - (the same, all base)
+    python benchmarks/bench_search.py team   --deals 500 [--spec pimc] [--vs expert]
+        a whole team of the search player against a team of --vs, reports.compare duplicate
+        deals (each deal played in both seatings)
+    python benchmarks/bench_search.py speed  --deals 50 [--spec pimc]
+        hands per second, one process, the search player as one seat of four
+
+Every result is appended as one JSON line to benchmarks/results/search.jsonl (with the command,
+the CI and the time).  Timings are noisy on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reports import stats  # noqa: E402
+from reports.compare import compare  # noqa: E402
+from sim.core.rules import RuleSet  # noqa: E402
+from sim.play.engine import run_chunk  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "results" / "search.jsonl"
+
+
+def _save(row: dict) -> None:
+    row["command"] = " ".join(sys.argv)
+    row["utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    with OUT.open("a") as f:
+        f.write(json.dumps(row) + "\n")
+    print(json.dumps(row, indent=1))
+
+
+def _diff(hands: np.ndarray) -> np.ndarray:
+    s = hands["score"].astype(np.float64)
+    return s[:, 0] - s[:, 1]
+
+
+def seat(args) -> None:
+    rules = RuleSet.preset("classic", players=4)
+    base = [args.base] * 4
+    searched = [args.spec] + base[1:]
+    d, secs = [], 0.0
+    for lo in range(args.start, args.start + args.deals, args.chunk):
+        n = min(args.chunk, args.start + args.deals - lo)
+        t = time.perf_counter()
+        a = _diff(run_chunk(rules, searched, args.seed, lo, n).hands)
+        secs += time.perf_counter() - t
+        b = _diff(run_chunk(rules, base, args.seed, lo, n).hands)
+        d.append(a - b)
+        x = np.concatenate(d)
+        m, lo_ci, hi_ci = stats.mean_ci(x)[:3]
+        print(f"{x.size} deals: {m:+.1f} [{lo_ci:+.1f}, {hi_ci:+.1f}]  {x.size / secs:.1f} hands/s", flush=True)
+    x = np.concatenate(d)
+    m, lo_ci, hi_ci = stats.mean_ci(x)[:3]
+    _save({"design": "one searching seat (seat 0) vs all-base play, same deals", "spec": args.spec,
+           "base": args.base, "seed": args.seed, "deals": int(x.size), "mean_diff_per_hand": round(m, 1),
+           "ci_low": round(lo_ci, 1), "ci_high": round(hi_ci, 1), "hands_per_s_searching_table": round(x.size / secs, 2)})
+
+
+def team(args) -> None:
+    t = time.perf_counter()
+    df = compare([args.spec, args.vs], rules="classic", hands=args.deals, seed=args.seed, jobs=args.jobs,
+                 level=0.95)
+    r = df.iloc[0]
+    _save({"design": "team vs team, duplicate deals (reports.compare)", "a": args.spec, "b": args.vs,
+           "seed": args.seed, "deals": int(r["deals"]), "mean_diff_per_hand": round(float(r["mean_diff_per_hand"]), 1),
+           "ci_low": round(float(r["ci_low"]), 1), "ci_high": round(float(r["ci_high"]), 1),
+           "seconds": round(time.perf_counter() - t, 1)})
+
+
+def speed(args) -> None:
+    rules = RuleSet.preset("classic", players=4)
+    seats = [args.spec, args.base, args.base, args.base]
+    run_chunk(rules, seats, args.seed, 10_000_000, 2)  # load the compiled kernels
+    t, c = time.perf_counter(), time.process_time()
+    run_chunk(rules, seats, args.seed, args.start, args.deals)
+    secs, cpu = time.perf_counter() - t, time.process_time() - c
+    # CPU seconds of this process: hands per second of one core, whatever else loads the machine
+    _save({"design": "speed: one searching seat of four, one process", "spec": args.spec, "deals": args.deals,
+           "seconds": round(secs, 2), "hands_per_s": round(args.deals / secs, 2),
+           "cpu_seconds": round(cpu, 2), "hands_per_cpu_s": round(args.deals / cpu, 2)})
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("what", choices=("seat", "team", "speed"))
+    p.add_argument("--spec", default="pimc")
+    p.add_argument("--base", default="expert")
+    p.add_argument("--vs", default="expert")
+    p.add_argument("--deals", type=int, default=200)
+    p.add_argument("--start", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--chunk", type=int, default=50)
+    p.add_argument("--jobs", type=int, default=1)
+    args = p.parse_args()
+    {"seat": seat, "team": team, "speed": speed}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

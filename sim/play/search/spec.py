@@ -1,0 +1,124 @@
+"""Search player specs: ``pimc``, ``pimc:worlds=64,guard=1``, ``ismcts:iters=512,c=300``.
+
+Knobs (``name=value``, comma-separated, as for strategies):
+
+pimc
+    worlds   worlds sampled per searched decision (default `PIMC_DEFAULTS`)
+    rollouts rollouts per world and action, each with its own players' random streams (only
+             useful when the base strategy is random: expert is deterministic)
+    base     the base strategy: plays the rollouts, models the other seats when worlds are
+             sampled, and is the guard's reference (a registered strategy name, default expert;
+             its knobs are its defaults — for the tuned table sets, expert's own defaults apply)
+    search   which decisions to search, joined by '+': take (draw or take the pile), discard
+             (the base would discard: which card, or meld on instead), meld (the base would meld
+             or add), out (any meld-phase decision with at most 4 cards in hand), all
+    guard    leave the base's choice only when the mean paired gain exceeds guard standard
+             errors (0: play the best mean)
+    tries    model-consistent worlds: redraws of an opponent's hidden cards until the base
+             strategy holding them would have made its last discard (0: uniform worlds)
+ismcts
+    iters    iterations (determinizations) per searched decision
+    c        UCB exploration constant, in points
+    base, search, tries  as for pimc
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.play.search.loop import CFG_SIZE, ISMCTS, PIMC, Cfg
+from strategies.registry import STRATEGY_NAMES, StrategyError, parse_spec
+
+__all__ = ["SEARCH_NAMES", "SearchSpec", "is_search", "parse_search", "PIMC_DEFAULTS", "ISMCTS_DEFAULTS",
+           "CLASSES"]
+
+SEARCH_NAMES = ("pimc", "ismcts")
+CLASSES = {"take": 1, "discard": 2, "meld": 4, "out": 8, "all": 15}
+PIMC_DEFAULTS = {"worlds": 64, "rollouts": 1, "base": "expert", "search": "take+discard+out",
+                 "guard": 1.0, "tries": 64}
+ISMCTS_DEFAULTS = {"iters": 256, "c": 300.0, "base": "expert", "search": "take+discard+out",
+                   "tries": 64}
+_INTS = {"worlds": 1, "rollouts": 1, "iters": 1, "tries": 0}  # name -> minimum
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """A parsed search player spec; `cfg` is its row for the search loop."""
+
+    kind: str
+    knobs: dict
+
+    @property
+    def base(self) -> str:
+        return str(self.knobs["base"])
+
+    def cfg(self) -> np.ndarray:
+        row = np.zeros(CFG_SIZE, np.float64)
+        k = self.knobs
+        row[Cfg.KIND] = PIMC if self.kind == "pimc" else ISMCTS
+        row[Cfg.BUDGET] = k["worlds"] if self.kind == "pimc" else k["iters"]
+        row[Cfg.ROLLOUTS] = k.get("rollouts", 1)
+        row[Cfg.MASK] = search_mask(str(k["search"]))
+        row[Cfg.GUARD] = k.get("guard", 0.0)
+        row[Cfg.TRIES] = k["tries"]
+        row[Cfg.EXPLORE] = k.get("c", 0.0)
+        return row
+
+
+def is_search(spec: str) -> bool:
+    """Is ``spec`` a search player (``pimc``, ``ismcts``, with or without knobs)?"""
+    return str(spec).split(":", 1)[0].strip() in SEARCH_NAMES
+
+
+def search_mask(text: str) -> int:
+    mask = 0
+    for part in text.split("+"):
+        part = part.strip()
+        if part not in CLASSES:
+            raise StrategyError(f"search={text!r}: unknown decision class {part!r}; join some of "
+                                f"{', '.join(CLASSES)} with '+', e.g. search=take+discard")
+        mask |= CLASSES[part]
+    return mask
+
+
+def parse_search(spec: str) -> SearchSpec:
+    """'pimc:worlds=64,guard=1' -> SearchSpec; StrategyError (a ValueError) naming a bad knob."""
+    name, _, rest = str(spec).partition(":")
+    name = name.strip()
+    if name not in SEARCH_NAMES:
+        raise StrategyError(f"{name!r} is not a search player; search players: {', '.join(SEARCH_NAMES)}")
+    defaults = PIMC_DEFAULTS if name == "pimc" else ISMCTS_DEFAULTS
+    knobs: dict = dict(defaults)
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not eq or key not in defaults:
+            raise StrategyError(f"search player {name!r} has no knob {key!r} (its knobs: {', '.join(defaults)}); "
+                                f"write {name}:knob=value,...")
+        if key == "base":
+            if raw not in STRATEGY_NAMES:
+                raise StrategyError(f"{name}: base={raw!r} is not a strategy; choose from {', '.join(STRATEGY_NAMES)}")
+            knobs[key] = raw
+        elif key == "search":
+            search_mask(raw)
+            knobs[key] = raw
+        else:
+            try:
+                value = float(raw)
+            except ValueError:
+                raise StrategyError(f"{name}: knob {key}={raw!r} is not a number") from None
+            if key in _INTS:
+                if not value.is_integer() or value < _INTS[key]:
+                    raise StrategyError(f"{name}: {key}={raw} must be a whole number >= {_INTS[key]}")
+                value = int(value)
+            elif value < 0:
+                raise StrategyError(f"{name}: {key}={raw} must be >= 0")
+            knobs[key] = value
+    return SearchSpec(name, knobs)
+
+
+def base_arrays(spec: SearchSpec, table: str | None = None) -> tuple[int, np.ndarray]:
+    """The base strategy's (id, knob vector) at `table` (RuleSet.label: a tuned base plays its set)."""
+    return parse_spec(spec.base, table)
