@@ -435,6 +435,21 @@ def play_out_nb(
 
 
 @njit(cache=True, _nrt=False)
+def _fill_game_record_nb(g, seed, game, hands, cum, best, n_teams, target) -> None:
+    """A finished game's record: its key, hands played, final scores and the winner (-1: a tie)."""
+    g["seed"] = seed
+    g["game"] = game
+    g["hands"] = hands
+    g["capped"] = 1 if best < target else 0
+    winner = -1
+    for t in range(n_teams):
+        g["final"][t] = cum[t]
+        if cum[t] == best:
+            winner = t if winner == -1 else -2
+    g["winner_team"] = winner if winner >= 0 else -1
+
+
+@njit(cache=True, _nrt=False)
 def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table, n_teams) -> None:
     rec["seed"] = seed
     rec["game"] = game
@@ -463,6 +478,10 @@ def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table
             rec["cum_before"][t] = state[Off.CUM_SCORE + t]
     for s in range(MAX_SEATS):
         rec["seat_of_player"][s] = seat_table[s] if s < state[Off.N_SEATS] else -1
+    if state[Off.LUCK_ON] != 0:  # the chance terms (run_chunk(luck=True)), else they stay 0
+        for t in range(n_teams):
+            for f in range(N_LUCK):
+                rec["luck"][t * N_LUCK + f] = state[Off.LUCK + t * N_LUCK + f]
 
 
 @njit(cache=True, _nrt=False)
@@ -568,11 +587,6 @@ def play_chunk_nb(
                     flag_invariant_nb(status, code, game, h, state[Off.TURN])
                     return done, n_hands, n_games, n_dec
             _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_tables[rot], n_teams)
-            if luck:
-                terms = hand_out[n_hands]["luck"]
-                for t in range(n_teams):
-                    for f in range(N_LUCK):
-                        terms[t * N_LUCK + f] = state[Off.LUCK + t * N_LUCK + f]
             n_hands += 1
             if games_mode == 0:
                 break
@@ -583,17 +597,7 @@ def play_chunk_nb(
                     best = cum[t]
             h += 1
             if best >= params[Par.GAME_TARGET] or h >= params[Par.MAX_HANDS]:
-                g = game_out[n_games]
-                g["seed"] = seed
-                g["game"] = game
-                g["hands"] = h
-                g["capped"] = 1 if best < params[Par.GAME_TARGET] else 0
-                winner = -1
-                for t in range(n_teams):
-                    g["final"][t] = cum[t]
-                    if cum[t] == best:
-                        winner = t if winner == -1 else -2
-                g["winner_team"] = winner if winner >= 0 else -1
+                _fill_game_record_nb(game_out[n_games], seed, game, h, cum, best, n_teams, params[Par.GAME_TARGET])
                 n_games += 1
                 break
         done += 1
