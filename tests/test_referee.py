@@ -389,3 +389,21 @@ def test_opening_reach_respects_keep_two_cards():
     st.hands[1][Kind.NINE] = 2  # two more cards to keep: now both melds fit
     assert st.max_more_points() == 45
     assert st.is_legal(meld("K")) is None
+
+
+def test_action_texts_agree_with_the_core():
+    """The referee writes its own action texts (it shares no code with the core); they must
+    be the core's (`sim.core.actions.action_text`) for every action id.  The id space is the
+    same for every rule set (Samba's sequence ids exist, unused, in classic), so this covers
+    every variant; ids outside it must agree too."""
+    from sim.core.actions import action_text
+    from sim.core.enums import N_ACTIONS
+    from sim.core.referee import action_name
+
+    ids = list(range(-1, N_ACTIONS + 2))
+    differ = [(a, action_name(a), action_text(a)) for a in ids if action_name(a) != action_text(a)]
+    assert not differ, differ[:5]
+    # the families a renderer could get wrong, spelled out once
+    assert action_name(Act.SEQ_ADD) == "extend sequence 0 down"
+    assert action_name(Act.TAKE_SEQ + 3) == "take onto sequence 1 up"
+    assert action_name(Act.SEQ_NEW) == "meld 4C 5C 6C"
