@@ -1,4 +1,4 @@
-"""Rule sets: a validated, immutable bundle of every parameter of /work/shared/RULES.md.
+"""Rule sets: a validated, immutable bundle of every parameter of docs/RULES.md.
 
 A `RuleSet` is what the user chooses (a preset, a player count, a few overrides); `to_params()`
 turns it into the int32 array the numba core reads at the `Par` indices of sim/core/enums.py.
@@ -41,7 +41,7 @@ __all__ = [
 BIG = 1_000_000_000  # a minimum band starting here is unused
 INT32_MAX = 2**31 - 1
 
-# One-line description of each preset (RULES.md section 9).
+# One-line description of each preset (docs/RULES.md section 9).
 PRESETS: dict[str, str] = {
     "classic": "Official Canasta Laws: 2 packs (3 for six players), draw 1, 1 canasta to go out "
     "(2 for six players), concealed going out 200, game to 5,000",
@@ -49,7 +49,7 @@ PRESETS: dict[str, str] = {
     "for its rank, red threes count plus with >= 1 canasta, going out 100 (200 without a "
     "discard), hand canasta 1,000",
     "samba": "Samba (seed 004), 4 players only: 3 packs, 15 cards, draw 2, sequences, several "
-    "melds per rank, 2 canastas to go out, game to 10,000 (not playable by the engine yet)",
+    "melds per rank, 2 canastas to go out, game to 10,000",
 }
 
 # Keys of card_values in to_dict() (Kind order); also accepted: the tokens 2 3 4 .. A JK R3.
@@ -157,7 +157,7 @@ def _suggest(word: str, choices: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every parameter of RULES.md.  The defaults are the classic four-player game.
+    """Every parameter of docs/RULES.md.  The defaults are the classic four-player game.
 
     Tuple fields accept lists (JSON); `card_values` also accepts a mapping kind -> points
     (keys as in KIND_KEYS or the tokens 2 3 4 .. A JK R3), missing kinds keep the standard value.
@@ -274,7 +274,7 @@ class RuleSet:
                     layout = kw["team_layout"] = "2x3"
                 kw.update(decks=3, canastas_to_go_out=2, red_three_scores=RED3_SIX_PLAYERS)
                 if layout == "3x2":
-                    # Three teams of two play to 7,500.  RULES.md gives the 150 band only for the
+                    # Three teams of two play to 7,500.  docs/RULES.md gives the 150 band only for the
                     # two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
                     # could never apply, so the 3x2 game keeps the classic bands (top 120).
                     kw["game_target"] = 7500
