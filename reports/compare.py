@@ -136,7 +136,7 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
 
     if jobs == 1 or len(calls) == 1:
         return [one(c) for c in calls]
-    from joblib import Parallel, delayed  # noqa: PLC0415
+    from joblib import Parallel, delayed
 
     return Parallel(n_jobs=jobs)(delayed(one)(c) for c in calls)
 

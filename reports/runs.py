@@ -35,9 +35,9 @@ class Run:
         """The whole table (or the given columns that exist) or None if the run lacks it."""
         if not self.has(table):
             return None
-        import pyarrow.dataset as ds  # noqa: PLC0415
+        import pyarrow.dataset as ds
 
-        from sim.runs.store import readable_shards  # noqa: PLC0415
+        from sim.runs.store import readable_shards
 
         with readable_shards(self.path):
             dset = ds.dataset([str(p) for p in self.tables[table]], format="parquet")
@@ -51,9 +51,9 @@ class Run:
     def columns(self, table: str) -> list[str]:
         if not self.has(table):
             return []
-        import pyarrow.parquet as pq  # noqa: PLC0415
+        import pyarrow.parquet as pq
 
-        from sim.runs.store import readable_shards  # noqa: PLC0415
+        from sim.runs.store import readable_shards
 
         with readable_shards(self.path):
             return list(pq.read_schema(self.tables[table][0]).names)
@@ -72,7 +72,7 @@ def open_run(path) -> Run:
     Uses sim.runs.store (manifest checks, only shards of completed chunks) when it is importable."""
     path = Path(path)
     try:
-        from sim.runs import store  # noqa: PLC0415
+        from sim.runs import store
     except ImportError:  # pragma: no cover - the store is part of the project now
         store = None
     if not path.exists():
@@ -98,7 +98,7 @@ def open_run(path) -> Run:
         raise ValueError(f"{path} has no completed chunks yet (no hands shards)")
     run = Run(path, manifest if isinstance(manifest, dict) else {"manifest": manifest}, tables)
     # every chunk writes all three shards; a table with 0 rows counts as absent
-    import pyarrow.parquet as pq  # noqa: PLC0415
+    import pyarrow.parquet as pq
 
     with store.readable_shards(path) if store is not None else contextlib.nullcontext():
         for name in ("games", "decisions"):

@@ -37,7 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from reports.compare import compare, resolve_rules, round_robin  # noqa: PLC0415
+    from reports.compare import compare, resolve_rules, round_robin
 
     if len(args.strategies) < 2:
         raise ValueError("compare needs at least two strategies")

@@ -20,7 +20,7 @@ EPILOG = """examples:
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from reports.odds import BY_CHOICES  # noqa: PLC0415
+    from reports.odds import BY_CHOICES
 
     p = subparsers.add_parser(
         "odds", help="going-out odds from decision logs (or a position file)",
@@ -55,8 +55,8 @@ def run(args) -> int:
         return _run_position(args)
     if not args.run_dir:
         raise ValueError("give a RUN_DIR (or --position FILE)")
-    from reports import odds  # noqa: PLC0415
-    from reports.runs import open_run  # noqa: PLC0415
+    from reports import odds
+    from reports.runs import open_run
 
     run_ = open_run(args.run_dir)
     with pd.option_context("display.width", 200, "display.max_rows", 500):
@@ -80,9 +80,9 @@ def run(args) -> int:
 
 
 def _run_position(args) -> int:
-    from reports.position import load_position, rollout  # noqa: PLC0415
-    from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
-    from strategies.registry import strategy_id  # noqa: PLC0415
+    from reports.position import load_position, rollout
+    from sim.core.rules import RuleSet, parse_overrides
+    from strategies.registry import strategy_id
 
     if args.run_dir:
         raise ValueError("give either RUN_DIR or --position FILE, not both")

@@ -25,7 +25,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from reports.report import build_report  # noqa: PLC0415
+    from reports.report import build_report
 
     res = build_report(args.run_dir, args.out, args.title)
     print(f"wrote {res['html']} ({res['images']} plots) and {res['md']}")

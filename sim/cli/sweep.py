@@ -36,8 +36,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from reports.compare import resolve_rules  # noqa: PLC0415
-    from reports.sweep import parse_knobs, sweep  # noqa: PLC0415
+    from reports.compare import resolve_rules
+    from reports.sweep import parse_knobs, sweep
 
     knobs = parse_knobs(args.knob)
     rules = resolve_rules(args.rules, args.players)

@@ -186,6 +186,6 @@ def action_text_safe(action: int) -> str:
         from sim.core.actions import action_text
 
         return repr(action_text(action))
-    except Exception:  # noqa: BLE001 - only for the message
+    except Exception:  # any failure: only for the message
         return str(action)
 

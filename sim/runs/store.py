@@ -536,7 +536,7 @@ def lock_folder(root: Path) -> Iterator[None]:
     with a one-line RunFolderError.  The operating system drops the lock when the process ends,
     also on kill -9, so a stale lock file never blocks a later run."""
     root.mkdir(parents=True, exist_ok=True)
-    fh = open(root / LOCK, "a+")  # noqa: SIM115 - held open until the run ends
+    fh = open(root / LOCK, "a+")  # held open until the run ends (no with-block)
     try:
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
