@@ -120,6 +120,7 @@ def parse_jobs(text: str | None) -> int:
     if text is None:
         return -1
     jobs = parse_count("--jobs", text, minimum=-(10**6))
+    assert jobs is not None  # text is not None
     if jobs == 0:
         raise ValueError("--jobs 0: give a number of workers, or -1 for all cores")
     return jobs

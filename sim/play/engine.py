@@ -61,8 +61,9 @@ class ChunkResult:
     def decisions(self) -> np.ndarray:
         if self._decisions is None:
             cols = self.decision_columns
+            assert cols is not None  # __init__ sets records or columns
             rows = np.empty(len(cols["seed"]), decision_record_dt)
-            for name in decision_record_dt.names:
+            for name in decision_record_dt.names or ():
                 rows[name] = cols[name]
             self._decisions = rows
         return self._decisions

@@ -404,6 +404,7 @@ class RunResult:
                 expr = store._filter_expression(filters)
                 df = pa.Table.from_pandas(df, preserve_index=False).filter(expr).to_pandas()
             return df[list(columns)] if columns is not None else df
+        assert self.path is not None  # a result without frames is a folder
         return store.read_run(self.path, table, columns=columns, filters=filters)
 
     @cached_property
@@ -422,6 +423,7 @@ class RunResult:
     def chunks_done(self) -> int:
         if self._frames is not None:
             return self.manifest["n_chunks"]
+        assert self.path is not None  # a result without frames is a folder
         return len(store.done_chunks(self.path, self.manifest["n_chunks"]))
 
     @property
@@ -436,6 +438,7 @@ class RunResult:
         if self._frames is not None:
             src: list[Any] = [self._frames["hands"]]
         else:
+            assert self.path is not None  # a result without frames is a folder
             src = store.shard_files(self.path, "hands")
         with store.readable_shards(self.path):
             s = store.summarize_hands(src, n_teams)
@@ -565,7 +568,7 @@ def simulate(
     resume: bool = False,
     check: bool = False,
     progress: bool | None = None,
-    chunk_fn: ChunkFn | str | None = None,
+    chunk_fn: ChunkFn | None = None,
     *,
     command: str | None = None,
 ) -> RunResult:

@@ -84,6 +84,7 @@ def _dtype_map() -> dict[str, dict[str, np.dtype]]:
     out: dict[str, dict[str, np.dtype]] = {}
     for table, rec in (("hands", hand_record_dt), ("decisions", decision_record_dt), ("games", game_record_dt)):
         m: dict[str, np.dtype] = {}
+        assert rec.names is not None and rec.fields is not None  # a record dtype has both
         for name in rec.names:
             dt = rec.fields[name][0]
             if dt.subdtype is not None:
@@ -164,7 +165,7 @@ def records_to_frames(
     g["capped"] = games["capped"]
     # the engine's records carry score_us / score_them / went_out_us; other chunk functions may
     # leave them out, and conform_frames then joins them from the hands
-    d = {name: decisions[name] for name in decision_record_dt.names if name in (decisions.dtype.names or ())}
+    d = {name: decisions[name] for name in decision_record_dt.names or () if name in (decisions.dtype.names or ())}
     return {
         "hands": pd.DataFrame(h, copy=True),
         "decisions": pd.DataFrame(d, copy=True),
@@ -335,7 +336,7 @@ def record_tables(
         g[f"final_t{t}"] = _column(games["final"][:, t], gd[f"final_t{t}"])
     g["capped"] = _column(games["capped"], gd["capped"])
     dd = COLUMN_DTYPES["decisions"]
-    d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names}
+    d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names or ()}
     return {"hands": pa.table(h), "decisions": pa.table(d), "games": pa.table(g)}
 
 
@@ -602,7 +603,7 @@ def _filter_expression(filters: Any) -> Any:
 
 
 @contextlib.contextmanager
-def readable_shards(root: str | os.PathLike) -> Iterator[None]:
+def readable_shards(root: str | os.PathLike | None) -> Iterator[None]:
     """Reading a run's shards: a damaged one (a parquet reader's ArrowInvalid, e.g. after a
     power cut or a copy cut short) becomes a one-line RunFolderError that says the cure."""
     try:
@@ -641,7 +642,7 @@ def read_run(
     return result.to_pandas()
 
 
-def _empty_frame(path: str | os.PathLike, table: str, columns: list[str] | None) -> pd.DataFrame:
+def _empty_frame(path: str | os.PathLike | None, table: str, columns: list[str] | None) -> pd.DataFrame:
     cols = list(KEY_COLUMNS[table]) if columns is None else columns
     return pd.DataFrame({c: pd.Series([], dtype=COLUMN_DTYPES[table].get(c, "object")) for c in cols})
 

@@ -137,6 +137,7 @@ class Legality(Opening, Moves):
         reason = self._extend_reason(seq, end)
         if reason:
             return reason
+        assert seq is not None  # _extend_reason refuses an empty slot
         if kind != seq.next_kind(end) or suit != seq.suit:
             return f"the top card {card_name(kind, suit)} does not extend {seq.text()}"
         return None
@@ -175,6 +176,7 @@ class Legality(Opening, Moves):
         reason = self._extend_reason(seq, end)
         if reason:
             return reason
+        assert seq is not None  # _extend_reason refuses an empty slot
         kind = seq.next_kind(end)
         if mine[seq.suit][kind] < 1:
             return f"no {card_name(kind, seq.suit)} in hand"
@@ -225,6 +227,7 @@ class Legality(Opening, Moves):
         if kind == Kind.BLACK3:
             if base != Act.ADD_NAT:
                 return "black threes are melded without wild cards"
+            assert meld is not None  # black threes are never closed
             return self._black3_reason(meld_size_after=meld.size + 1, cards_used=1)
         if Kind.BLACK3 in self.melds[team]:
             return "black threes were melded: only going out remains"

@@ -3,7 +3,7 @@ and the few derived questions about wild cards and the initial-meld minimum."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 from sim.core.enums import N_KINDS, Par
 
@@ -11,7 +11,7 @@ from sim.core.enums import N_KINDS, Par
 class Rules:
     """The parameter array as named Python ints (read once, never changed)."""
 
-    def __init__(self, params: Sequence[int]) -> None:
+    def __init__(self, params: Iterable[int]) -> None:
         p = [int(x) for x in params]
         self.n_active = p[Par.N_ACTIVE]
         self.n_teams = p[Par.N_TEAMS]

@@ -6,7 +6,7 @@ Card codes are `kind | suit << 4`, as in the deck the referee is given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sim.core.enums import (
@@ -73,7 +73,7 @@ class Position:
 
     def __init__(
         self,
-        params: Sequence[int],
+        params: Iterable[int],
         deck_kinds: Sequence[int],
         dealer: int,
         cum_scores: Sequence[int],

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from sim.core.enums import Act, End, Phase
 from sim.core.referee.legality import Legality
@@ -17,7 +17,7 @@ class RefereeState(Legality):
 
     def __init__(
         self,
-        params: Sequence[int],
+        params: Iterable[int],
         deck_kinds: Sequence[int],
         dealer: int,
         cum_scores: Sequence[int],
@@ -81,7 +81,7 @@ class RefereeState(Legality):
 
 
 def referee_hand(
-    params: Sequence[int],
+    params: Iterable[int],
     deck_kinds: Sequence[int],
     dealer: int,
     cum_scores: Sequence[int],
