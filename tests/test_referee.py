@@ -407,3 +407,26 @@ def test_action_texts_agree_with_the_core():
     assert action_name(Act.SEQ_ADD) == "extend sequence 0 down"
     assert action_name(Act.TAKE_SEQ + 3) == "take onto sequence 1 up"
     assert action_name(Act.SEQ_NEW) == "meld 4C 5C 6C"
+
+
+def test_the_referee_shares_no_code_with_the_core():
+    """Its point is to be a second, independent implementation: its modules import only the
+    constants of sim.core.enums, each other and the standard library."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    import sim.core.referee as referee
+
+    allowed = {"sim.core.enums", "__future__"} | set(sys.stdlib_module_names)
+    for path in Path(referee.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                ok = name in allowed or name.split(".")[0] in allowed or name.startswith("sim.core.referee")
+                assert ok, f"{path.name} imports {name}"
