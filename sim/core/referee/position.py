@@ -56,7 +56,6 @@ class Seq:
         return f"{card_name(self.low, self.suit)}..{card_name(self.low + self.length - 1, self.suit)}"
 
 
-
 class Position:
     """The readable position of one hand: the cards, where they lie, and the flags of the turn.
 
