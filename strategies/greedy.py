@@ -34,6 +34,7 @@ from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.core.legal import legal_actions_nb, why_illegal_nb
+from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
 KNOBS: dict[str, float] = {}
@@ -42,26 +43,33 @@ KNOBS: dict[str, float] = {}
 WILD_DISCARD_BASE = 10_000
 
 
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
+    """Draw phase: the first legal take (onto, pair, natural + joker, natural + two), a take
+    onto a sequence, draw, decline."""
+    H = Off.HANDS
+    top = obs[Off.PILE_TOP]
+    if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + meld_nat_nb(obs, team_of_nb(obs), top) > 0:
+        # only then can a take be legal (a cheap filter; the engine's check decides)
+        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+            if why_illegal_nb(obs, H, params, a) == 0:
+                return a
+    a = sequence_take_nb(obs, params)
+    if a >= 0:
+        return a
+    for a in (Act.DRAW, Act.DECLINE):
+        if why_illegal_nb(obs, H, params, a) == 0:
+            return a
+    n = legal_actions_nb(obs, H, params, buf)
+    return buf[0] if n > 0 else -1
+
+
 @njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     if obs[Off.PHASE] == Phase.DRAW:
-        top = obs[Off.PILE_TOP]
-        if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + obs[Off.MELD_NAT + obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]] * N_KINDS + top] > 0:
-            # only then can a take be legal (a cheap filter; the engine's check decides)
-            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
-                if why_illegal_nb(obs, H, params, a) == 0:
-                    return a
-        a = sequence_take_nb(obs, params)
-        if a >= 0:
-            return a
-        for a in (Act.DRAW, Act.DECLINE):
-            if why_illegal_nb(obs, H, params, a) == 0:
-                return a
-        n = legal_actions_nb(obs, H, params, buf)
-        return buf[0] if n > 0 else -1
-    team = obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]]
-    base = team * N_KINDS
+        return _draw_nb(obs, params, buf)
+    team = team_of_nb(obs)
     csize = params[Par.CANASTA_SIZE]
     if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:
         # exact shortcut (saves the opening oracle): no meld is legal when the hand's card points
@@ -82,19 +90,19 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         return a
     # 1. naturals onto team melds
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if obs[H + k] > 0 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] > 0:
+        if obs[H + k] > 0 and meld_size_nb(obs, team, k) > 0:
             if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
                 return Act.ADD_NAT + k
     # 2. new natural melds
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if obs[H + k] >= 3 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] == 0:
+        if obs[H + k] >= 3 and meld_size_nb(obs, team, k) == 0:
             a = Act.MELD + k * 3
             if why_illegal_nb(obs, H, params, a) == 0:
                 return a
     # 3. pair + wild
     if obs[H + Kind.JOKER] + obs[H + Kind.TWO] > 0:
         for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-            if obs[H + k] >= 2 and obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k] == 0:
+            if obs[H + k] >= 2 and meld_size_nb(obs, team, k) == 0:
                 if obs[H + Kind.JOKER] > 0:
                     a = Act.MELD + k * 3 + 2
                     if why_illegal_nb(obs, H, params, a) == 0:
@@ -117,7 +125,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
                     if tried & (1 << k):
                         continue
-                    s = obs[Off.MELD_NAT + base + k] + obs[Off.MELD_TWO + base + k] + obs[Off.MELD_JOKER + base + k]
+                    s = meld_size_nb(obs, team, k)
                     if s == 0:
                         continue
                     key = (0 if s >= csize else 100000) + s * 16 + k
@@ -131,7 +139,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                     return add_base + best_k
     # 5. black threes (going out only)
     if obs[H + Kind.BLACK3] > 0:
-        a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + base + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
+        a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
         if why_illegal_nb(obs, H, params, a) == 0:
             return a
     return _discard_nb(obs, params, buf)

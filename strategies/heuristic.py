@@ -1,45 +1,12 @@
 """The shared heuristic player behind `patient`, `pile-control`, `expert` and `tunable`.
 
 One compiled decision function, steered by a knob vector (the `KNOBS` of those modules, all in
-the order of `KNOB_NAMES` below), so the four strategies cost one compilation and every knob of
+the order of `KNOB_TABLE` below), so the four strategies cost one compilation and every knob of
 every one of them can be swept from the command line (`expert:freeze_when=0`).
 docs/STRATEGY.md states the rules of thumb it follows; section numbers below refer to it.
 
-Knobs (float values; 0/1 for switches):
-  open_threshold          open from hand only with >= minimum + this many meldable points
-  open_with_pile_only     1: open from hand only when forced -- the opponents have opened and we
-                          have not, the hand may end soon, or the stock is low (section 2)
-  max_wild_commit         wild cards we put into one meld that is not being completed into a
-                          canasta this turn (completing a canasta may use more) (section 4)
-  freeze_when             0 never freeze; 1 freeze with a two when the opponents have opened and
-                          we have not; 2 also when the pile (>= 4 cards) is unfrozen for the next
-                          opponent and every non-wild discard is dangerous, unless our side holds
-                          fewer cards than theirs (section 5)
-  go_out_min_canastas     go out voluntarily only with this many team canastas (at least the
-                          rules' number) ...
-  go_out_opp_cards_le     ... or as soon as an opponent holds this few cards, or the stock is low
-                          (section 7)
-  pair_hold               1: keep natural pairs in hand (no pair + wild melds) unless opening,
-                          going out or the hand may end; 2: also keep them when the hand may end
-                          (section 3)
-  take_min_pile           take an unfrozen pile with a natural + a wild only from this many cards
-                          (section 1)
-  take_pair_min_pile      take with a natural pair only from this many cards
-  meld_all_when_opp_cards_le  meld everything when an opponent whose team may go out holds this
-                          few cards (section 3)
-  hold_melds              1: no new melds of naturals from hand once opened, except to complete
-                          a canasta (5+ of a rank) or when the hand may end (section 3)
-  safe_discard            weight of the danger estimate in the discard choice (0: plain least
-                          useful card) -- melded ranks of the next opponent, rule of 8, its last
-                          discard (section 6)
-  black3_stop             a black three is kept as a stop and played when the pile holds this
-                          many cards (0: black threes are discarded first, like greedy) (section 5)
-  concealed               1: while the team has not melded, go out concealed when the whole hand
-                          can be melded with a canasta (section 7)
-  joker_first             1: meld jokers first and keep twos (freeze with twos); 0: twos first
-  late_stock              the hand "may end" when the stock holds this few cards
-  shed_high_when_ending   1: when the hand may end, discard high cards first (they would count
-                          against us); 0: low cards first as always (section 6)
+Knobs (float values; 0/1 for switches): `KNOB_TABLE` below, one row per knob (name, default,
+meaning); the default row is a sensible middle-of-the-road player and the presets override some.
 
 Decision plan:
   draw phase   stock empty: decline when allowed.  Otherwise take onto a team meld, take with a
@@ -71,76 +38,51 @@ from sim.core.legal import (
     why_illegal_nb,
     wild_capacity_nb,
 )
+from sim.core.readers import meld_nat_nb, meld_size_nb, meld_wild_nb, team_of_nb
+from strategies.knobs import Knob, knob_defaults, knob_index
+from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
-KNOB_NAMES = (
-    "open_threshold",
-    "open_with_pile_only",
-    "max_wild_commit",
-    "freeze_when",
-    "go_out_min_canastas",
-    "go_out_opp_cards_le",
-    "pair_hold",
-    "take_min_pile",
-    "take_pair_min_pile",
-    "meld_all_when_opp_cards_le",
-    "hold_melds",
-    "safe_discard",
-    "black3_stop",
-    "concealed",
-    "joker_first",
-    "late_stock",
-    "shed_high_when_ending",
+KNOB_TABLE: tuple[Knob, ...] = (
+    Knob("open_threshold", 0.0, "open from hand only with >= minimum + this many meldable points"),
+    Knob("open_with_pile_only", 0.0, "1: open from hand only when forced -- the opponents have opened and we "
+         "have not, the hand may end soon, or the stock is low (section 2)"),
+    Knob("max_wild_commit", 1.0, "wild cards we put into one meld that is not being completed into a "
+         "canasta this turn (completing a canasta may use more) (section 4)"),
+    Knob("freeze_when", 1.0, "0 never freeze; 1 freeze with a two when the opponents have opened and we "
+         "have not; 2 also when the pile (>= 4 cards) is unfrozen for the next opponent and every "
+         "non-wild discard is dangerous, unless our side holds fewer cards than theirs (section 5)"),
+    Knob("go_out_min_canastas", 1.0, "go out voluntarily only with this many team canastas (at least the "
+         "rules' number) ..."),
+    Knob("go_out_opp_cards_le", 5.0, "... or as soon as an opponent holds this few cards, or the stock is "
+         "low (section 7)"),
+    Knob("pair_hold", 0.0, "1: keep natural pairs in hand (no pair + wild melds) unless opening, going "
+         "out or the hand may end; 2: also keep them when the hand may end (section 3)"),
+    Knob("take_min_pile", 5.0, "take an unfrozen pile with a natural + a wild only from this many cards "
+         "(section 1)"),
+    Knob("take_pair_min_pile", 1.0, "take with a natural pair only from this many cards"),
+    Knob("meld_all_when_opp_cards_le", 4.0, "meld everything when an opponent whose team may go out holds "
+         "this few cards (section 3)"),
+    Knob("hold_melds", 0.0, "1: no new melds of naturals from hand once opened, except to complete a "
+         "canasta (5+ of a rank) or when the hand may end (section 3)"),
+    Knob("safe_discard", 1.0, "weight of the danger estimate in the discard choice (0: plain least useful "
+         "card) -- melded ranks of the next opponent, rule of 8, its last discard (section 6)"),
+    Knob("black3_stop", 5.0, "a black three is kept as a stop and played when the pile holds this many "
+         "cards (0: black threes are discarded first, like greedy) (section 5)"),
+    Knob("concealed", 0.0, "1: while the team has not melded, go out concealed when the whole hand can be "
+         "melded with a canasta (section 7)"),
+    Knob("joker_first", 1.0, "1: meld jokers first and keep twos (freeze with twos); 0: twos first"),
+    Knob("late_stock", 6.0, "the hand \"may end\" when the stock holds this few cards"),
+    Knob("shed_high_when_ending", 1.0, "1: when the hand may end, discard high cards first (they would "
+         "count against us); 0: low cards first as always (section 6)"),
 )
-(
-    K_OPEN_THR,
-    K_PILE_ONLY,
-    K_MAX_WILD,
-    K_FREEZE,
-    K_OUT_CAN,
-    K_OUT_OPP,
-    K_PAIR_HOLD,
-    K_TAKE_MIN,
-    K_PAIR_MIN,
-    K_MELD_ALL_OPP,
-    K_HOLD_MELDS,
-    K_SAFE,
-    K_B3_STOP,
-    K_CONCEALED,
-    K_JOKER_FIRST,
-    K_LATE_STOCK,
-    K_SHED,
-) = range(17)
-
-# A sensible middle-of-the-road player; the presets override some of these.
-DEFAULTS: dict[str, float] = {
-    "open_threshold": 0.0,
-    "open_with_pile_only": 0.0,
-    "max_wild_commit": 1.0,
-    "freeze_when": 1.0,
-    "go_out_min_canastas": 1.0,
-    "go_out_opp_cards_le": 5.0,
-    "pair_hold": 0.0,
-    "take_min_pile": 5.0,
-    "take_pair_min_pile": 1.0,
-    "meld_all_when_opp_cards_le": 4.0,
-    "hold_melds": 0.0,
-    "safe_discard": 1.0,
-    "black3_stop": 5.0,
-    "concealed": 0.0,
-    "joker_first": 1.0,
-    "late_stock": 6.0,
-    "shed_high_when_ending": 1.0,
-}
-assert tuple(DEFAULTS) == KNOB_NAMES
+K = knob_index("HeuristicKnobs", KNOB_TABLE)  # K.<name>: the knob's position in the vector
+DEFAULTS: dict[str, float] = knob_defaults(KNOB_TABLE)
 
 
 def knobs_with(**overrides: float) -> dict[str, float]:
     """DEFAULTS with some values replaced (keeps the knob order)."""
-    for key in overrides:
-        if key not in DEFAULTS:
-            raise KeyError(key)
-    return {k: float(overrides.get(k, v)) for k, v in DEFAULTS.items()}
+    return _knobs_with(KNOB_TABLE, **overrides)
 
 
 @njit(cache=True, _nrt=False)
@@ -152,47 +94,97 @@ def _first_legal_nb(obs, params, buf) -> int:
 @njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
-    seat = obs[Off.SEAT]
-    n_seats = obs[Off.N_SEATS]
-    team = obs[Off.TEAM_OF_SEAT + seat]
-    n_teams = obs[Off.N_TEAMS]
-    csize = params[Par.CANASTA_SIZE]
+    team = team_of_nb(obs)
     need_can = params[Par.CANASTAS_TO_GO_OUT]
     stock = obs[Off.STOCK_LEN]
-    pile = obs[Off.PILE_LEN]
-
-    # ---------------------------------------------------------------- draw phase
     if obs[Off.PHASE] == Phase.DRAW:
-        if stock == 0:
-            if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
-                return Act.DECLINE
-            for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
-                if why_illegal_nb(obs, H, params, a) == 0:
-                    return a
-            return _first_legal_nb(obs, params, buf)
-        a = sequence_take_nb(obs, params)
-        if a >= 0:
-            return a
-        top = obs[Off.PILE_TOP]
-        if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + obs[Off.MELD_NAT + obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]] * N_KINDS + top] == 0:
-            return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
-        if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
-            return Act.TAKE_ONTO
-        if pile >= knobs[K_PAIR_MIN] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
-            return Act.TAKE_PAIR
-        if pile >= knobs[K_TAKE_MIN]:
-            first = Act.TAKE_NAT_JOKER if knobs[K_JOKER_FIRST] != 0 else Act.TAKE_NAT_TWO
-            second = Act.TAKE_NAT_TWO if knobs[K_JOKER_FIRST] != 0 else Act.TAKE_NAT_JOKER
-            if why_illegal_nb(obs, H, params, first) == 0:
-                return first
-            if why_illegal_nb(obs, H, params, second) == 0:
-                return second
-        return Act.DRAW
+        return _draw_nb(obs, params, knobs, buf, team)
 
     # ---------------------------------------------------------------- context
     nh = 0
     for k in range(N_KINDS):
         nh += obs[H + k]
+    my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
+    opened = obs[Off.TEAM_OPENED + team] != 0
+    late = stock <= knobs[K.late_stock]
+    ending = late or threat_cards <= knobs[K.meld_all_when_opp_cards_le]
+    out_can = knobs[K.go_out_min_canastas] if knobs[K.go_out_min_canastas] > need_can else need_can
+    may_out = my_can >= need_can
+    want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K.go_out_opp_cards_le] or late)
+    meld_all = ending or want_out
+
+    # ---------------------------------------------------------------- meld phase
+    mode = 0  # 0 discard only, 1 opened: the meld plan, 2 opening in progress or concealed going out
+    if opened:
+        mode = 1
+    elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
+        mode = 2  # an opening in progress must reach the minimum
+    else:
+        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
+            mode = 2
+            want_out = True
+            meld_all = True
+        else:
+            allowed = knobs[K.open_with_pile_only] == 0 or opp_opened or ending
+            if allowed:
+                pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, 2)
+                if pts >= obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]:
+                    mode = 2
+    if mode > 0:
+        a = sequence_move_nb(obs, params)  # Samba: sequences first
+        if a >= 0:
+            return a
+        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
+        if a >= 0:
+            return a
+    a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
+    if a >= 0 and why_illegal_nb(obs, H, params, a) == 0:
+        return a
+    return _first_legal_nb(obs, params, buf)
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _draw_nb(obs, params, knobs, buf, team) -> int:
+    """The draw phase: decline on an exhausted stock; else take onto a team meld, with a natural
+    pair (pile >= take_pair_min_pile), with a natural + wild (pile >= take_min_pile), or draw."""
+    H = Off.HANDS
+    stock = obs[Off.STOCK_LEN]
+    pile = obs[Off.PILE_LEN]
+    if stock == 0:
+        if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
+            return Act.DECLINE
+        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+            if why_illegal_nb(obs, H, params, a) == 0:
+                return a
+        return _first_legal_nb(obs, params, buf)
+    a = sequence_take_nb(obs, params)
+    if a >= 0:
+        return a
+    top = obs[Off.PILE_TOP]
+    if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + meld_nat_nb(obs, team, top) == 0:
+        return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
+    if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
+        return Act.TAKE_ONTO
+    if pile >= knobs[K.take_pair_min_pile] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
+        return Act.TAKE_PAIR
+    if pile >= knobs[K.take_min_pile]:
+        first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
+        second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
+        if why_illegal_nb(obs, H, params, first) == 0:
+            return first
+        if why_illegal_nb(obs, H, params, second) == 0:
+            return second
+    return Act.DRAW
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _table_nb(obs, params, team) -> tuple:
+    """What the table says: (our canastas, an opponent has opened, fewest cards of an opponent,
+    fewest cards of an opponent whose team may go out soon, cards on our side, on theirs)."""
+    n_seats = obs[Off.N_SEATS]
+    n_teams = obs[Off.N_TEAMS]
+    csize = params[Par.CANASTA_SIZE]
+    need_can = params[Par.CANASTAS_TO_GO_OUT]
     my_can = 0
     opp_opened = False
     for t in range(n_teams):
@@ -217,48 +209,12 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             c = canastas_nb(obs, params, t)
             near = 0
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                i = t * N_KINDS + k
-                ms = obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+                ms = meld_size_nb(obs, t, k)
                 if csize - 2 <= ms < csize:
                     near = 1
             if c + near >= need_can and hs < threat_cards:
                 threat_cards = hs
-    opened = obs[Off.TEAM_OPENED + team] != 0
-    late = stock <= knobs[K_LATE_STOCK]
-    ending = late or threat_cards <= knobs[K_MELD_ALL_OPP]
-    out_can = knobs[K_OUT_CAN] if knobs[K_OUT_CAN] > need_can else need_can
-    may_out = my_can >= need_can
-    want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K_OUT_OPP] or late)
-    meld_all = ending or want_out
-
-    # ---------------------------------------------------------------- meld phase
-    mode = 0  # 0 discard only, 1 opened: the meld plan, 2 opening in progress or concealed going out
-    if opened:
-        mode = 1
-    elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
-        mode = 2  # an opening in progress must reach the minimum
-    else:
-        if knobs[K_CONCEALED] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
-            mode = 2
-            want_out = True
-            meld_all = True
-        else:
-            allowed = knobs[K_PILE_ONLY] == 0 or opp_opened or ending
-            if allowed:
-                pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, 2)
-                if pts >= obs[Off.TEAM_MIN + team] + knobs[K_OPEN_THR]:
-                    mode = 2
-    if mode > 0:
-        a = sequence_move_nb(obs, params)  # Samba: sequences first
-        if a >= 0:
-            return a
-        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
-        if a >= 0:
-            return a
-    a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
-    if a >= 0 and why_illegal_nb(obs, H, params, a) == 0:
-        return a
-    return _first_legal_nb(obs, params, buf)
+    return my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards
 
 
 @njit(cache=True, _nrt=False)
@@ -268,29 +224,26 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
     (the legality check still refuses it when the team may not go out)."""
     H = Off.HANDS
-    base = team * N_KINDS
     csize = params[Par.CANASTA_SIZE]
     keep = 0 if allow_out else 2
     jokers = obs[H + Kind.JOKER]
     twos = obs[H + Kind.TWO]
     wilds = jokers + twos
-    joker_first = knobs[K_JOKER_FIRST] != 0
+    joker_first = knobs[K.joker_first] != 0
     # 1. naturals onto team melds (largest meld first, so canastas come sooner)
     if nh - 1 >= keep:
         for size in range(3 * csize, 2, -1):
             for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
                 if obs[H + k] > 0:
-                    i = base + k
-                    if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == size:
+                    if meld_size_nb(obs, team, k) == size:
                         if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
                             return Act.ADD_NAT + k
     # 2. new natural melds
-    hold = knobs[K_HOLD_MELDS] != 0 and not meld_all
+    hold = knobs[K.hold_melds] != 0 and not meld_all
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         c = obs[H + k]
         if c >= 3 and (not hold or c >= 5) and nh - 3 >= keep:
-            i = base + k
-            if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == 0:
+            if meld_size_nb(obs, team, k) == 0:
                 a = Act.MELD + k * 3
                 if why_illegal_nb(obs, H, params, a) == 0:
                     return a
@@ -302,9 +255,8 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     if nh - 1 >= keep:
         for need in range(1, wilds + 1):
             for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                i = base + k
-                nat = obs[Off.MELD_NAT + i]
-                w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
+                nat = meld_nat_nb(obs, team, k)
+                w = meld_wild_nb(obs, team, k)
                 if nat + w == 0 or csize - (nat + w) != need:
                     continue
                 if wild_capacity_nb(params, nat, w) < need:
@@ -314,12 +266,11 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                 if why_illegal_nb(obs, H, params, add_w + k) == 0:
                     return add_w + k
     # 4. a natural pair + a wild
-    if (knobs[K_PAIR_HOLD] == 0 or opening or going_out or (meld_all and knobs[K_PAIR_HOLD] < 2)) and knobs[K_MAX_WILD] >= 1 and nh - 3 >= keep:
+    if (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2)) and knobs[K.max_wild_commit] >= 1 and nh - 3 >= keep:
         v = 2 if w_first == Kind.JOKER else 1
         for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             if obs[H + k] >= 2:
-                i = base + k
-                if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] == 0:
+                if meld_size_nb(obs, team, k) == 0:
                     a = Act.MELD + k * 3 + v
                     if why_illegal_nb(obs, H, params, a) == 0:
                         return a
@@ -330,11 +281,10 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                 if (closed == 0) == (size >= csize):
                     continue
                 for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                    i = base + k
-                    w = obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i]
-                    if obs[Off.MELD_NAT + i] + w != size:
+                    w = meld_wild_nb(obs, team, k)
+                    if meld_nat_nb(obs, team, k) + w != size:
                         continue
-                    if not going_out and closed == 0 and w >= knobs[K_MAX_WILD]:
+                    if not going_out and closed == 0 and w >= knobs[K.max_wild_commit]:
                         continue
                     if why_illegal_nb(obs, H, params, add_w + k) == 0:
                         return add_w + k
@@ -345,10 +295,44 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
 def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
     if obs[H + Kind.BLACK3] > 0:
-        a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
+        a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
         if why_illegal_nb(obs, H, params, a) == 0:
             return a
     return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool) -> float:
+    """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
+    1 for a rank its team melded while the pile is unfrozen for it; else the chance it holds a
+    natural pair of the rank (rule of 8: copies seen in our hand, every meld and the pile), or
+    one natural for a natural + wild take; halved for the rank it discarded last."""
+    csize = params[Par.CANASTA_SIZE]
+    copies = 4 * params[Par.DECKS]
+    danger = 0.0
+    seen = c
+    for t in range(obs[Off.N_TEAMS]):
+        seen += meld_nat_nb(obs, t, k)
+    seen += obs[Off.PILE_COUNTS + k]
+    unseen = copies - seen
+    if unfrozen_lho:
+        ls = meld_size_nb(obs, lho_team, k)
+        oc = params[Par.TAKE_ONTO_CANASTA]
+        if ls > 0 and params[Par.TAKE_ONTO_MELD] != 0 and (ls < csize or oc == 1):
+            danger = 1.0
+        elif unseen >= 1 and params[Par.TAKE_NAT_WILD] != 0:
+            p1 = unseen * lho_cards / pool
+            danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
+    if unseen >= 2 and danger < 1.0:
+        p = unseen / pool
+        q = 1.0 - p
+        qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+        p2 = 1.0 - qh * q - lho_cards * p * qh
+        if p2 > danger:
+            danger = p2
+    if obs[Off.LAST_DISCARD + nxt] == k:
+        danger *= 0.5
+    return danger
 
 
 @njit(cache=True, _nrt=False)
@@ -361,9 +345,6 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     lho_team = obs[Off.TEAM_OF_SEAT + nxt]
     lho_cards = obs[Off.HAND_SIZE + nxt]
     pile = obs[Off.PILE_LEN]
-    lho_base = lho_team * N_KINDS
-    csize = params[Par.CANASTA_SIZE]
-    copies = 4 * params[Par.DECKS]
     unfrozen_lho = lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
     # cards the next opponent could be holding: stock + every other hand
     pool = obs[Off.STOCK_LEN]
@@ -372,7 +353,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             pool += obs[Off.HAND_SIZE + s]
     if pool < 1:
         pool = 1
-    safe_w = knobs[K_SAFE]
+    safe_w = knobs[K.safe_discard]
     prize = (pile + 1) * 12.0  # rough worth of the pile to whoever takes it
     best = -1
     best_score = 1e18
@@ -382,41 +363,18 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
         if c == 0:
             continue
         val = params[Par.CARD_VALUE + k]
-        i = team * N_KINDS + k
         if c == 1:
             score = 0.0
         elif c == 2:
-            score = 60.0 if knobs[K_PAIR_HOLD] != 0 else 35.0
+            score = 60.0 if knobs[K.pair_hold] != 0 else 35.0
         else:
             score = 70.0
-        if obs[Off.MELD_NAT + i] + obs[Off.MELD_TWO + i] + obs[Off.MELD_JOKER + i] > 0:
+        if meld_size_nb(obs, team, k) > 0:
             score += 25.0
-        score += (1.0 - 2.5 * knobs[K_SHED]) * val if ending else 1.0 * val
+        score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
         danger = 0.0
         if lho_team != team and safe_w > 0:
-            seen = c
-            for t in range(obs[Off.N_TEAMS]):
-                seen += obs[Off.MELD_NAT + t * N_KINDS + k]
-            seen += obs[Off.PILE_COUNTS + k]
-            unseen = copies - seen
-            if unfrozen_lho:
-                j = lho_base + k
-                ls = obs[Off.MELD_NAT + j] + obs[Off.MELD_TWO + j] + obs[Off.MELD_JOKER + j]
-                oc = params[Par.TAKE_ONTO_CANASTA]
-                if ls > 0 and params[Par.TAKE_ONTO_MELD] != 0 and (ls < csize or oc == 1):
-                    danger = 1.0
-                elif unseen >= 1 and params[Par.TAKE_NAT_WILD] != 0:
-                    p1 = unseen * lho_cards / pool
-                    danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
-            if unseen >= 2 and danger < 1.0:
-                p = unseen / pool
-                q = 1.0 - p
-                qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
-                p2 = 1.0 - qh * q - lho_cards * p * qh
-                if p2 > danger:
-                    danger = p2
-            if obs[Off.LAST_DISCARD + nxt] == k:
-                danger *= 0.5
+            danger = _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool)
             score += safe_w * danger * prize
         if score < best_score:
             best_score = score
@@ -424,7 +382,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             best_danger = danger
     # black three: a stop when the pile is worth protecting, else a cheap discard
     if obs[H + Kind.BLACK3] > 0:
-        stop = knobs[K_B3_STOP]
+        stop = knobs[K.black3_stop]
         if stop <= 0:
             score = -1000.0
         elif pile + 1 >= stop:
@@ -437,7 +395,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             best_danger = 0.0
     # freezing with a two (section 5)
     if obs[H + Kind.TWO] > 0 and obs[Off.PILE_FREEZE] == 0 and best != Kind.BLACK3:
-        fw = knobs[K_FREEZE]
+        fw = knobs[K.freeze_when]
         freeze = False
         if fw >= 1 and opp_opened and not opened:
             freeze = True

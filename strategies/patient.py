@@ -12,7 +12,7 @@ Plan (docs/STRATEGY.md sections 2, 3, 7; one knob setting of `strategies.heurist
 - Goes out voluntarily only with two canastas (or when an opponent is down to 3 cards or the
   stock is low); otherwise holds two cards back.
 - Discards the least useful card (no danger estimate), black threes first; never freezes.
-Every knob of `heuristic.KNOB_NAMES` can be changed: `patient:go_out_min_canastas=1`.
+Every knob of `heuristic.KNOB_TABLE` can be changed: `patient:go_out_min_canastas=1`.
 """
 
 from __future__ import annotations

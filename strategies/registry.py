@@ -1,8 +1,15 @@
 """The strategy registry: names, knob definitions and the compiled dispatcher.
 
 Adding a strategy = one file in strategies/ defining `decide_nb(obs, params, knobs, rng, buf)`
-(and `KNOBS`, its named parameters with defaults), plus one line in `_ENTRIES` and one branch
-in `decide_nb` below.  sim/ is never touched.
+and `KNOBS` (its named parameters with defaults, in knob-vector order; see strategies/knobs.py),
+plus one line in `STRATEGIES`.  A strategy that reuses a compiled decision function (as patient,
+pile-control, expert and tunable reuse the heuristic's) needs nothing else; a new decision
+function also gets one line in `KERNELS` and one branch in `decide_nb`.  sim/ is never touched.
+
+Who plays is looked up by name, never by position: a strategy's id is its position in
+`STRATEGIES` (the engine's seat tables carry it), `KERNEL_OF[id]` is the code of the decision
+function its module exports, and `decide_nb` branches on the name-derived codes `Kernel.<name>`.
+Reordering either table renumbers ids or codes consistently and changes nothing else.
 
 The engine calls `decide_nb(strategy_id, obs, params, knobs, rng, buf)` with the acting
 player's observation only (public state + own hand, layout `sim.core.enums.Off`, own hand at
@@ -13,6 +20,10 @@ player's observation only (public state + own hand, layout `sim.core.enums.Off`,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -20,28 +31,58 @@ from strategies import expert, greedy, heuristic, patient, pile_control, random_
 
 MAX_KNOBS = 24
 
-# (name, module) in id order; the id is the position
-_ENTRIES = (
-    ("random", random_play),
-    ("greedy", greedy),
-    ("patient", patient),
-    ("pile-control", pile_control),
-    ("expert", expert),
-    ("tunable", tunable),
-)
+# name -> module (its decide_nb plays, its KNOBS are the knob defaults); the id is the position
+STRATEGIES: dict[str, ModuleType] = {
+    "random": random_play,
+    "greedy": greedy,
+    "patient": patient,
+    "pile-control": pile_control,
+    "expert": expert,
+    "tunable": tunable,
+}
 
-STRATEGY_NAMES: tuple[str, ...] = tuple(name for name, _ in _ENTRIES)
+# the compiled decision functions, by name (several strategies may share one)
+KERNELS: dict[str, Callable] = {
+    "random": random_play.decide_nb,
+    "greedy": greedy.decide_nb,
+    "heuristic": heuristic.decide_nb,
+}
+
+STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
+
+
+def kernel_codes(kernels: Mapping[str, Callable]) -> Any:  # fields known at run time
+    """A NamedTuple instance `Kernel.<name>` = the code of each decision function."""
+    cls = NamedTuple("KernelCodes", [(name, int) for name in kernels])  # type: ignore[misc]
+    return cls(*range(len(kernels)))
+
+
+def kernel_table(strategies: Mapping[str, ModuleType], kernels: Mapping[str, Callable]) -> tuple[int, ...]:
+    """The kernel code of each strategy id: the decision function its module exports, found by
+    identity (a module whose decide_nb is not in `kernels` is an error)."""
+    funcs = list(kernels.values())
+    table = []
+    for name, module in strategies.items():
+        found = [i for i, f in enumerate(funcs) if f is module.decide_nb]
+        if not found:
+            raise ValueError(f"strategy {name!r}: its decide_nb is not in KERNELS")
+        table.append(found[0])
+    return tuple(table)
+
+
+Kernel = kernel_codes(KERNELS)
+KERNEL_OF: tuple[int, ...] = kernel_table(STRATEGIES, KERNELS)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # inlined into the loop: saves a call per decision
 def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
-    if strategy_id == 0:
-        return random_play.decide_nb(obs, params, knobs, rng, buf)
-    if strategy_id == 1:
-        return greedy.decide_nb(obs, params, knobs, rng, buf)
-    if 2 <= strategy_id <= 5:
-        # patient, pile-control, expert, tunable: one compiled heuristic, different knob vectors
+    kernel = KERNEL_OF[strategy_id]
+    if kernel == Kernel.heuristic:  # patient, pile-control, expert, tunable: different knob vectors
         return heuristic.decide_nb(obs, params, knobs, rng, buf)
+    if kernel == Kernel.greedy:
+        return greedy.decide_nb(obs, params, knobs, rng, buf)
+    if kernel == Kernel.random:
+        return random_play.decide_nb(obs, params, knobs, rng, buf)
     return -1
 
 
@@ -57,11 +98,8 @@ def strategy_id(name: str) -> int:
 
 
 def knob_defaults(name: str) -> dict[str, float]:
-    base = name.split(":", 1)[0]
-    module = dict(_ENTRIES)[base] if base in STRATEGY_NAMES else None
-    if module is None:
-        strategy_id(name)
-    return dict(getattr(module, "KNOBS", {}))
+    strategy_id(name)
+    return dict(STRATEGIES[name.split(":", 1)[0]].KNOBS)
 
 
 def parse_spec(spec: str) -> tuple[int, np.ndarray]:

@@ -10,6 +10,7 @@ from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, Act, Off, Par
 from sim.core.legal import suit_off_nb, why_illegal_nb
+from sim.core.readers import team_of_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -19,7 +20,7 @@ def sequence_move_nb(obs: np.ndarray, params: np.ndarray) -> int:
     if params[Par.SEQUENCES] == 0:
         return -1
     H = Off.HANDS
-    team = obs[Off.TEAM_OF_SEAT + obs[Off.SEAT]]
+    team = team_of_nb(obs)
     so = suit_off_nb(H)
     for q in range(MAX_SEQS):
         j = team * MAX_SEQS + q

@@ -145,7 +145,7 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
 
 # modules whose numba kernels run in the hot loop, and the only kernels there that may keep
 # numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
-HOT_MODULES = ("sim.core.legal", "sim.core.apply", "sim.play.loop", "sim.core.rng", "sim.play.rollout",
+HOT_MODULES = ("sim.core.legal", "sim.core.readers", "sim.core.opening", "sim.core.suits", "sim.core.why", "sim.core.apply", "sim.play.loop", "sim.core.rng", "sim.play.rollout",
                "strategies.registry", "strategies.greedy", "strategies.heuristic",
                "strategies.random_play", "strategies.sequences")
 ALLOCATING_KERNELS = {"sim.play.loop.play_chunk_nb", "sim.play.rollout.rollouts_nb"}
@@ -204,3 +204,69 @@ def test_readme_strategy_example_plays_legally(tmp_path):
             steps += 1
             assert steps < 5000
         assert steps > 10
+
+
+def test_dispatch_follows_names_not_positions():
+    """Reordering the strategy or kernel tables renumbers ids and codes but never changes which
+    decision function a named strategy gets."""
+    from strategies import registry
+
+    def who_plays(strategies, kernels):
+        table = registry.kernel_table(strategies, kernels)
+        kernel_names = list(kernels)
+        ids = list(strategies)
+        return {name: kernel_names[table[ids.index(name)]] for name in strategies}
+
+    base = who_plays(registry.STRATEGIES, registry.KERNELS)
+    assert base["expert"] == "heuristic" and base["greedy"] == "greedy" and base["random"] == "random"
+    rev_s = dict(reversed(list(registry.STRATEGIES.items())))
+    rev_k = dict(reversed(list(registry.KERNELS.items())))
+    assert who_plays(rev_s, rev_k) == base
+    assert who_plays(rev_s, registry.KERNELS) == base
+    # a module whose decision function is not registered is refused, not played by another one
+    with pytest.raises(ValueError, match="not in KERNELS"):
+        registry.kernel_table(registry.STRATEGIES, {"greedy": registry.KERNELS["greedy"]})
+
+
+def test_dispatcher_plays_each_strategy_module():
+    """The compiled dispatcher returns what each strategy's own decide_nb returns, on every
+    decision of a few hands (so every kernel has its branch)."""
+    from sim.core.enums import N_ACTIONS
+    from sim.play.game import GameState
+    from strategies import registry
+
+    buf = np.zeros(N_ACTIONS, np.int32)
+    for name, module in registry.STRATEGIES.items():
+        sid, knobs = parse_spec(name)
+        for game in range(2):
+            gs = GameState.new_hand(seed=8, game=game)
+            rng = np.array([game + 1, 99], np.uint64)
+            steps = 0
+            while not gs.is_over and steps < 400:
+                obs = gs.observation()
+                r1, r2 = rng.copy(), rng.copy()
+                a = int(registry.decide_nb(sid, obs, gs.params, knobs, r1, buf))
+                b = int(module.decide_nb(obs, gs.params, knobs, r2, buf))
+                assert a == b, (name, steps)
+                assert (r1 == r2).all()
+                gs.apply(a)
+                rng = r1
+                steps += 1
+
+
+def test_knob_tables():
+    """One row per knob: the index constants follow the table, every knob vector fits."""
+    from strategies import heuristic, registry
+    from strategies.knobs import Knob, knob_index
+
+    assert heuristic.K._fields == tuple(k.name for k in heuristic.KNOB_TABLE)
+    assert [getattr(heuristic.K, k.name) for k in heuristic.KNOB_TABLE] == list(range(len(heuristic.KNOB_TABLE)))
+    assert all(k.meaning for k in heuristic.KNOB_TABLE)
+    for name, module in registry.STRATEGIES.items():
+        assert len(module.KNOBS) <= registry.MAX_KNOBS, name
+        if module.decide_nb is heuristic.decide_nb:
+            assert list(module.KNOBS) == list(heuristic.K._fields), name
+    with pytest.raises(ValueError, match="twice"):
+        knob_index("X", (Knob("a", 0.0, "m"), Knob("a", 1.0, "m")))
+    with pytest.raises(KeyError, match="no knob"):
+        heuristic.knobs_with(bogus=1)

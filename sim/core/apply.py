@@ -28,6 +28,7 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
+from sim.core.readers import code_kind_nb, code_suit_nb, make_code_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -51,11 +52,11 @@ def end_hand_nb(state: np.ndarray, reason: int) -> None:
 @njit(cache=True, _nrt=False)
 def _give_nb(state, seat, code) -> None:
     """One card (a code) into a hand."""
-    kind = code & 15
+    kind = code_kind_nb(code)
     state[Off.HANDS + seat * N_KINDS + kind] += 1
     state[Off.HAND_SIZE + seat] += 1
     if FIRST_NATURAL <= kind <= LAST_NATURAL:
-        state[Off.HAND_SUITS + seat * N_SUITED + (code >> 4) * 11 + kind - FIRST_NATURAL] += 1
+        state[Off.HAND_SUITS + seat * N_SUITED + code_suit_nb(code) * 11 + kind - FIRST_NATURAL] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -68,7 +69,7 @@ def _remove_nb(state, params, seat, kind, n) -> int:
         for _ in range(n):
             s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, kind)
             state[Off.HAND_SUITS + seat * N_SUITED + s * 11 + kind - FIRST_NATURAL] -= 1
-            code = kind | (s << 4)
+            code = make_code_nb(kind, s)
     return code
 
 
@@ -87,7 +88,7 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     team = state[Off.TEAM_OF_SEAT + seat]
     while state[Off.STOCK_LEN] > 0:
         code = _pop_stock_nb(state)
-        if code & 15 != Kind.RED3:
+        if code_kind_nb(code) != Kind.RED3:
             _give_nb(state, seat, code)
             return True
         state[Off.TEAM_RED3 + team] += 1
@@ -99,12 +100,12 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
 
 @njit(cache=True, _nrt=False)
 def _push_pile_nb(state, code) -> None:
-    kind = code & 15
+    kind = code_kind_nb(code)
     state[Off.PILE + state[Off.PILE_LEN]] = code
     state[Off.PILE_LEN] += 1
     state[Off.PILE_COUNTS + kind] += 1
     state[Off.PILE_TOP] = kind
-    state[Off.PILE_TOP_SUIT] = code >> 4
+    state[Off.PILE_TOP_SUIT] = code_suit_nb(code)
     if kind == Kind.TWO or kind == Kind.JOKER or kind == Kind.RED3:
         state[Off.PILE_FREEZE] += 1
 
@@ -188,7 +189,7 @@ def init_hand_nb(
     while state[Off.STOCK_LEN] > 0:
         code = _pop_stock_nb(state)
         _push_pile_nb(state, code)
-        kind = code & 15
+        kind = code_kind_nb(code)
         if kind != Kind.TWO and kind != Kind.JOKER and kind != Kind.RED3:
             break
     if params[Par.UPCARD_FREEZES] == 0:
@@ -322,7 +323,7 @@ def _take_pile_nb(state, params, seat, team) -> int:
     aside = 0
     for j in range(n - 1):
         code = state[Off.PILE + j]
-        if code & 15 == Kind.RED3:
+        if code_kind_nb(code) == Kind.RED3:
             state[Off.TEAM_RED3 + team] += 1
         elif opened:
             _give_nb(state, seat, code)
@@ -532,6 +533,6 @@ def card_totals_nb(state: np.ndarray, out: np.ndarray) -> None:
             for k in range(low, low + length):
                 out[k] += 1
     for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
-        out[state[Off.PILE + j] & 15] += 1
+        out[code_kind_nb(state[Off.PILE + j])] += 1
     for j in range(state[Off.STOCK_LEN]):
-        out[state[Off.STOCK + state[Off.STOCK_POS] + j] & 15] += 1
+        out[code_kind_nb(state[Off.STOCK + state[Off.STOCK_POS] + j])] += 1

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.enums import JOKER_ID, KIND_NAMES, RANK_TOKENS, SUIT_TOKENS, Kind
+from sim.core.readers import code_kind, code_suit, make_code
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 
@@ -91,13 +92,13 @@ def card_code(card_id: int) -> int:
     """The engine's code of a card: kind | suit << 4 (jokers: kind only)."""
     if card_id == JOKER_ID:
         return Kind.JOKER
-    return kind_of_card(card_id) | (card_id // 13) << 4
+    return make_code(kind_of_card(card_id), card_id // 13)
 
 
 def code_token(code: int) -> str:
     """Readable token of an engine card code: '7H', 'JK', '2' (suits of wild cards and threes
     are not tracked in hands, so they print without one where unknown)."""
-    kind, suit = code & 15, code >> 4
+    kind, suit = code_kind(code), code_suit(code)
     if kind == Kind.JOKER:
         return "JK"
     if 2 <= kind <= 12:

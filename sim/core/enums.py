@@ -10,36 +10,22 @@ from typing import NamedTuple
 
 import numpy as np
 
+# Re-exported (`X as X`): the card kinds and table sizes, and the parameter array's layout
+# derived from the rule parameters' declarations (sim/core/params.py).
+from sim.core.kinds import FIRST_NATURAL as FIRST_NATURAL
+from sim.core.kinds import KIND_NAMES as KIND_NAMES
+from sim.core.kinds import LAST_NATURAL as LAST_NATURAL
+from sim.core.kinds import MAX_CARDS as MAX_CARDS
+from sim.core.kinds import MAX_SEATS as MAX_SEATS
+from sim.core.kinds import MAX_TEAMS as MAX_TEAMS
+from sim.core.kinds import N_KINDS as N_KINDS
+from sim.core.kinds import Kind as Kind
+from sim.core.kinds import KindT as KindT
+from sim.core.layout import Column, Field, layout, record_dtype
+from sim.core.params import N_PARAMS as N_PARAMS
+from sim.core.params import Par as Par
+
 # ----------------------------------------------------------------------------- cards
-
-
-class KindT(NamedTuple):
-    """Card kinds: what the rules can tell apart.  Suits matter only for threes (and for
-    Samba sequences, which are not implemented yet), so hands, melds and the pile are
-    count arrays over these 15 kinds."""
-
-    TWO: int = 0
-    BLACK3: int = 1
-    FOUR: int = 2
-    FIVE: int = 3
-    SIX: int = 4
-    SEVEN: int = 5
-    EIGHT: int = 6
-    NINE: int = 7
-    TEN: int = 8
-    JACK: int = 9
-    QUEEN: int = 10
-    KING: int = 11
-    ACE: int = 12
-    JOKER: int = 13
-    RED3: int = 14
-
-
-Kind = KindT()
-N_KINDS = 15
-FIRST_NATURAL = 2  # kinds 2..12 are the meldable natural ranks 4..A
-LAST_NATURAL = 12
-KIND_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JK", "R3")
 
 # Card ids in a deck file: suit * 13 + rank, rank 0..12 = 2,3,4,...,10,J,Q,K,A; suits C D H S.
 # A joker is id 52.  A deck of `decks` packs holds every id 0..51 `decks` times and 2*decks jokers.
@@ -48,9 +34,6 @@ SUIT_TOKENS = ("C", "D", "H", "S")
 JOKER_ID = 52
 N_CARD_IDS = 53
 
-MAX_SEATS = 6
-MAX_TEAMS = 3
-MAX_CARDS = 162
 
 # ----------------------------------------------------------------------------- phases
 
@@ -82,65 +65,65 @@ End = EndT()
 # observation (hand_off = HANDS).
 
 
-class OffT(NamedTuple):
-    PHASE: int = 0
-    SEAT: int = 1  # seat to act (0..N_SEATS-1, active seats of this hand)
-    N_SEATS: int = 2
-    N_TEAMS: int = 3
-    TURN: int = 4  # turns started in this hand (0-based index of the current turn)
-    END_REASON: int = 5
-    WENT_OUT_SEAT: int = 6
-    STOCK_LEN: int = 7
-    PILE_LEN: int = 8
-    PILE_FREEZE: int = 9  # wild cards and red threes in the pile: >0 means frozen for everyone
-    PILE_TOP: int = 10  # kind of the top discard or -1
-    PENDING_VALUE: int = 11  # card points laid this turn towards an unmade initial meld
-    TOOK_PILE: int = 12  # the current player took the pile this turn
-    ASIDE_LEN: int = 13  # pile cards held aside until the initial meld's minimum is reached
-    MELDED_BEFORE: int = 14  # current player had melded before this turn
-    CANASTAS_THIS_TURN: int = 15  # canastas completed this turn by the current player
-    DEALER: int = 16
-    CONCEALED: int = 17  # set when the hand ended by a concealed going out
-    WENT_OUT_DISCARD: int = 18  # 1 when going out ended with a final discard
-    DECISIONS: int = 19  # decisions taken in this hand
-    TEAM_OF_SEAT: int = 20  # [MAX_SEATS]
-    HAND_SIZE: int = 26  # [MAX_SEATS]
-    SEAT_MELDED: int = 32  # [MAX_SEATS] seat has melded something this hand
-    TEAM_OPENED: int = 38  # [MAX_TEAMS] initial meld made
-    TEAM_RED3: int = 41  # [MAX_TEAMS] red threes laid
-    CUM_SCORE: int = 44  # [MAX_TEAMS] cumulative score before this hand
-    TEAM_MIN: int = 47  # [MAX_TEAMS] initial-meld minimum this hand
-    MELD_NAT: int = 50  # [MAX_TEAMS, N_KINDS] naturals in the team's (open) meld of each kind
-    MELD_TWO: int = 95  # [MAX_TEAMS, N_KINDS] twos in it
-    MELD_JOKER: int = 140  # [MAX_TEAMS, N_KINDS] jokers in it
-    PILE_COUNTS: int = 185  # [N_KINDS] cards of each kind in the pile
-    LAST_DISCARD: int = 200  # [MAX_SEATS] kind each seat discarded last (-1 none)
-    PILE_TOP_SUIT: int = 206  # suit of the top discard (0..3) or -1
-    PUB_CLASSIC: int = 207  # end of the public fields every rule set uses (the rest is Samba's)
-    # Samba: several melds of a rank.  A group meld that reaches CANASTA_SIZE is closed (no wild
-    # card may join it) and moved here, so that a new meld of the rank can be started.
-    CLOSED_COUNT: int = 208  # [MAX_TEAMS, N_KINDS] closed canastas of each rank
-    CLOSED_NAT: int = 253  # [MAX_TEAMS, N_KINDS] natural cards in them
-    CLOSED_NATURAL: int = 298  # [MAX_TEAMS] natural canastas among them
-    CLOSED_TWO: int = 301  # [MAX_TEAMS] twos in them
-    CLOSED_JOKER: int = 304  # [MAX_TEAMS] jokers in them
-    # Samba sequences: MAX_SEQS slots per team: suit, lowest kind, length (0 = empty slot)
-    SEQ_SUIT: int = 307  # [MAX_TEAMS, MAX_SEQS]
-    SEQ_LOW: int = 331  # [MAX_TEAMS, MAX_SEQS]
-    SEQ_LEN: int = 355  # [MAX_TEAMS, MAX_SEQS]
-    PUB_SIZE: int = 380
-    HANDS: int = 380  # [MAX_SEATS, N_KINDS]
-    HAND_SUITS: int = 470  # [MAX_SEATS, 4 suits, 11 natural ranks] (Samba sequences need suits)
-    STOCK: int = 734  # [MAX_CARDS] card codes (kind | suit << 4); the top at STOCK + STOCK_POS
-    PILE: int = 896  # [MAX_CARDS] card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards
-    STOCK_POS: int = 1058
-    PILE_TAKES: int = 1059  # [MAX_TEAMS] piles taken per team this hand
-    STATE_SIZE: int = 1064
-
-
-Off = OffT()
 N_SUITED = 44  # 4 suits x 11 natural ranks
 MAX_SEQS = 8
+_TK = MAX_TEAMS * N_KINDS
+
+STATE_LAYOUT: tuple[Field, ...] = (
+    Field("PHASE", 1, "Phase of the turn"),
+    Field("SEAT", 1, "seat to act (0..N_SEATS-1, active seats of this hand)"),
+    Field("N_SEATS", 1, "active seats of this hand"),
+    Field("N_TEAMS", 1, "teams"),
+    Field("TURN", 1, "turns started in this hand (0-based index of the current turn)"),
+    Field("END_REASON", 1, "End code once the hand is over"),
+    Field("WENT_OUT_SEAT", 1, "seat that went out (-1 none)"),
+    Field("STOCK_LEN", 1, "cards left in the stock"),
+    Field("PILE_LEN", 1, "cards in the discard pile"),
+    Field("PILE_FREEZE", 1, "wild cards and red threes in the pile: >0 means frozen for everyone"),
+    Field("PILE_TOP", 1, "kind of the top discard or -1"),
+    Field("PENDING_VALUE", 1, "card points laid this turn towards an unmade initial meld"),
+    Field("TOOK_PILE", 1, "the current player took the pile this turn"),
+    Field("ASIDE_LEN", 1, "pile cards held aside until the initial meld's minimum is reached"),
+    Field("MELDED_BEFORE", 1, "current player had melded before this turn"),
+    Field("CANASTAS_THIS_TURN", 1, "canastas completed this turn by the current player"),
+    Field("DEALER", 1, "seat of the dealer"),
+    Field("CONCEALED", 1, "set when the hand ended by a concealed going out"),
+    Field("WENT_OUT_DISCARD", 1, "1 when going out ended with a final discard"),
+    Field("DECISIONS", 1, "decisions taken in this hand"),
+    Field("TEAM_OF_SEAT", MAX_SEATS, "team of each seat"),
+    Field("HAND_SIZE", MAX_SEATS, "cards in each seat's hand"),
+    Field("SEAT_MELDED", MAX_SEATS, "seat has melded something this hand"),
+    Field("TEAM_OPENED", MAX_TEAMS, "initial meld made"),
+    Field("TEAM_RED3", MAX_TEAMS, "red threes laid"),
+    Field("CUM_SCORE", MAX_TEAMS, "cumulative score before this hand"),
+    Field("TEAM_MIN", MAX_TEAMS, "initial-meld minimum this hand"),
+    Field("MELD_NAT", _TK, "[team, kind] naturals in the team's (open) meld of each kind"),
+    Field("MELD_TWO", _TK, "[team, kind] twos in it"),
+    Field("MELD_JOKER", _TK, "[team, kind] jokers in it"),
+    Field("PILE_COUNTS", N_KINDS, "cards of each kind in the pile"),
+    Field("LAST_DISCARD", MAX_SEATS, "kind each seat discarded last (-1 none)"),
+    Field("PILE_TOP_SUIT", 1, "suit of the top discard (0..3) or -1"),
+    Field("PUB_CLASSIC", 0, "end of the public fields every rule set uses (the rest is Samba's)"),
+    # Samba: several melds of a rank.  A group meld that reaches CANASTA_SIZE is closed (no wild
+    # card may join it) and moved here, so that a new meld of the rank can be started.
+    Field("CLOSED_COUNT", _TK, "[team, kind] closed canastas of each rank"),
+    Field("CLOSED_NAT", _TK, "[team, kind] natural cards in them"),
+    Field("CLOSED_NATURAL", MAX_TEAMS, "natural canastas among them"),
+    Field("CLOSED_TWO", MAX_TEAMS, "twos in them"),
+    Field("CLOSED_JOKER", MAX_TEAMS, "jokers in them"),
+    # Samba sequences: MAX_SEQS slots per team: suit, lowest kind, length (0 = empty slot)
+    Field("SEQ_SUIT", MAX_TEAMS * MAX_SEQS, "[team, slot] suit of the sequence"),
+    Field("SEQ_LOW", MAX_TEAMS * MAX_SEQS, "[team, slot] its lowest kind"),
+    Field("SEQ_LEN", MAX_TEAMS * MAX_SEQS, "[team, slot] its length (0 = empty slot)"),
+    Field("PUB_SIZE", 0, "end of the public part"),
+    Field("HANDS", MAX_SEATS * N_KINDS, "[seat, kind] cards of each kind in each hand"),
+    Field("HAND_SUITS", MAX_SEATS * N_SUITED, "[seat, suit, natural rank] suited naturals (Samba sequences)"),
+    Field("STOCK", MAX_CARDS, "card codes (kind | suit << 4); the top at STOCK + STOCK_POS"),
+    Field("PILE", MAX_CARDS, "card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards"),
+    Field("STOCK_POS", 1, "index of the stock's top card"),
+    Field("PILE_TAKES", MAX_TEAMS, "piles taken per team this hand"),
+)
+Off = layout("OffT", STATE_LAYOUT, "STATE_SIZE")
 OBS_SIZE = Off.HAND_SUITS + N_SUITED  # public part + own hand + own suited naturals
 
 # ----------------------------------------------------------------------------- actions
@@ -182,87 +165,37 @@ class DecisionT(NamedTuple):
 Decision = DecisionT()
 
 # ----------------------------------------------------------------------------- rule parameters
-
-
-class ParT(NamedTuple):
-    """Indices into the int32 rule-parameter array built by sim.core.rules.RuleSet.to_params()."""
-
-    N_PLAYERS: int = 0  # players at the table (2..6)
-    N_ACTIVE: int = 1  # players in a hand (4 with five players: one sits out)
-    N_TEAMS: int = 2
-    DECKS: int = 3
-    HAND_SIZE: int = 4
-    DRAW_COUNT: int = 5
-    MAX_WILD: int = 6  # wild cards per meld at most
-    WILD_LE_NAT: int = 7  # 1: wild cards never more than naturals
-    MIN_NATURALS: int = 8  # naturals a meld needs (2)
-    CANASTA_SIZE: int = 9
-    WILD_ONTO_CANASTA: int = 10
-    TAKE_NAT_WILD: int = 11  # pile_take_natural_plus_wild
-    TAKE_ONTO_MELD: int = 12  # pile_take_onto_meld
-    TAKE_ONTO_CANASTA: int = 13  # 0 never, 1 yes, 2 only with a natural pair from the hand
-    SEQUENCES: int = 14  # reserved for Samba (not implemented)
-    MULTI_MELDS: int = 15  # reserved for Samba (not implemented)
-    CANASTAS_TO_GO_OUT: int = 16
-    GO_OUT_BONUS: int = 17  # going out with a final discard
-    GO_OUT_NO_DISCARD_BONUS: int = 18  # going out without one (German billing: 200)
-    CONCEALED_BONUS: int = 19  # concealed going out, in total (0 = no extra)
-    CONCEALED_NEEDS_MIN: int = 20  # concealed going out still needs the minimum
-    RED3_NEED_CANASTAS: int = 21  # 0: red threes count plus once the team has melded
-    RED3_TABLE: int = 22  # [7] score of 0..6 red threes
-    BLACK3_MELD_MIN: int = 29
-    BLACK3_MELD_MAX: int = 30
-    GAME_TARGET: int = 31
-    MIN_BELOW_ZERO: int = 32  # minimum for a negative cumulative score
-    MIN_BAND_FROM: int = 33  # [4] cumulative score where each band starts
-    MIN_BAND_VALUE: int = 37  # [4] minimum in that band
-    NATURAL_CANASTA: int = 41
-    MIXED_CANASTA: int = 42
-    UPCARD_FREEZES: int = 43
-    EXHAUSTED_FORCED_TAKE: int = 44
-    RED3_LAST_ENDS: int = 45
-    CARD_VALUE: int = 46  # [N_KINDS] card points by kind
-    TEAM_OF_SEAT: int = 61  # [MAX_SEATS] team of each table seat
-    FIVE_SITOUT: int = 67  # 1: five players, one of the three-team sits out each hand
-    MAX_TURNS: int = 68  # safety cap on turns per hand
-    MAX_HANDS: int = 69  # safety cap on hands per game
-    SAMBA_BONUS: int = 70  # bonus of a 7-card sequence
-    N_PARAMS: int = 72
-
-
-Par = ParT()
-N_PARAMS = Par.N_PARAMS
+# `Par` (indices into the int32 parameter array of RuleSet.to_params()) is derived from the
+# rule parameters' declarations in sim/core/params.py and re-exported here.
 
 # ----------------------------------------------------------------------------- records
 
-hand_record_dt = np.dtype(
-    [
-        ("seed", np.int64),
-        ("game", np.int64),
-        ("hand", np.int32),
-        ("dealer", np.int8),
-        ("end_reason", np.int8),
-        ("went_out_seat", np.int8),
-        ("went_out_team", np.int8),
-        ("concealed", np.int8),
-        ("turns", np.int16),
-        ("decisions", np.int32),
-        ("score", np.int32, (MAX_TEAMS,)),
-        ("meld_points", np.int32, (MAX_TEAMS,)),
-        ("canasta_bonus", np.int32, (MAX_TEAMS,)),
-        ("red3_points", np.int32, (MAX_TEAMS,)),
-        ("go_out_bonus", np.int32, (MAX_TEAMS,)),
-        ("hand_penalty", np.int32, (MAX_TEAMS,)),
-        ("canastas", np.int8, (MAX_TEAMS,)),
-        ("natural_canastas", np.int8, (MAX_TEAMS,)),
-        ("red3", np.int8, (MAX_TEAMS,)),
-        ("opened", np.int8, (MAX_TEAMS,)),
-        ("pile_takes", np.int16, (MAX_TEAMS,)),
-        ("cum_before", np.int32, (MAX_TEAMS,)),
-        ("seat_of_player", np.int8, (MAX_SEATS,)),
-    ],
-    align=True,
+HAND_COLUMNS: tuple[Column, ...] = (
+    Column("seed", np.int64, 1, "seed of the run (part of the hand's key)"),
+    Column("game", np.int64, 1, "game index (part of the key)"),
+    Column("hand", np.int32, 1, "hand index in the game (part of the key)"),
+    Column("dealer", np.int8, 1, "engine seat of the dealer"),
+    Column("end_reason", np.int8, 1, "End code: how the hand ended"),
+    Column("went_out_seat", np.int8, 1, "engine seat that went out (-1 none)"),
+    Column("went_out_team", np.int8, 1, "team that went out (-1 none)"),
+    Column("concealed", np.int8, 1, "1: the going out was concealed"),
+    Column("turns", np.int16, 1, "turns played"),
+    Column("decisions", np.int32, 1, "decisions taken"),
+    Column("score", np.int32, MAX_TEAMS, "hand score per team (the sum of the parts below)"),
+    Column("meld_points", np.int32, MAX_TEAMS, "card points melded"),
+    Column("canasta_bonus", np.int32, MAX_TEAMS, "canasta (and samba) bonuses"),
+    Column("red3_points", np.int32, MAX_TEAMS, "red-three score (negative when it counts minus)"),
+    Column("go_out_bonus", np.int32, MAX_TEAMS, "going-out bonus"),
+    Column("hand_penalty", np.int32, MAX_TEAMS, "card points left in hands (subtracted)"),
+    Column("canastas", np.int8, MAX_TEAMS, "canastas"),
+    Column("natural_canastas", np.int8, MAX_TEAMS, "natural canastas among them"),
+    Column("red3", np.int8, MAX_TEAMS, "red threes laid"),
+    Column("opened", np.int8, MAX_TEAMS, "1: initial meld made"),
+    Column("pile_takes", np.int16, MAX_TEAMS, "piles taken"),
+    Column("cum_before", np.int32, MAX_TEAMS, "cumulative score before the hand"),
+    Column("seat_of_player", np.int8, MAX_SEATS, "engine seat of each table seat (-1 sits out)"),
 )
+hand_record_dt = record_dtype(HAND_COLUMNS)
 
 decision_record_dt = np.dtype(
     [
@@ -350,14 +283,12 @@ D32 = D32T()
 D64 = D64T()
 DEC_GROUPS = ((DEC_I8_FIELDS, np.int8), (DEC_I16_FIELDS, np.int16), (DEC_I32_FIELDS, np.int32), (DEC_I64_FIELDS, np.int64))
 
-game_record_dt = np.dtype(
-    [
-        ("seed", np.int64),
-        ("game", np.int64),
-        ("hands", np.int32),
-        ("winner_team", np.int8),
-        ("capped", np.int8),
-        ("final", np.int32, (MAX_TEAMS,)),
-    ],
-    align=True,
+GAME_COLUMNS: tuple[Column, ...] = (
+    Column("seed", np.int64, 1, "seed of the run"),
+    Column("game", np.int64, 1, "game index"),
+    Column("hands", np.int32, 1, "hands played"),
+    Column("winner_team", np.int8, 1, "team with the highest final score (-1 tie)"),
+    Column("capped", np.int8, 1, "1: the game hit max_hands"),
+    Column("final", np.int32, MAX_TEAMS, "final cumulative score per team"),
 )
+game_record_dt = record_dtype(GAME_COLUMNS)

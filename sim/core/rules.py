@@ -1,7 +1,8 @@
 """Rule sets: a validated, immutable bundle of every parameter of docs/RULES.md.
 
 A `RuleSet` is what the user chooses (a preset, a player count, a few overrides); `to_params()`
-turns it into the int32 array the numba core reads at the `Par` indices of sim/core/enums.py.
+turns it into the int32 array the numba core reads at the `Par` indices (derived from the
+parameters' declarations in sim/core/params.py).
 
     >>> r = RuleSet.preset("classic", players=6, team_layout="3x2")
     >>> r.decks, r.hand_size, r.game_target, r.n_teams
@@ -19,67 +20,47 @@ player count); to change the player count start again from `RuleSet.preset()`.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from sim.core.enums import MAX_SEATS, N_KINDS, N_PARAMS, Kind, Par
+from sim.core.kinds import KIND_NAMES, N_KINDS, Kind
+from sim.core.params import (
+    BIG,
+    INT32_MAX,
+    PAR_WIDTHS,
+    PRESETS,
+    RED3_SIX_PLAYERS,
+    STANDARD_CARD_VALUES,
+    TAKE_ONTO_CANASTA_CODES,
+    RuleParams,
+    RulesError,
+    _suggest,
+    check_names,
+    check_ranges,
+    encode,
+    preset_values,
+    spec_of,
+)
+from sim.core.rules_text import parse_overrides, parse_value
 
 __all__ = [
     "BIG",
+    "PAR_WIDTHS",
     "PRESETS",
     "RulesError",
     "RuleSet",
     "KIND_KEYS",
+    "TAKE_ONTO_CANASTA_CODES",
     "parse_value",
     "parse_overrides",
 ]
 
-BIG = 1_000_000_000  # a minimum band starting here is unused
-INT32_MAX = 2**31 - 1
-
-# One-line description of each preset (docs/RULES.md section 9).
-PRESETS: dict[str, str] = {
-    "classic": "Official Canasta Laws: 2 packs (3 for six players), draw 1, 1 canasta to go out "
-    "(2 for six players), concealed going out 200, game to 5,000",
-    "german": "German billing of seed 000: like classic, but a completed canasta blocks the pile "
-    "for its rank, red threes count plus with >= 1 canasta, going out 100 (200 without a "
-    "discard), hand canasta 1,000",
-    "samba": "Samba (seed 004), 4 players only: 3 packs, 15 cards, draw 2, sequences, several "
-    "melds per rank, 2 canastas to go out, game to 10,000",
-}
-
 # Keys of card_values in to_dict() (Kind order); also accepted: the tokens 2 3 4 .. A JK R3.
 KIND_KEYS: tuple[str, ...] = tuple(f.lower() for f in Kind._fields)
-_KIND_TOKENS: tuple[str, ...] = (
-    "2",
-    "3",
-    "4",
-    "5",
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    "j",
-    "q",
-    "k",
-    "a",
-    "jk",
-    "r3",
-)
-
-STANDARD_CARD_VALUES: tuple[int, ...] = (20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 50, 100)
-assert len(STANDARD_CARD_VALUES) == N_KINDS
-
-RED3_CLASSIC: tuple[int, ...] = (0, 100, 200, 300, 800, 800, 800)  # 2 packs: all four 800
-RED3_SIX_PLAYERS: tuple[int, ...] = (0, 100, 200, 300, 400, 1000, 1200)  # 3 packs (official)
-RED3_SAMBA: tuple[int, ...] = (0, 100, 200, 300, 400, 500, 1000)  # all six 1,000
-
-BANDS_CLASSIC: tuple[tuple[int, int], ...] = ((0, 50), (1500, 90), (3000, 120), (BIG, 150))
+_KIND_TOKENS: tuple[str, ...] = tuple(t.lower() for t in KIND_NAMES)
 
 HAND_SIZE_BY_PLAYERS: dict[int, int] = {2: 15, 3: 13, 4: 11, 5: 11, 6: 13}
 # Team layouts: "TxS" = T teams of S players; five players "2+3" (see RuleSet.active_seats).
@@ -88,118 +69,15 @@ SIX_LAYOUTS: tuple[str, ...] = ("2x3", "3x2")
 FIVE_TEAM_A: tuple[int, ...] = (0, 2)
 FIVE_TEAM_B: tuple[int, ...] = (1, 3, 4)  # one of them sits out each hand, in rotation
 
-TAKE_ONTO_CANASTA_CODES: dict[str, int] = {"no": 0, "yes": 1, "pair": 2}
-
-# Widths of the array-valued Par entries; every other Par entry is one int.
-PAR_WIDTHS: dict[str, int] = {
-    "RED3_TABLE": 7,
-    "MIN_BAND_FROM": 4,
-    "MIN_BAND_VALUE": 4,
-    "CARD_VALUE": N_KINDS,
-    "TEAM_OF_SEAT": MAX_SEATS,
-}
-_UNSET = -(2**31)
-
-
-class RulesError(ValueError):
-    """An impossible, inconsistent or unknown rule setting.  The message is always one line."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(" ".join(str(message).split()))
-
-
-# One-line meaning of each parameter (describe(), `canasta rules`).
-MEANING: dict[str, str] = {
-    "name": "preset the rule set starts from",
-    "players": "players at the table",
-    "team_layout": "teams: TxS = T teams of S players (seats alternate, partners opposite); 2+3 = five players",
-    "decks": "52-card packs, each with 2 jokers",
-    "hand_size": "cards dealt to each active player",
-    "draw_count": "cards drawn from the stock per turn",
-    "max_wild_per_meld": "wild cards (jokers, twos) in one meld at most",
-    "wild_le_naturals": "wild cards in a meld never more than naturals",
-    "min_naturals": "natural cards a meld needs at least",
-    "canasta_size": "cards in a meld that make it a canasta",
-    "wild_onto_canasta": "wild cards may be added to a completed canasta",
-    "pile_take_natural_plus_wild": "an unfrozen pile may be taken with one natural + one wild card from the hand",
-    "pile_take_onto_meld": "an unfrozen pile may be taken by adding its top card to a team meld",
-    "pile_take_onto_canasta": "pile whose top card matches a completed team canasta: yes / no / pair (only with a natural pair)",
-    "sequences": "Samba sequences of 3-7 suited naturals allowed",
-    "multiple_melds_per_rank": "a team may hold several melds of one rank (Samba)",
-    "samba_bonus": "bonus of a 7-card sequence (samba)",
-    "canastas_to_go_out": "canastas a team needs before one of its players may go out",
-    "go_out_bonus": "going out with a final discard",
-    "go_out_no_discard_bonus": "going out without a final discard",
-    "concealed_bonus": "concealed going out, in total (0 = nothing extra)",
-    "concealed_needs_minimum": "a concealed going out must still reach the initial-meld minimum",
-    "red_threes_need_canastas": "red threes count plus with this many canastas (0 = once the team has made its initial meld)",
-    "red_three_scores": "score of 0..6 laid red threes",
-    "black_threes_meld_min": "black threes melded when going out: at least (0 = never)",
-    "black_threes_meld_max": "black threes melded when going out: at most",
-    "game_target": "a game ends after the hand in which a team reaches this",
-    "minimum_below_zero": "initial-meld minimum for a negative cumulative score",
-    "minimum_bands": "initial-meld minimum from each cumulative score on",
-    "natural_canasta_bonus": "canasta without wild cards",
-    "mixed_canasta_bonus": "canasta with wild cards",
-    "upcard_freezes": "a wild card or red three turned as the upcard freezes the pile",
-    "exhausted_forced_take": "stock exhausted: a player must take a discard that fits a team meld",
-    "red_three_last_ends": "a red three drawn as the last stock card ends the hand",
-    "card_values": "card points by kind (2 3 4 5 6 7 8 9 10 J Q K A JK R3)",
-    "max_turns": "safety cap on turns per hand",
-    "max_hands": "safety cap on hands per game",
-}
-
-
-def _suggest(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
 
 @dataclass(frozen=True)
-class RuleSet:
-    """Every parameter of docs/RULES.md.  The defaults are the classic four-player game.
+class RuleSet(RuleParams):
+    """Every rule parameter of docs/RULES.md (declared in sim/core/params.py, one field each,
+    with its meaning, range and presets' values).  The defaults are the classic four-player game.
 
     Tuple fields accept lists (JSON); `card_values` also accepts a mapping kind -> points
     (keys as in KIND_KEYS or the tokens 2 3 4 .. A JK R3), missing kinds keep the standard value.
     """
-
-    name: str = "classic"
-    players: int = 4
-    team_layout: str = ""  # "" = derived from players ("2x3" for six)
-    decks: int = 2
-    hand_size: int = 11
-    draw_count: int = 1
-    max_wild_per_meld: int = 3
-    wild_le_naturals: bool = True
-    min_naturals: int = 2
-    canasta_size: int = 7
-    wild_onto_canasta: bool = True
-    pile_take_natural_plus_wild: bool = True
-    pile_take_onto_meld: bool = True
-    pile_take_onto_canasta: str = "yes"
-    sequences: bool = False
-    multiple_melds_per_rank: bool = False
-    samba_bonus: int = 1500
-    canastas_to_go_out: int = 1
-    go_out_bonus: int = 100
-    go_out_no_discard_bonus: int = 100
-    concealed_bonus: int = 200
-    concealed_needs_minimum: bool = False
-    red_threes_need_canastas: int = 0
-    red_three_scores: tuple[int, ...] = RED3_CLASSIC
-    black_threes_meld_min: int = 3
-    black_threes_meld_max: int = 4
-    game_target: int = 5000
-    minimum_below_zero: int = 15
-    minimum_bands: tuple[tuple[int, int], ...] = BANDS_CLASSIC
-    natural_canasta_bonus: int = 500
-    mixed_canasta_bonus: int = 300
-    upcard_freezes: bool = True
-    exhausted_forced_take: bool = True
-    red_three_last_ends: bool = True
-    card_values: tuple[int, ...] = STANDARD_CARD_VALUES
-    max_turns: int = 2000
-    max_hands: int = 200
 
     BIG: ClassVar[int] = BIG
 
@@ -217,13 +95,7 @@ class RuleSet:
     @classmethod
     def check_names(cls, names: Sequence[str] | Mapping[str, Any]) -> None:
         """Refuse unknown parameter names, suggesting the closest valid one."""
-        valid = cls.param_names()
-        for key in names:
-            if key not in valid:
-                raise RulesError(
-                    f"unknown rule parameter '{key}'{_suggest(str(key), valid)}; "
-                    "`canasta rules classic` lists every parameter"
-                )
+        check_names(names)
 
     @classmethod
     def preset(
@@ -243,31 +115,7 @@ class RuleSet:
             raise RulesError(f"players={players!r}: Canasta is played by 2 to 6 players")
         layout = team_layout or ""
         kw: dict[str, Any] = {"name": name, "players": players, "team_layout": layout}
-        if name == "samba":
-            # Samba is the four-player game of seed 004; other counts are refused in validation.
-            kw.update(
-                decks=3,
-                hand_size=15,
-                draw_count=2,
-                max_wild_per_meld=2,
-                wild_onto_canasta=False,
-                pile_take_natural_plus_wild=False,
-                pile_take_onto_canasta="pair",
-                sequences=True,
-                multiple_melds_per_rank=True,
-                canastas_to_go_out=2,
-                go_out_bonus=200,
-                go_out_no_discard_bonus=200,
-                concealed_bonus=0,
-                concealed_needs_minimum=True,
-                red_threes_need_canastas=2,
-                red_three_scores=RED3_SAMBA,
-                black_threes_meld_min=3,
-                black_threes_meld_max=6,
-                game_target=10_000,
-                minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 150)),
-            )
-        else:
+        if name != "samba":  # Samba is the four-player game of seed 004 (others are refused)
             kw["hand_size"] = HAND_SIZE_BY_PLAYERS[players]
             if players == 6:
                 if not layout:
@@ -281,14 +129,7 @@ class RuleSet:
                 else:
                     kw["game_target"] = 10_000
                     kw["minimum_bands"] = ((0, 50), (1500, 90), (3000, 120), (7500, 150))
-            if name == "german":
-                kw.update(
-                    go_out_bonus=100,
-                    go_out_no_discard_bonus=200,
-                    concealed_bonus=1000,
-                    pile_take_onto_canasta="no",
-                    red_threes_need_canastas=1,
-                )
+        kw.update(preset_values(name))
         kw.update(overrides)
         return cls(**kw)
 
@@ -348,6 +189,18 @@ class RuleSet:
                 f"players={p}: samba is the four-player partnership game of seed 004; "
                 "use classic or german for other player counts"
             )
+        self._validate_cards()
+        self._validate_melds()
+        self._validate_scores()
+        teams = self.team_of_seat
+        if sorted(set(teams)) != list(range(self.n_teams)):  # pragma: no cover - layouts are fixed
+            raise RulesError(
+                f"team_layout='{self.team_layout}' is not a partition of the {p} seats"
+            )
+        check_ranges(self)
+
+    def _validate_cards(self) -> None:
+        """Packs, deal and draw: the cards must suffice."""
         if self.decks not in (2, 3):
             raise RulesError(
                 f"decks={self.decks}: a game uses 2 or 3 packs (3 for Samba and six players)"
@@ -365,6 +218,9 @@ class RuleSet:
             )
         if self.draw_count < 1:
             raise RulesError(f"draw_count={self.draw_count}: a player draws at least 1 card")
+
+    def _validate_melds(self) -> None:
+        """Meld and canasta sizes, wild cards, taking the pile, going out."""
         if self.max_wild_per_meld < 0:
             raise RulesError(
                 f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in melds)"
@@ -400,19 +256,9 @@ class RuleSet:
                 f"red_threes_need_canastas={self.red_threes_need_canastas}: must be >= 0 "
                 "(0 = red threes count plus once the team has made its initial meld)"
             )
-        for fname in (
-            "samba_bonus",
-            "go_out_bonus",
-            "go_out_no_discard_bonus",
-            "concealed_bonus",
-            "natural_canasta_bonus",
-            "mixed_canasta_bonus",
-            "minimum_below_zero",
-        ):
-            if getattr(self, fname) < 0:
-                raise RulesError(
-                    f"{fname}={getattr(self, fname)}: bonuses and minimums must be >= 0"
-                )
+
+    def _validate_scores(self) -> None:
+        """Red threes, black threes and the initial-meld minimums."""
         r3 = self.red_three_scores
         if (
             any(v < 0 for v in r3)
@@ -436,22 +282,7 @@ class RuleSet:
                 f"black_threes_meld_min={lo}: {self.decks} packs hold only {2 * self.decks} "
                 "black threes (use 0/0 to forbid black-three melds)"
             )
-        if self.game_target < 1:
-            raise RulesError(
-                f"game_target={self.game_target}: must be a positive score (classic 5000)"
-            )
         self._validate_bands()
-        if any(v < 0 for v in self.card_values):
-            raise RulesError(f"card_values={list(self.card_values)}: card points must be >= 0")
-        if self.max_turns < 1:
-            raise RulesError(f"max_turns={self.max_turns}: the safety cap must be >= 1")
-        if self.max_hands < 1:
-            raise RulesError(f"max_hands={self.max_hands}: the safety cap must be >= 1")
-        teams = self.team_of_seat
-        if sorted(set(teams)) != list(range(self.n_teams)):  # pragma: no cover - layouts are fixed
-            raise RulesError(
-                f"team_layout='{self.team_layout}' is not a partition of the {p} seats"
-            )
 
     def _validate_bands(self) -> None:
         bands = self.minimum_bands
@@ -561,56 +392,7 @@ class RuleSet:
 
     def to_params(self, hand_index: int = 0) -> np.ndarray:
         """The int32 parameter array (length Par.N_PARAMS) for hand `hand_index`."""
-        p = np.full(N_PARAMS, _UNSET, dtype=np.int64)
-        p[Par.N_PLAYERS] = self.players
-        p[Par.N_ACTIVE] = self.n_active
-        p[Par.N_TEAMS] = self.n_teams
-        p[Par.DECKS] = self.decks
-        p[Par.HAND_SIZE] = self.hand_size
-        p[Par.DRAW_COUNT] = self.draw_count
-        p[Par.MAX_WILD] = self.max_wild_per_meld
-        p[Par.WILD_LE_NAT] = self.wild_le_naturals
-        p[Par.MIN_NATURALS] = self.min_naturals
-        p[Par.CANASTA_SIZE] = self.canasta_size
-        p[Par.WILD_ONTO_CANASTA] = self.wild_onto_canasta
-        p[Par.TAKE_NAT_WILD] = self.pile_take_natural_plus_wild
-        p[Par.TAKE_ONTO_MELD] = self.pile_take_onto_meld
-        p[Par.TAKE_ONTO_CANASTA] = TAKE_ONTO_CANASTA_CODES[self.pile_take_onto_canasta]
-        p[Par.SEQUENCES] = self.sequences
-        p[Par.MULTI_MELDS] = self.multiple_melds_per_rank
-        p[Par.CANASTAS_TO_GO_OUT] = self.canastas_to_go_out
-        p[Par.GO_OUT_BONUS] = self.go_out_bonus
-        p[Par.GO_OUT_NO_DISCARD_BONUS] = self.go_out_no_discard_bonus
-        p[Par.CONCEALED_BONUS] = self.concealed_bonus
-        p[Par.CONCEALED_NEEDS_MIN] = self.concealed_needs_minimum
-        p[Par.RED3_NEED_CANASTAS] = self.red_threes_need_canastas
-        p[Par.RED3_TABLE : Par.RED3_TABLE + 7] = self.red_three_scores
-        p[Par.BLACK3_MELD_MIN] = self.black_threes_meld_min
-        p[Par.BLACK3_MELD_MAX] = self.black_threes_meld_max
-        p[Par.GAME_TARGET] = self.game_target
-        p[Par.MIN_BELOW_ZERO] = self.minimum_below_zero
-        p[Par.MIN_BAND_FROM : Par.MIN_BAND_FROM + 4] = [a for a, _ in self.minimum_bands]
-        p[Par.MIN_BAND_VALUE : Par.MIN_BAND_VALUE + 4] = [m for _, m in self.minimum_bands]
-        p[Par.NATURAL_CANASTA] = self.natural_canasta_bonus
-        p[Par.MIXED_CANASTA] = self.mixed_canasta_bonus
-        p[Par.UPCARD_FREEZES] = self.upcard_freezes
-        p[Par.EXHAUSTED_FORCED_TAKE] = self.exhausted_forced_take
-        p[Par.RED3_LAST_ENDS] = self.red_three_last_ends
-        p[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS] = self.card_values
-        teams = self.active_team_of_seat(hand_index)
-        p[Par.TEAM_OF_SEAT : Par.TEAM_OF_SEAT + MAX_SEATS] = list(teams) + [-1] * (
-            MAX_SEATS - len(teams)
-        )
-        p[Par.FIVE_SITOUT] = self.players == 5
-        p[Par.MAX_TURNS] = self.max_turns
-        p[Par.MAX_HANDS] = self.max_hands
-        p[Par.SAMBA_BONUS] = self.samba_bonus
-        used = max(getattr(Par, k) + PAR_WIDTHS.get(k, 1) for k in Par._fields if k != "N_PARAMS")
-        missing = [i for i in range(used) if p[i] == _UNSET]
-        if missing:  # pragma: no cover - guarded by tests/test_rules.py
-            raise AssertionError(f"to_params left Par indices {missing} unset")
-        p[used:] = 0  # reserved tail
-        return p.astype(np.int32)
+        return np.array(encode(self, hand_index), dtype=np.int32)
 
     # ------------------------------------------------------------------ description, manifests
 
@@ -618,7 +400,9 @@ class RuleSet:
         """(parameter, value, one-line meaning) for every parameter, plus the teams."""
         rows: list[tuple[str, str, str]] = []
         for f in dataclasses.fields(self):
-            rows.append((f.name, _format_value(f.name, getattr(self, f.name)), MEANING[f.name]))
+            spec = spec_of(f.name)
+            meaning = spec.meaning + (f" ({spec.range_text()})" if spec.range_text() else "")
+            rows.append((f.name, _format_value(f.name, getattr(self, f.name)), meaning))
             if f.name == "team_layout":
                 seats = " | ".join("+".join(str(s) for s in team) for team in self.teams)
                 extra = (
@@ -747,67 +531,3 @@ def _format_value(name: str, value: Any) -> str:
     if name == "red_three_scores":
         return ",".join(str(v) for v in value)
     return str(value)
-
-
-# ----------------------------------------------------------------------------- text overrides
-
-_TRUE = ("1", "true", "yes", "on", "y")
-_FALSE = ("0", "false", "no", "off", "n")
-
-
-def parse_value(name: str, text: str) -> Any:
-    """Parse the text of `--set name=value` into the field's type.
-
-    ints: 5000, 10_000 or 10,000; bools: yes/no, true/false, on/off, 1/0;
-    red_three_scores: 0,100,200,300,800,800,800;
-    minimum_bands: 0:50,1500:90,3000:120,7000:150 (fewer than 4 bands are padded with unused ones);
-    card_values: 15 comma-separated ints in kind order, or kind:points pairs (joker:60,two:25).
-    """
-    RuleSet.check_names([name])
-    ftype = {f.name: f.type for f in dataclasses.fields(RuleSet)}[name]
-    t = text.strip()
-    try:
-        if name == "red_three_scores":
-            return tuple(int(x) for x in t.split(","))
-        if name == "minimum_bands":
-            bands = []
-            for part in t.split(","):
-                a, m = part.split(":")
-                bands.append((int(a), int(m)))
-            while 0 < len(bands) < 4:
-                bands.append((BIG, bands[-1][1]))
-            return tuple(bands)
-        if name == "card_values":
-            if ":" in t or "=" in t:
-                pairs = [part.replace("=", ":").split(":") for part in t.split(",")]
-                return {k.strip(): int(v) for k, v in pairs}
-            return tuple(int(x) for x in t.split(","))
-    except ValueError:
-        raise RulesError(
-            f"{name}='{text}' cannot be read; examples: red_three_scores=0,100,200,300,800,800,800 "
-            "minimum_bands=0:50,1500:90,3000:120,7000:150 card_values=joker:60,two:25"
-        ) from None
-    if ftype == "bool":
-        if t.lower() in _TRUE:
-            return True
-        if t.lower() in _FALSE:
-            return False
-        raise RulesError(f"{name}='{text}' must be yes or no (true/false, 1/0)")
-    if ftype == "int":
-        try:
-            return int(t.replace(",", ""))
-        except ValueError:
-            raise RulesError(f"{name}='{text}' must be an integer") from None
-    return t
-
-
-def parse_overrides(items: Sequence[str] | None) -> dict[str, Any]:
-    """['name=value', ...] (from --set) -> {name: typed value}."""
-    out: dict[str, Any] = {}
-    for item in items or ():
-        name, sep, text = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise RulesError(f"--set expects name=value, got '{item}'")
-        out[name] = parse_value(name, text)
-    return out

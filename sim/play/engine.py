@@ -13,24 +13,29 @@ from sim.core.enums import (
 )
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
-from sim.play.loop import BUFFER, ILLEGAL, INVARIANT, OK, play_chunk_nb
+from sim.play.loop import play_chunk_nb
+from sim.play.status import CHECK_TEXT, Broken, Illegal, Slot, Status
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
-CHECK_TEXT = {
-    1: "a card is missing or counted twice (card accounting)",
-    2: "the pile's kind counts do not match its cards",
-    3: "the frozen state or top card does not match the pile",
-    4: "a hand size does not match the hand's cards (or a red three stayed in a hand)",
-    5: "a hand reached zero cards without going out",
-    6: "an illegal meld is on the table",
-    7: "a team has melds without having made its initial meld",
-    8: "the score breakdown does not add up",
-    9: "the melded points do not match the cards on the table",
-    10: "the player to act has no legal action (dead end)",
-    11: "a hand's suited card counts do not match its kind counts",
-    12: "an illegal sequence is on the table",
-    13: "a decision row's canasta counts do not match the table",
-}
+
+def explain_status(status: np.ndarray, seed: int, seat_tables: np.ndarray) -> str | None:
+    """The one-line message of a kernel's status array (sim/play/status.py), None when it
+    finished: an illegal action names the strategy, table seat, action, reason and hand key; a
+    broken invariant names the check and where."""
+    s = [int(v) for v in status]
+    if s[Slot.CODE] == Status.ILLEGAL:
+        seat_table = seat_tables[s[Illegal.HAND] % seat_tables.shape[0]][s[Illegal.SEAT]]
+        name = STRATEGY_NAMES[s[Illegal.STRATEGY]]
+        return (
+            f"strategy {name!r} (seat {seat_table}) chose an illegal action {action_text_safe(s[Illegal.ACTION])}: "
+            f"{WHY_TEXT[s[Illegal.WHY]]}; replay with key seed={seed} game={s[Illegal.GAME]} hand={s[Illegal.HAND]}"
+        )
+    if s[Slot.CODE] == Status.INVARIANT:
+        return (
+            f"invariant broken: {CHECK_TEXT.get(s[Broken.CHECK], 'unknown check')} at seed={seed} "
+            f"game={s[Broken.GAME]} hand={s[Broken.HAND]} turn={s[Broken.TURN]}"
+        )
+    return None
 
 
 class EngineError(RuntimeError):
@@ -133,31 +138,22 @@ def run_chunk(
         hand_out = np.zeros(hands_cap, hand_record_dt)
         game_out = np.zeros(count + 1, game_record_dt)
         d8, d16, d32, d64 = _decision_columns(dec_cap, reuse_buffers)  # every used row is written in full
-        status = np.zeros(16, np.int64)
+        status = np.zeros(Slot.SIZE, np.int64)
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
             float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
         )
-        if status[0] == BUFFER:
+        if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
                 hands_cap *= 2
             else:
                 dec_cap *= 2
             continue
         break
-    if status[0] == ILLEGAL:
-        seat_table = seat_tables[int(status[5]) % seat_tables.shape[0]][int(status[1])]
-        name = STRATEGY_NAMES[int(status[6])]
-        raise EngineError(
-            f"strategy {name!r} (seat {seat_table}) chose an illegal action {action_text_safe(int(status[2]))}: "
-            f"{WHY_TEXT[int(status[3])]}; replay with key seed={seed} game={int(status[4])} hand={int(status[5])}"
-        )
-    if status[0] == INVARIANT:
-        raise EngineError(
-            f"invariant broken: {CHECK_TEXT.get(int(status[1]), 'unknown check')} at seed={seed} "
-            f"game={int(status[2])} hand={int(status[3])} turn={int(status[4])}"
-        )
-    assert status[0] == OK and done == count
+    problem = explain_status(status, seed, seat_tables)
+    if problem:
+        raise EngineError(problem)
+    assert status[Slot.CODE] == Status.OK and done == count
     # the decision columns stay views of their buffers: copying them cost as much as writing
     # them (the buffers over-allocate by at most ~50% for a good strategy; see dec_cap)
     columns = {}

@@ -16,6 +16,7 @@ from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand
 from sim.core.cards import card_token, deck_codes, kind_name, parse_deck_text, read_deck_file
 from sim.core.enums import MAX_SEQS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, End, Off, Phase
 from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
+from sim.core.readers import code_kind
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
 from sim.play.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
@@ -143,7 +144,7 @@ class GameState:
         return out
 
     def pile(self) -> list[str]:
-        return [kind_name(int(k) & 15) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
+        return [kind_name(code_kind(int(k))) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
 
     @property
     def pile_top(self) -> int:

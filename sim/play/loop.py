@@ -37,24 +37,26 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
+from sim.core.readers import code_kind_nb, make_code_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
+from sim.play.status import Broken, Check, Illegal, Slot, Status
 from strategies.registry import decide_nb
 
-# kernel status codes returned in status[0]
-OK = 0
-ILLEGAL = 1  # a strategy chose an illegal action: status[1..] = seat, action, why, game, hand
-INVARIANT = 2  # --check found a broken invariant: status[1..] = code, game, hand, turn
-BUFFER = 3  # a record buffer is too small: the caller reruns the chunk with larger ones
+# kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/status.py)
+OK = Status.OK
+ILLEGAL = Status.ILLEGAL
+INVARIANT = Status.INVARIANT
+BUFFER = Status.BUFFER
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def flag_invariant_nb(status: np.ndarray, code: int, game: int, hand: int, turn: int) -> None:
-    """A broken invariant (CHECK_TEXT[code] in sim.play.engine) at game, hand, turn."""
-    status[0] = INVARIANT
-    status[1] = code
-    status[2] = game
-    status[3] = hand
-    status[4] = turn
+    """A broken invariant (CHECK_TEXT[code] in sim.play.status) at game, hand, turn."""
+    status[Broken.CODE] = Status.INVARIANT
+    status[Broken.CHECK] = code
+    status[Broken.GAME] = game
+    status[Broken.HAND] = hand
+    status[Broken.TURN] = turn
 
 
 @njit(cache=True, _nrt=False)
@@ -76,11 +78,11 @@ def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
     for _ in range(packs):
         for suit in range(4):
             red = suit == 1 or suit == 2  # diamonds, hearts
-            deck[n] = Kind.TWO | (suit << 4)
-            deck[n + 1] = (Kind.RED3 if red else Kind.BLACK3) | (suit << 4)
+            deck[n] = make_code_nb(Kind.TWO, suit)
+            deck[n + 1] = make_code_nb(Kind.RED3 if red else Kind.BLACK3, suit)
             n += 2
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                deck[n] = k | (suit << 4)
+                deck[n] = make_code_nb(k, suit)
                 n += 1
         deck[n] = Kind.JOKER
         deck[n + 1] = Kind.JOKER
@@ -113,52 +115,52 @@ def log_hash_nb(seed: int, game: int, hand: int) -> float:
 
 @njit(cache=True, _nrt=False)
 def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarray, totals: np.ndarray, buf: np.ndarray) -> int:
-    """Invariants after every action; 0 = fine, else a code (see CHECK_TEXT in sim.play.engine)."""
+    """Invariants after every action: a Check code (Check.FINE = 0; text in sim.play.status)."""
     if state[Off.PHASE] != Phase.OVER:
         if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
-            return 10
+            return Check.DEAD_END
     card_totals_nb(state, totals)
     for k in range(N_KINDS):
         if totals[k] != composition[k]:
-            return 1
+            return Check.CARDS
     pile_freeze = 0
     for k in range(N_KINDS):
         c = 0
         for j in range(state[Off.PILE_LEN]):
-            if state[Off.PILE + j] & 15 == k:
+            if code_kind_nb(state[Off.PILE + j]) == k:
                 c += 1
         if c != state[Off.PILE_COUNTS + k]:
-            return 2
+            return Check.PILE_COUNTS
         if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
             pile_freeze += c
     if params[Par.UPCARD_FREEZES] != 0 and pile_freeze != state[Off.PILE_FREEZE]:
-        return 3
-    if state[Off.PILE_LEN] > 0 and state[Off.PILE + state[Off.PILE_LEN] - 1] & 15 != state[Off.PILE_TOP]:
-        return 3
+        return Check.PILE_FREEZE
+    if state[Off.PILE_LEN] > 0 and code_kind_nb(state[Off.PILE + state[Off.PILE_LEN] - 1]) != state[Off.PILE_TOP]:
+        return Check.PILE_FREEZE
     for s in range(state[Off.N_SEATS]):
         n = 0
         for k in range(N_KINDS):
             c = state[Off.HANDS + s * N_KINDS + k]
             if c < 0:
-                return 4
+                return Check.HAND_SIZE
             n += c
         if n != state[Off.HAND_SIZE + s]:
-            return 4
+            return Check.HAND_SIZE
         if state[Off.HANDS + s * N_KINDS + Kind.RED3] != 0:
-            return 4
+            return Check.HAND_SIZE
         if n == 0 and not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT and state[Off.WENT_OUT_SEAT] == s):
             if not (state[Off.ASIDE_LEN] > 0 and state[Off.SEAT] == s):
-                return 5
+                return Check.EMPTY_HAND
     for s in range(state[Off.N_SEATS]):
         for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
             c = 0
             for suit in range(4):
                 v = state[Off.HAND_SUITS + s * N_SUITED + suit * 11 + k - FIRST_NATURAL]
                 if v < 0:
-                    return 11
+                    return Check.SUITS
                 c += v
             if c != state[Off.HANDS + s * N_KINDS + k]:
-                return 11
+                return Check.SUITS
     for t in range(state[Off.N_TEAMS]):
         for q in range(MAX_SEQS):
             length = state[Off.SEQ_LEN + t * MAX_SEQS + q]
@@ -166,35 +168,35 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
                 continue
             low = state[Off.SEQ_LOW + t * MAX_SEQS + q]
             if params[Par.SEQUENCES] == 0 or length < 3 or length > params[Par.CANASTA_SIZE]:
-                return 12
+                return Check.SEQUENCE
             if low < FIRST_NATURAL or low + length - 1 > LAST_NATURAL:
-                return 12
+                return Check.SEQUENCE
         for k in range(N_KINDS):
             i = t * N_KINDS + k
             if state[Off.CLOSED_COUNT + i] > 0 and params[Par.MULTI_MELDS] == 0:
-                return 6
+                return Check.MELD
             if state[Off.CLOSED_NAT + i] < state[Off.CLOSED_COUNT + i] * params[Par.MIN_NATURALS]:
-                return 6
+                return Check.MELD
             nat = state[Off.MELD_NAT + i]
             w = state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
             if nat + w == 0:
                 continue
             if k == Kind.BLACK3:
                 if w != 0 or nat < params[Par.BLACK3_MELD_MIN] or nat > params[Par.BLACK3_MELD_MAX]:
-                    return 6
+                    return Check.MELD
                 continue
             if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
-                return 6
+                return Check.MELD
             if nat < params[Par.MIN_NATURALS] or nat + w < 3 or w > params[Par.MAX_WILD]:
-                return 6
+                return Check.MELD
             if params[Par.WILD_LE_NAT] != 0 and w > nat:
-                return 6
+                return Check.MELD
             if params[Par.MULTI_MELDS] != 0 and nat + w >= params[Par.CANASTA_SIZE]:
-                return 6  # a completed canasta is closed at once
+                return Check.MELD  # a completed canasta is closed at once
             if state[Off.TEAM_OPENED + t] == 0 and not (state[Off.TEAM_OF_SEAT + state[Off.SEAT]] == t and state[Off.PENDING_VALUE] > 0):
                 if not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT):
-                    return 7
-    return 0
+                    return Check.NOT_OPENED
+    return Check.FINE
 
 
 @njit(cache=True, _nrt=False)
@@ -210,21 +212,21 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
         for k in range(N_KINDS):
             total -= state[Off.HANDS + s * N_KINDS + k] * val[k]
     for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
-        kk = state[Off.PILE + j] & 15
+        kk = code_kind_nb(state[Off.PILE + j])
         if kk != Kind.RED3:
             total -= val[kk]
     for j in range(state[Off.STOCK_LEN]):
-        kk = state[Off.STOCK + state[Off.STOCK_POS] + j] & 15
+        kk = code_kind_nb(state[Off.STOCK + state[Off.STOCK_POS] + j])
         if kk != Kind.RED3:
             total -= val[kk]
     melded = 0
     for t in range(state[Off.N_TEAMS]):
         melded += score[1, t]
         if score[0, t] != score[1, t] + score[2, t] + score[3, t] + score[4, t] - score[5, t]:
-            return 8
+            return Check.SCORE_PARTS
     if melded != total:
-        return 9
-    return 0
+        return Check.MELDED_POINTS
+    return Check.FINE
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one call site; ~60 arguments to pass otherwise
@@ -307,7 +309,7 @@ def play_hand_nb(
     rng : uint64[MAX_SEATS, 2]     one random stream per active seat
     d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`D8`..`D64`),
                    filled from row dec_n on when `log`
-    status : int64[8]              set on an illegal action or a broken invariant
+    status : int64[Slot.SIZE]      set on an illegal action or a broken invariant (status.py)
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
@@ -341,9 +343,9 @@ def play_out_nb(
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
     decides from its observation, the engine applies; optional decision log and invariant
-    checks.  Returns the new number of decision rows.  On an illegal action status[0] = ILLEGAL
-    and status[1..6] = seat, action, why, game, hand, strategy id; on a broken invariant
-    status[0] = INVARIANT and status[1..4] = code, game, hand, turn."""
+    checks.  Returns the new number of decision rows.  On an illegal action status holds Status.ILLEGAL
+    and the `Illegal` slots (seat, action, why, game, hand, strategy id); on a broken invariant
+    Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/status.py."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     # canastas per team for the decision rows (MAX_TEAMS = 3), recounted only for the team
     # that melded last (-2: every team, at the start; -1: none).  Without Samba rules a meld or
@@ -360,7 +362,7 @@ def play_out_nb(
         action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
         if log:
             if dec_n >= d8.shape[1]:
-                status[0] = BUFFER
+                status[Slot.CODE] = Status.BUFFER
                 return dec_n
             # the legal list (from the state, not from the strategy's copy) gives n_legal and
             # verifies the action: a member needs no second check (verify / do)
@@ -376,9 +378,9 @@ def play_out_nb(
                 if (recount == -2 or recount == 2) and n_teams > 2:
                     can2 = canastas_nb(state, params, 2)
             if check and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
-                flag_invariant_nb(status, 13, game, hand, state[Off.TURN])
+                flag_invariant_nb(status, Check.LOGGED_CANASTAS, game, hand, state[Off.TURN])
                 return dec_n
-            _log_decision_nb(state, status[8:14], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
+            _log_decision_nb(state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
             dec_n += 1
             melds = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
             recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
@@ -397,13 +399,13 @@ def play_out_nb(
         else:
             why = apply_action_nb(state, params, action)
         if why != 0:
-            status[0] = ILLEGAL
-            status[1] = seat
-            status[2] = action
-            status[3] = why
-            status[4] = game
-            status[5] = hand
-            status[6] = strat_ids[seat]
+            status[Illegal.CODE] = Status.ILLEGAL
+            status[Illegal.SEAT] = seat
+            status[Illegal.ACTION] = action
+            status[Illegal.WHY] = why
+            status[Illegal.GAME] = game
+            status[Illegal.HAND] = hand
+            status[Illegal.STRATEGY] = strat_ids[seat]
             return dec_n
         if check:
             code = check_state_nb(state, params, composition, totals, buf)
@@ -512,7 +514,7 @@ def play_chunk_nb(
             n_teams = params[Par.N_TEAMS]
             n_act = params[Par.N_ACTIVE]
             for s in range(MAX_SEATS):
-                status[8 + s] = seat_tables[rot, s]
+                status[Slot.SEAT_TABLE + s] = seat_tables[rot, s]
                 if s < n_act:
                     strat_ids[s] = table_strats[seat_tables[rot, s]]
                     knobs[s] = table_knobs[seat_tables[rot, s]]
@@ -523,14 +525,14 @@ def play_chunk_nb(
             dealer = (game + h) % n_act
             log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
             if (log and d8.shape[1] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
-                status[0] = BUFFER
+                status[Slot.CODE] = Status.BUFFER
                 return done, n_hands, n_games, n_dec
             dec_start = n_dec
             n_dec = play_hand_nb(
                 state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
                 seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status,
             )
-            if status[0] != OK:
+            if status[Slot.CODE] != Status.OK:
                 return done, n_hands, n_games, n_dec
             score_hand_nb(state, params, score)
             _outcome_to_decisions_nb(d8, d32, dec_start, n_dec, state, score, n_teams)
