@@ -146,9 +146,9 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
 
     if jobs == 1 or len(calls) == 1:
         return [one(c) for c in calls]
-    from joblib import Parallel, delayed  # noqa: PLC0415
+    from joblib import Parallel, delayed
 
-    from sim.runs.workers import loky_kwargs  # noqa: PLC0415  workers end with this process
+    from sim.runs.workers import loky_kwargs  # workers end with this process
 
     return Parallel(n_jobs=jobs, **loky_kwargs())(delayed(one)(c) for c in calls)
 

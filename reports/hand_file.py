@@ -77,7 +77,7 @@ def _rules_from_label(p: Path, label: str) -> RuleSet:
 
 
 def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
-    from reports.review import HandRecord  # noqa: PLC0415
+    from reports.review import HandRecord
 
     head = _HEAD.match(lines[0].strip()) or _HEAD.match(next(ln for ln in lines if _HEAD.match(ln)))
     rules = rules or _rules_from_label(p, head.group(1))
@@ -113,7 +113,7 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
 
 
 def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
-    from reports.review import HandRecord  # noqa: PLC0415
+    from reports.review import HandRecord
 
     fields: dict[str, str] = {}
     at: dict[str, int] = {}  # each field's line number, for the messages
@@ -154,7 +154,7 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             key = tuple(int(x) for x in m.groups())
         deck = None
         if "deck" in fields:
-            from sim.core.cards import parse_deck_text  # noqa: PLC0415
+            from sim.core.cards import parse_deck_text
 
             deck = [int(c) for c in parse_deck_text(fields["deck"], rules.decks)]  # checks every card once
         if (key is None) == (deck is None):

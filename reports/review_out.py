@@ -66,10 +66,10 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
 
 def timeline_figure(rv: Review):
     """Each team's equity (points) at the reviewed seats' decisions, ending at the hand's result."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(11, 4.6))
     d = rv.decisions
@@ -125,7 +125,7 @@ def _table(df: pd.DataFrame, left: set[str], row_class=None) -> str:
 
 def write_html(rv: Review, path) -> Path:
     """One self-contained page (the plot as a data URI, inline CSS, no scripts)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):

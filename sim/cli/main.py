@@ -31,14 +31,14 @@ EPILOG = """examples:
 
 def version() -> str:
     """The installed package's version, else the source tree's pyproject.toml's."""
-    from importlib.metadata import PackageNotFoundError  # noqa: PLC0415
-    from importlib.metadata import version as _v  # noqa: PLC0415
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _v
 
     try:
         return _v("canasta-lab")
     except PackageNotFoundError:
-        import tomllib  # noqa: PLC0415
-        from pathlib import Path  # noqa: PLC0415
+        import tomllib
+        from pathlib import Path
 
         py = Path(__file__).resolve().parents[2] / "pyproject.toml"
         try:

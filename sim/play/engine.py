@@ -69,8 +69,9 @@ class ChunkResult:
     def decisions(self) -> np.ndarray:
         if self._decisions is None:
             cols = self.decision_columns
+            assert cols is not None  # __init__ sets records or columns
             rows = np.empty(len(cols["seed"]), decision_record_dt)
-            for name in decision_record_dt.names:
+            for name in decision_record_dt.names or ():
                 rows[name] = cols[name]
             self._decisions = rows
         return self._decisions
@@ -240,6 +241,6 @@ def action_text_safe(action: int) -> str:
         from sim.core.actions import action_text
 
         return repr(action_text(action))
-    except Exception:  # noqa: BLE001 - only for the message
+    except Exception:  # any failure: only for the message
         return str(action)
 

@@ -151,7 +151,7 @@ class GameState:
         viewer has not seen are dealt at random (sim.play.worlds, stream keyed by ``seed``), the
         viewer keeps what it knows.  ``rules``: default the position's own (else classic).
         Raises ValueError (one line) for an impossible position."""
-        from sim.play.rollout import position_to_state, prepare, rules_for_position  # noqa: PLC0415
+        from sim.play.rollout import position_to_state, prepare, rules_for_position
 
         rules = rules_for_position(position, rules)
         setup = prepare(position, rules)
@@ -166,7 +166,7 @@ class GameState:
     def position(self, seat: int | None = None):
         """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
         (`format_position` writes it as text)."""
-        from sim.play.position import position_from_state  # noqa: PLC0415
+        from sim.play.position import position_from_state
 
         s = self.seat if seat is None else int(seat)
         return position_from_state(self.state, self.know[s], self.rules, s)
