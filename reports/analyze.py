@@ -268,7 +268,7 @@ def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> tuple[int, float
 
 def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float | None = None,
             jobs: int = 1, seed: int = 0, rules=None, infer: str | None = None, infer_tries: int = 100,
-            equity: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+            equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
             progress: bool | None = None) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap

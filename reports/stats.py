@@ -180,7 +180,7 @@ class ClusterSums(NamedTuple):
     mm: float  # sum of m_c^2
     ym: float  # sum of Y_c m_c
 
-    def __add__(self, other):  # type: ignore[override]
+    def __add__(self, other):
         return ClusterSums(*(a + b for a, b in zip(self, other, strict=True)))
 
 

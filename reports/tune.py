@@ -349,6 +349,7 @@ def _action_digests(rules, seats, seed, start, count) -> np.ndarray:
     """Per deal key, a digest of the whole action sequence of the hand (every seat)."""
     res = engine.run_chunk(rules, seats, seed, start, count, mode="hands", log_rate=1.0)
     cols = res.decision_columns
+    assert cols is not None  # log_rate=1.0 logs every decision
     game = np.asarray(cols["game"])
     key = np.stack([np.asarray(cols["seat"], np.int64), np.asarray(cols["action"], np.int64)], 1)
     order = np.argsort(game, kind="stable")  # rows of a hand stay in play order

@@ -38,10 +38,7 @@ def strategy_modules() -> dict[str, Any]:
     """{name: module} in registry order."""
     from strategies import registry
 
-    mods = getattr(registry, "STRATEGIES", None)
-    if isinstance(mods, dict):
-        return dict(mods)
-    return dict(registry._ENTRIES)
+    return dict(registry.STRATEGIES)
 
 
 def _meanings() -> dict[str, tuple[str, str | None]]:

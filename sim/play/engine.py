@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from sim.core.enums import (
     DEC_CARD_FIELDS,
@@ -114,7 +115,7 @@ def run_chunk(
     log_rate: float = 0.0,
     check: bool = False,
     reuse_buffers: bool = False,
-    start_scores: np.ndarray | None = None,
+    start_scores: npt.ArrayLike | None = None,
     luck: bool = False,
     log_detail: str = "basic",
 ) -> ChunkResult:
@@ -192,7 +193,7 @@ def run_chunk(
 LOG_DETAILS = ("basic", "cards")
 
 
-def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.ndarray:
+def _start_scores(scores: npt.ArrayLike | None, n_teams: int, count: int) -> np.ndarray:
     """int32[count or 1, MAX_TEAMS] for the kernel, or ValueError naming the expected shape."""
     out = np.zeros((1, MAX_TEAMS), np.int32)
     if scores is None:
@@ -208,9 +209,6 @@ def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.nda
     out = np.zeros((arr.shape[0], MAX_TEAMS), np.int32)
     out[:, :n_teams] = arr
     return out
-
-
-_REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}
 
 
 def card_fields_for(rules: RuleSet) -> tuple[str, ...]:
