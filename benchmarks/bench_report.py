@@ -26,7 +26,7 @@ def main() -> int:
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     if args.synthetic:
-        from tests.synthetic_engine import make_run  # noqa: PLC0415
+        from tests.synthetic_engine import make_run
 
         run_dir = make_run(Path(tmp.name) / "run", n_hands=args.synthetic, log_rate=0.05, shards=8)
     elif args.run_dir:

@@ -69,8 +69,8 @@ class Decision:
 
 
 def _legal(obs: np.ndarray, params: np.ndarray) -> list[int]:
-    from sim.core.enums import N_ACTIONS, Off  # noqa: PLC0415
-    from sim.core.legal import legal_actions_nb  # noqa: PLC0415
+    from sim.core.enums import N_ACTIONS, Off
+    from sim.core.legal import legal_actions_nb
 
     buf = np.zeros(N_ACTIONS, np.int32)
     n = legal_actions_nb(obs, Off.HANDS, params, buf)
@@ -78,14 +78,14 @@ def _legal(obs: np.ndarray, params: np.ndarray) -> list[int]:
 
 
 def _texts(obs: np.ndarray, actions: list[int]) -> list[str]:
-    from sim.core.actions import action_text_with_top  # noqa: PLC0415
-    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.core.actions import action_text_with_top
+    from sim.core.enums import Off
 
     return [action_text_with_top(a, int(obs[Off.PILE_TOP])) for a in actions]
 
 
 def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
-    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.core.enums import Off
 
     team = int(obs[Off.TEAM_OF_SEAT + viewer])
     others = [int(obs[Off.CUM_SCORE + t]) for t in range(int(obs[Off.N_TEAMS])) if t != team]
@@ -95,7 +95,7 @@ def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
 def decision_from_view(obs, know, params, viewer: int, label: str = "", table: str = "") -> Decision:
     """The decision of ``viewer`` (the seat to act) from its observation and knowledge
     (sim.play.worlds); AnalysisError if the hand is over or another seat is to act."""
-    from sim.core.enums import Off, Phase  # noqa: PLC0415
+    from sim.core.enums import Off, Phase
 
     if int(obs[Off.PHASE]) == Phase.OVER:
         raise AnalysisError("the hand is over at this position: no decision to analyse")
@@ -118,9 +118,9 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
     """The decision of a typed position (sim.play.position.Position) of its viewer (``me`` must
     be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
-    from sim.core.apply import begin_turn_nb  # noqa: PLC0415
-    from sim.core.enums import Off  # noqa: PLC0415
-    from sim.play.rollout import prepare  # noqa: PLC0415
+    from sim.core.apply import begin_turn_nb
+    from sim.core.enums import Off
+    from sim.play.rollout import prepare
 
     if position.me != position.to_move:
         raise AnalysisError(f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
@@ -139,8 +139,8 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
 
 
 def _strategy_arrays(strategies, n_seats: int, table: str = ""):
-    from sim.core.enums import MAX_SEATS  # noqa: PLC0415
-    from strategies.registry import MAX_KNOBS, parse_spec  # noqa: PLC0415
+    from sim.core.enums import MAX_SEATS
+    from strategies.registry import MAX_KNOBS, parse_spec
 
     specs = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
     if len(specs) == 1:
@@ -160,10 +160,10 @@ def _strategy_arrays(strategies, n_seats: int, table: str = ""):
 
 def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
     """Rollouts [start, start+n) of the active actions (a worker's unit)."""
-    from sim.core.legal import WHY_TEXT  # noqa: PLC0415
-    from sim.play.analysis import WORLD_ERROR, rollout_actions_nb  # noqa: PLC0415
-    from sim.play.loop import ILLEGAL  # noqa: PLC0415
-    from sim.play.worlds import ERROR_TEXT  # noqa: PLC0415
+    from sim.core.legal import WHY_TEXT
+    from sim.play.analysis import WORLD_ERROR, rollout_actions_nb
+    from sim.play.loop import ILLEGAL
+    from sim.play.worlds import ERROR_TEXT
 
     a = len(dec.actions)
     us = np.zeros((n, a), np.int32)
@@ -186,7 +186,7 @@ def _run(dec, active, ids, knobs, seed, start, n, model, jobs, pool):
     """Rollouts [start, start+n) split over ``jobs`` workers; identical whatever ``jobs``."""
     if jobs <= 1 or n < 2 * jobs:
         return _chunk(dec, active, ids, knobs, seed, start, n, model)
-    from joblib import delayed  # noqa: PLC0415
+    from joblib import delayed
 
     cuts = np.linspace(start, start + n, jobs + 1).astype(int)
     parts = pool(delayed(_chunk)(dec, active, ids, knobs, seed, int(lo), int(hi - lo), model)
@@ -201,7 +201,7 @@ def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 100
     action of ``decision`` on the same worlds.  Returns (us, them, went), each of shape
     (rollouts, n_actions): the viewer's team's hand score, the best opposing team's, and 1 if the
     viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
-    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.core.enums import Off
 
     rollouts, _, _, seed, infer_tries = _check_args(rollouts, None, 1, seed, infer_tries)
     try:
@@ -272,7 +272,7 @@ def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> tuple[int, float
 
 def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float | None = None,
             jobs: int = 1, seed: int = 0, rules=None, infer: str | None = None, infer_tries: int = 100,
-            equity: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+            equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
             progress: bool | None = None) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
@@ -283,7 +283,7 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
     table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
     rollouts, until_ci, jobs, seed, infer_tries = _check_args(rollouts, until_ci, jobs, seed, infer_tries)
     dec = _as_decision(decision, rules)
-    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.core.enums import Off
 
     specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]), dec.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
@@ -327,8 +327,8 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
 def _as_decision(decision, rules) -> Decision:
     if isinstance(decision, Decision):
         return decision
-    from reports.position import Position  # noqa: PLC0415
-    from sim.play.game import GameState  # noqa: PLC0415
+    from reports.position import Position
+    from sim.play.game import GameState
 
     if isinstance(decision, Position):
         return decision_from_position(decision, rules)
@@ -340,13 +340,13 @@ def _as_decision(decision, rules) -> Decision:
 def _pool(jobs: int):
     if jobs <= 1:
         return None
-    from joblib import Parallel  # noqa: PLC0415
+    from joblib import Parallel
 
     return Parallel(n_jobs=jobs, backend="loky").__enter__()
 
 
 def _bar(progress: bool | None, total: int):
-    from tqdm.auto import tqdm  # noqa: PLC0415
+    from tqdm.auto import tqdm
 
     enabled = sys.stderr.isatty() if progress is None else progress
     return tqdm(total=total, unit="rollout", disable=not enabled, file=sys.stderr, dynamic_ncols=True)

@@ -35,7 +35,7 @@ def run_summary(run: Run, h: pd.DataFrame | None = None) -> RunSummary:
     if run.has("games"):
         gcols = ["winner_team"] + [f"final_t{t}" for t in range(nt)]
         games = run.read("games", gcols)
-        if not set(gcols) <= set(games.columns):
+        if games is None or not set(gcols) <= set(games.columns):
             games = None
     mode = str(run.manifest.get("mode", "hands"))
     return summarize_tables([h[cols]], games, names, mode)

@@ -14,7 +14,7 @@ N_BOOT = (20, 100_000)  # bootstrap resamples of round_robin's ranking CIs
 
 def strategy_list(strategies: Any) -> list[str]:
     """Specs from 'a,b' text or a sequence of specs, each read by the registry's one parser."""
-    from strategies.registry import parse_spec, split_specs  # noqa: PLC0415
+    from strategies.registry import parse_spec, split_specs
 
     if isinstance(strategies, str):
         specs = split_specs(strategies)

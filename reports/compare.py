@@ -147,9 +147,9 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
 
     if jobs == 1 or len(calls) == 1:
         return [one(c) for c in calls]
-    from joblib import Parallel, delayed  # noqa: PLC0415
+    from joblib import Parallel, delayed
 
-    from sim.runs.workers import loky_kwargs  # noqa: PLC0415  workers end with this process
+    from sim.runs.workers import loky_kwargs  # workers end with this process
 
     return Parallel(n_jobs=jobs, **loky_kwargs())(delayed(one)(c) for c in calls)
 
@@ -233,6 +233,7 @@ def play_duplicate(
             d.append(vals[:, a_team] - vals[:, b_team])
             if luck:
                 rec = _records(rs, field)
+                assert rec is not None  # keys.size == count >= 1 was checked above
                 chance = chance_terms(rec)
                 terms.append(chance[:, a_team, :] - chance[:, b_team, :])
         out[(a, b)] = (d[0], d[1], np.hstack(terms)) if luck else (d[0], d[1])
@@ -390,7 +391,8 @@ def compare(
     for (a, b), arrays in played.items():
         row = _pair_row(a, b, arrays[0], arrays[1], level, arrays[2] if luck else None)
         if gdiffs is not None:
-            row.update(_game_cols(*gdiffs[(a, b)], level))
+            g1, g2 = gdiffs[(a, b)][:2]  # games mode records no chance terms: (d1, d2)
+            row.update(_game_cols(g1, g2, level))
         row["rules"] = _rules_label(rules)
         row["seed"] = seed
         rows.append(row)

@@ -96,7 +96,7 @@ def _shares(final: np.ndarray, n_teams: int) -> np.ndarray:
 def _task(rules, strategies: tuple[str, ...], seed: int, cell: int, us: int, them: int,
           start: int, count: int) -> tuple[int, np.ndarray, np.ndarray]:
     """Games start .. start+count-1 of one cell: (cell, wins per team, games per team)."""
-    from sim.play.engine import run_chunk  # noqa: PLC0415
+    from sim.play.engine import run_chunk
 
     nt = rules.n_teams
     keys = np.arange(start, start + count)
@@ -126,10 +126,10 @@ def equity_table(
     """P(win the game | us, them) over the grid (columns `EQUITY_COLUMNS`; see the module
     docstring).  ``strategies``: one spec per seat.  The result depends on (rules, strategies,
     step, low, games, seed) only, never on ``jobs``."""
-    from joblib import Parallel, delayed  # noqa: PLC0415
-    from tqdm.auto import tqdm  # noqa: PLC0415
+    from joblib import Parallel, delayed
+    from tqdm.auto import tqdm
 
-    from sim.play.engine import engine_check, strategy_tables  # noqa: PLC0415
+    from sim.play.engine import engine_check, strategy_tables
 
     engine_check(rules)
     strategies = tuple(strategies)
@@ -185,8 +185,8 @@ def _finish(df: pd.DataFrame, meta: dict) -> pd.DataFrame:
 
 def save_equity(df: pd.DataFrame, path) -> Path:
     """Parquet with the table's settings in the schema metadata (key b"canasta_equity")."""
-    import pyarrow as pa  # noqa: PLC0415
-    import pyarrow.parquet as pq  # noqa: PLC0415
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     path = Path(path)
     if path.suffix.lower() != ".parquet":
@@ -202,7 +202,7 @@ def save_equity(df: pd.DataFrame, path) -> Path:
 def load_equity(path, team: int | None = None) -> Equity:
     """An `Equity` lookup from a file written by `canasta equity -o`; EquityError (one line) if
     the file is missing or not an equity table."""
-    import pyarrow.parquet as pq  # noqa: PLC0415
+    import pyarrow.parquet as pq
 
     path = Path(path)
     if not path.is_file():
@@ -320,10 +320,10 @@ def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True) -> str:
 
 def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None):
     """A heatmap of P(win) in percent (own score up, opponents' score across); returns the figure."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     sel = df[df["team"] == team]
     piv = sel.pivot(index="us", columns="them", values="p_win").sort_index().sort_index(axis=1)
@@ -402,10 +402,10 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     show = cells.pivot(index=["team", "us"], columns="them", values="cell").fillna("").reset_index()
     show.columns = ["team", "own score"] + [f"vs {c}" for c in show.columns[2:]]
     show.insert(1, "strategy", [labels[t] if t < len(labels) else "" for t in show["team"]])
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, n_teams, figsize=(6.2 * n_teams, 5.2), squeeze=False)
     for t, ax in enumerate(axes[0]):

@@ -77,11 +77,12 @@ def _rules_from_label(p: Path, label: str) -> RuleSet:
 
 
 def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
-    from reports.review import HandRecord  # noqa: PLC0415
+    from reports.review import HandRecord
 
     head = _HEAD.match(lines[0].strip()) or _HEAD.match(next(ln for ln in lines if _HEAD.match(ln)))
+    assert head is not None  # next() picked a line that _HEAD matches
     rules = rules or _rules_from_label(p, head.group(1))
-    key = None
+    key: tuple[int, int, int] | None = None
     cum: list[int] = []
     strategies: dict[int, str] = {}
     actions_text: list[tuple[int, str]] = []
@@ -89,7 +90,7 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
     for n, ln in enumerate(lines, 1):
         m = _KEY.match(ln.strip())
         if m:
-            key = tuple(int(x) for x in m.groups())
+            key = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
         if ln.startswith("scores before the hand:"):
             cum = _scores(p, n, ln.split(":", 1)[1])
         m = _SEAT.match(ln)
@@ -113,7 +114,7 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
 
 
 def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
-    from reports.review import HandRecord  # noqa: PLC0415
+    from reports.review import HandRecord
 
     fields: dict[str, str] = {}
     at: dict[str, int] = {}  # each field's line number, for the messages
@@ -146,15 +147,15 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             kw = {"team_layout": fields["team_layout"]} if "team_layout" in fields else {}
             rules = RuleSet.preset(fields.get("rules", "classic"), int(fields.get("players", 4)), **kw,
                                    **parse_overrides(sets))
-        key = None
+        key: tuple[int, int, int] | None = None
         if "key" in fields:
             m = re.match(r"^seed=(\d+)\s+game=(\d+)\s+hand=(\d+)$", fields["key"])
             if not m:
                 raise HandFileError(f"{p}: key: write 'seed=S game=G hand=H'")
-            key = tuple(int(x) for x in m.groups())
+            key = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
         deck = None
         if "deck" in fields:
-            from sim.core.cards import parse_deck_text  # noqa: PLC0415
+            from sim.core.cards import parse_deck_text
 
             deck = [int(c) for c in parse_deck_text(fields["deck"], rules.decks)]  # checks every card once
         if (key is None) == (deck is None):

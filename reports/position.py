@@ -63,7 +63,7 @@ class RolloutResult:
     diffs: pd.DataFrame | None = None
 
     def to_text(self) -> str:
-        import pandas as pd  # noqa: PLC0415
+        import pandas as pd
 
         with pd.option_context("display.width", 200, "display.max_columns", 50):
             wide = self.within.assign(
@@ -96,10 +96,10 @@ def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1
     cards (sim.play.rollout), each played out with ``strategy`` (one spec for every seat, or a list of
     one per seat).  ``rules``: a sim.core.rules.RuleSet (default: classic for the position's players).
     Rollout i depends only on (seed, i)."""
-    import pandas as pd  # noqa: PLC0415
+    import pandas as pd
 
-    from reports.stats import mean_ci, wilson_ci  # noqa: PLC0415
-    from sim.play.rollout import prepare, run_rollouts  # noqa: PLC0415
+    from reports.stats import mean_ci, wilson_ci
+    from sim.play.rollout import prepare, run_rollouts
 
     ks = sorted({int(k) for k in within})
     if any(k < 1 for k in ks):

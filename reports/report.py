@@ -430,7 +430,7 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
 
 
 def _game_equity(doc: _Doc, run: Run):
-    from reports.equity import report_section  # noqa: PLC0415
+    from reports.equity import report_section
 
     doc.h2("Game equity")
     note, table, fig = report_section(run)
@@ -448,7 +448,7 @@ def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
     named after it (X.html -> X.md), both checked writable before any work.
 
     Returns {"html": path, "md": path, "images": n, "has_decisions": bool}."""
-    from sim.runs.outputs import writable_file  # noqa: PLC0415
+    from sim.runs.outputs import writable_file
 
     run = open_run(run_dir)
     out_html = Path(out_html) if out_html else run.path / "report.html"

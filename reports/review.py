@@ -113,8 +113,8 @@ def hand_by_key(rules: RuleSet, strategies: Sequence[str], seed: int, game: int 
     """The hand (seed, game, hand) of a run of whole games with these per-seat strategies: the
     game is played by the engine up to that hand (for the cumulative scores), the hand itself
     step by step (the same kernels and random streams), and checked against the engine's."""
-    from sim.play.engine import run_chunk  # noqa: PLC0415
-    from sim.play.pyplay import play_hand_py  # noqa: PLC0415
+    from sim.play.engine import run_chunk
+    from sim.play.pyplay import play_hand_py
 
     seed = _checked("seed", seed, limits.SEED)
     game = _checked("game", game, limits.GAME)
@@ -176,8 +176,8 @@ def team_result(gs: GameState, team: int) -> int:
 
 def strategy_choice(gs: GameState, spec: str, seed: int, index: int) -> int:
     """The action the fast strategy ``spec`` would choose at this point (seeded by (seed, index))."""
-    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb  # noqa: PLC0415
-    from strategies.registry import decide_nb, parse_spec  # noqa: PLC0415
+    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
+    from strategies.registry import decide_nb, parse_spec
 
     sid, knobs = parse_spec(spec, gs.rules.label)  # a strategy tuned per table plays its table's set
     rng = np.zeros(2, np.uint64)
@@ -189,7 +189,7 @@ def strategy_choice(gs: GameState, spec: str, seed: int, index: int) -> int:
 def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) -> tuple[float, float]:
     """Mean hand result of ``team`` over n random deals with this hand's dealer, cumulative
     scores and S at every seat, and its 95% half-width (hands are independent)."""
-    from sim.play.engine import run_chunk  # noqa: PLC0415
+    from sim.play.engine import run_chunk
 
     rules = rec.rules
     gs = rec.new_state()
@@ -262,7 +262,7 @@ def review(
     progress: bool = False,
 ) -> Review:
     """Review the decisions of the table ``seats`` (None: every seat) of ``rec``."""
-    from tqdm.auto import tqdm  # noqa: PLC0415
+    from tqdm.auto import tqdm
 
     rollouts = _checked("rollouts", rollouts, limits.ROLLOUTS_PER_ACTION)
     seed = _checked("seed", seed, limits.REVIEW_SEED)
@@ -333,7 +333,7 @@ def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, res
             red3 = gs.red_threes(gs.team)
             gs.apply(a)
             got = np.maximum(gs.hand_counts(seat) - before, 0)
-            from sim.core.cards import kind_name  # noqa: PLC0415
+            from sim.core.cards import kind_name
 
             cards = [kind_name(k) for k in range(len(got)) for _ in range(int(got[k]))]
             cards += ["R3"] * (gs.red_threes(gs.state[Off.TEAM_OF_SEAT + seat]) - red3)

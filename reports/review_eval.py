@@ -50,10 +50,10 @@ def make_evaluator(rules, strategy: str = "expert", jobs: int = 1, infer: str | 
     ``gs``.  ``jobs`` worker processes share the worlds (results independent of it); ``infer``: a
     model strategy the opponents' hidden hands must agree with (their last discards; analyze's
     --infer).  ``equity``: a `reports.equity.Equity` (adds the P(win the game) columns)."""
-    from reports.analyze import decision_from_game, paired_rollouts  # noqa: PLC0415
-    from reports.review import ReviewError  # noqa: PLC0415
-    from sim.core import limits  # noqa: PLC0415
-    from sim.core.errors import CanastaError, check_int  # noqa: PLC0415
+    from reports.analyze import decision_from_game, paired_rollouts
+    from reports.review import ReviewError
+    from sim.core import limits
+    from sim.core.errors import CanastaError, check_int
 
     try:
         jobs = check_int("jobs", jobs, *limits.WORKERS)
@@ -67,7 +67,7 @@ def make_evaluator(rules, strategy: str = "expert", jobs: int = 1, infer: str | 
         cuts = np.linspace(0, rollouts, max(1, min(jobs, rollouts // 50)) + 1).astype(int)
         parts = [(int(lo), int(hi - lo)) for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
         if len(parts) > 1:
-            from joblib import Parallel, delayed  # noqa: PLC0415
+            from joblib import Parallel, delayed
 
             res = Parallel(n_jobs=len(parts))(delayed(paired_rollouts)(dec, strategy, n, seed, lo, infer)
                                               for lo, n in parts)

@@ -58,18 +58,18 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     out.append(f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} {'skill (lost)':>16} "
                f"{'luck':>16} {'hand result':>11}")
     for r in rv.summary.itertuples():
-        pw = f"   P(win) lost {r.p_win_lost:.2f} ± {r.p_win_lost_half:.2f} points of %" if hasattr(r, "p_win_lost") else ""
+        pwl = f"   P(win) lost {r.p_win_lost:.2f} ± {r.p_win_lost_half:.2f} points of %" if hasattr(r, "p_win_lost") else ""
         out.append(f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} {r.blunders:>3} "
-                   f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pw}")
+                   f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pwl}")
     return "\n".join(out)
 
 
 def timeline_figure(rv: Review):
     """Each team's equity (points) at the reviewed seats' decisions, ending at the hand's result."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(11, 4.6))
     d = rv.decisions
@@ -125,7 +125,7 @@ def _table(df: pd.DataFrame, left: set[str], row_class=None) -> str:
 
 def write_html(rv: Review, path) -> Path:
     """One self-contained page (the plot as a data URI, inline CSS, no scripts)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm"):

@@ -39,7 +39,7 @@ class Run:
         """The whole table (or the given columns that exist) or None if the run lacks it."""
         if not self.has(table):
             return None
-        from sim.runs.integrity import scan  # noqa: PLC0415
+        from sim.runs.integrity import scan
 
         names = set(self.columns(table))
         cols = None if columns is None else [c for c in columns if c in names]
@@ -51,9 +51,9 @@ class Run:
     def columns(self, table: str) -> list[str]:
         if not self.has(table):
             return []
-        import pyarrow.parquet as pq  # noqa: PLC0415
+        import pyarrow.parquet as pq
 
-        from sim.runs.store import readable_shards  # noqa: PLC0415
+        from sim.runs.store import readable_shards
 
         with readable_shards(self.path):
             return list(pq.read_schema(self.tables[table][0]).names)
@@ -74,7 +74,7 @@ def open_run(path) -> Run:
         raise CanastaError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     path = Path(path)
     try:
-        from sim.runs import store  # noqa: PLC0415
+        from sim.runs import store
     except ImportError:  # pragma: no cover - the store is part of the project now
         store = None
     if not path.exists():
@@ -102,7 +102,7 @@ def open_run(path) -> Run:
     if store is not None:
         run.unfinished = store.unfinished_note(path, manifest)
     # every chunk writes all three shards; a table with 0 rows counts as absent
-    import pyarrow.parquet as pq  # noqa: PLC0415
+    import pyarrow.parquet as pq
 
     with store.readable_shards(path) if store is not None else contextlib.nullcontext():
         for name in ("games", "decisions"):

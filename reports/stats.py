@@ -180,7 +180,7 @@ class ClusterSums(NamedTuple):
     mm: float  # sum of m_c^2
     ym: float  # sum of Y_c m_c
 
-    def __add__(self, other):  # type: ignore[override]
+    def __add__(self, other):
         return ClusterSums(*(a + b for a, b in zip(self, other, strict=True)))
 
 
@@ -236,7 +236,7 @@ def cluster_group_ci(
     with the t quantile of clusters - 1 degrees of freedom: it stays inside [0, 1] and keeps
     its coverage for rare events and few clusters, where the symmetric interval does not.
     Returns a DataFrame: by..., n, clusters, mean, low, high."""
-    import pandas as pd  # noqa: PLC0415
+    import pandas as pd
 
     per = df.groupby(by + cluster, sort=False, observed=True)[value].agg(["sum", "size"])
     per = per.rename(columns={"sum": "Y", "size": "m"}).reset_index()

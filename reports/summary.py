@@ -78,7 +78,7 @@ def _hand_frames(result: Any, cols: list[str]):
     if result.path is None:
         yield result.read("hands", columns=cols)
         return
-    from sim.runs import integrity  # noqa: PLC0415
+    from sim.runs import integrity
 
     with store.readable_shards(result.path):
         for f in store.shard_files(result.path, "hands"):  # footers checked against the markers

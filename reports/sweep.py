@@ -37,7 +37,7 @@ def _fmt(v) -> str:
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """"name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"}) (strategies.registry.split_spec,
     the one reader of strategy specs)."""
-    from strategies.registry import split_spec  # noqa: PLC0415
+    from strategies.registry import split_spec
 
     return split_spec(spec)
 

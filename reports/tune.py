@@ -246,9 +246,9 @@ class _Progress:
     def __init__(self, total: int, enabled: bool) -> None:
         self.bar = None
         if enabled:
-            import sys  # noqa: PLC0415
+            import sys
 
-            from tqdm.auto import tqdm  # noqa: PLC0415
+            from tqdm.auto import tqdm
 
             self.bar = tqdm(total=total, unit="hands", unit_scale=True, desc="tune",
                             disable=not sys.stderr.isatty(), leave=False)
@@ -281,7 +281,7 @@ def _plan(budget: int, popsize: int, per_deal: int, generations: int) -> tuple[i
 def _search(rules, strategy, space, opponents, start_spec, seed, generations, deals, popsize,
             jobs, progress) -> tuple[pd.DataFrame, list[float], int]:
     """CMA-ES generations; returns (history, final CMA mean position, hands played)."""
-    import cma  # noqa: PLC0415
+    import cma
 
     x0 = [k.position(v) for k, v in zip(space, start_values(start_spec, space).values(), strict=True)]
     opts = {"bounds": [0.0, 1.0], "seed": seed % (2**31 - 2) + 1, "popsize": popsize,
@@ -349,6 +349,7 @@ def _action_digests(rules, seats, seed, start, count) -> np.ndarray:
     """Per deal key, a digest of the whole action sequence of the hand (every seat)."""
     res = engine.run_chunk(rules, seats, seed, start, count, mode="hands", log_rate=1.0)
     cols = res.decision_columns
+    assert cols is not None  # log_rate=1.0 logs every decision
     game = np.asarray(cols["game"])
     key = np.stack([np.asarray(cols["seat"], np.int64), np.asarray(cols["action"], np.int64)], 1)
     order = np.argsort(game, kind="stable")  # rows of a hand stay in play order

@@ -1,6 +1,6 @@
 """`expert`: the strongest knob setting of `strategies.heuristic` found so far.
 
-Plan (STRATEGY-NOTES section numbers; each knob value was chosen by duplicate-deal sweeps
+Plan (docs/STRATEGY.md section numbers; each knob value was chosen by duplicate-deal sweeps
 against greedy, patient and pile-control, see benchmarks/bench_strength.py):
 - Draw (section 1): takes every pile it can take onto a team meld; with a natural pair only from
   3 cards on (a pair is worth keeping for a bigger pile); with a natural + wild from 5 cards

@@ -13,7 +13,7 @@ Meld phase -- the first legal of
   1. add a natural to a team meld (aces down to fours),
   2. a new meld of three naturals (aces down to fours),
   3. a new meld of a natural pair + a wild (joker before two),
-  4. add a wild to a team meld: jokers before twos (STRATEGY-NOTES section 4: "meld jokers,
+  4. add a wild to a team meld: jokers before twos (docs/STRATEGY.md section 4: "meld jokers,
      freeze with twos" -- a joker scores 50 melded and costs 50 left in hand), into the largest
      meld that is not yet a canasta (ties: the higher rank), then onto canastas,
   5. black threes (only legal as the last melds of a going out),

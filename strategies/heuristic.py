@@ -3,8 +3,7 @@
 One compiled decision function, steered by a knob vector (the `KNOBS` of those modules, all in
 the order of `KNOB_TABLE` below), so the four strategies cost one compilation and every knob of
 every one of them can be swept from the command line (`expert:freeze_when=0`).
-STRATEGY-NOTES.md (/work/shared) is the source of the rules of thumb; section numbers below
-refer to it.
+docs/STRATEGY.md states the rules of thumb it follows; section numbers below refer to it.
 
 Knobs (float values; 0/1 for switches): `KNOB_TABLE` below, one row per knob (name, default,
 meaning); the default row is a sensible middle-of-the-road player and the presets override some.

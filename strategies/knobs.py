@@ -8,7 +8,7 @@ kernel reads `knobs[K.open_threshold]` and the name is written nowhere else.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Knob(NamedTuple):
@@ -19,7 +19,7 @@ class Knob(NamedTuple):
     meaning: str
 
 
-def knob_index(type_name: str, table: tuple[Knob, ...]) -> tuple[int, ...]:
+def knob_index(type_name: str, table: tuple[Knob, ...]) -> Any:  # fields known at run time
     """A NamedTuple instance whose fields are the knob names and whose values their positions."""
     names = [k.name for k in table]
     if len(set(names)) != len(names):

@@ -1,6 +1,6 @@
 """`patient`: hold cards, open with the pile, meld late, go out concealed when it pays.
 
-Plan (STRATEGY-NOTES sections 2, 3, 7; one knob setting of `strategies.heuristic`):
+Plan (docs/STRATEGY.md sections 2, 3, 7; one knob setting of `strategies.heuristic`):
 - Opens from hand only when forced: the opponents have opened and we have not, or the hand may
   end (an opponent who may go out is short of cards, or the stock is low).  Otherwise it opens
   by taking the pile with a natural pair.

@@ -1,6 +1,6 @@
 """`pile-control`: play for the discard pile and deny it to the opponents.
 
-Plan (STRATEGY-NOTES sections 1, 5, 6; one knob setting of `strategies.heuristic`):
+Plan (docs/STRATEGY.md sections 1, 5, 6; one knob setting of `strategies.heuristic`):
 - Takes every pile it legally can with a natural pair or onto a meld, and with a natural + wild
   from 3 cards on.
 - Freezes the pile with a two (never a joker) when the opponents have opened and its team has

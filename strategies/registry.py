@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -54,7 +54,7 @@ KERNELS: dict[str, Callable] = {
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
 
 
-def kernel_codes(kernels: Mapping[str, Callable]) -> tuple[int, ...]:
+def kernel_codes(kernels: Mapping[str, Callable]) -> Any:  # fields known at run time
     """A NamedTuple instance `Kernel.<name>` = the code of each decision function."""
     cls = NamedTuple("KernelCodes", [(name, int) for name in kernels])  # type: ignore[misc]
     return cls(*range(len(kernels)))

@@ -27,7 +27,7 @@ def _endgame(me: str, opp: str, pile: str, stock: str, melds_us=("4", "5", "6", 
              wild_us=("2 2 2", "", "2 2 2", "", ""), wild_them=("2 2 JK", "JK JK JK", "", "", "", "")):
     """A 2-player classic position where every card not in `me`, `opp`, `pile`, `stock` is
     melded (ranks `melds_us` by us, the rest by them) and every red three is laid."""
-    from reports.position import parse_cards  # noqa: PLC0415
+    from reports.position import parse_cards
 
     used = parse_cards(" ".join([me, opp, pile, stock, *wild_us, *wild_them]))
     lines = ["players: 2", f"hand: {me}", f"pile_cards: {pile}", "red3 us: 2", "red3 them: 2",
@@ -43,7 +43,7 @@ def _endgame(me: str, opp: str, pile: str, stock: str, melds_us=("4", "5", "6", 
 
 
 def _with_known_opponent(dec, opp: str):
-    from reports.position import parse_cards  # noqa: PLC0415
+    from reports.position import parse_cards
 
     c = parse_cards(opp)
     dec.know[Know.KNOWN + 1 * N_KINDS : Know.KNOWN + 2 * N_KINDS] = c
@@ -93,7 +93,7 @@ def test_exact_endgame_values_agree_with_rollouts():
 
 def _after_draw(text: str, opp_known: str, top: str):
     """The viewer's decision after drawing `top` (moved to the top of the stock of one world)."""
-    from reports.position import card_kind  # noqa: PLC0415
+    from reports.position import card_kind
 
     dec = _with_known_opponent(decision_from_position(parse_position(text)), opp_known)
     w = np.zeros((1, Off.STATE_SIZE), np.int32)
@@ -216,7 +216,7 @@ def test_interval_coverage_on_the_exact_endgame():
 
 
 def test_paired_rollouts_are_the_numbers_behind_the_table():
-    from reports.analyze import paired_rollouts  # noqa: PLC0415
+    from reports.analyze import paired_rollouts
 
     dec = decision_from_position(parse_position(_endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10")))
     us, them, went = paired_rollouts(dec, "expert", 80, seed=5)

@@ -38,7 +38,7 @@ def test_start_scores_reach_the_first_hands_rules_and_records():
         gs = play_hand_py(CLASSIC, ["expert"] * 4, 11, i, 0, start)
         assert [int(x) for x in rec["score"][:2]] == gs.score_breakdown()["score"]
         differ += int((zero.hands["score"][i] != rec["score"]).any())
-    from sim.core.enums import Off  # noqa: PLC0415
+    from sim.core.enums import Off
 
     assert list(gs.state[Off.TEAM_MIN : Off.TEAM_MIN + 2]) == [120, 15]
     assert differ > 0, "the minimums by cumulative score changed no hand of 12"

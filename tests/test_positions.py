@@ -121,8 +121,8 @@ def test_typed_positions_rebuild_the_previous_seats_discard_snapshot():
     """From a written position (last discards + pile cards), the snapshot of the previous seat's
     discard decision (for --infer) matches the one a GameState recorded, in the fields a typed
     position can know: the pile then, the seat to act, its hand size, the melds."""
-    from sim.play.rollout import prepare  # noqa: PLC0415
-    from sim.play.worlds import Know  # noqa: PLC0415
+    from sim.play.rollout import prepare
+    from sim.play.worlds import Know
 
     rules = RuleSet.preset("classic", 4)
     fields = [Off.PILE_LEN, Off.PILE_TOP, Off.PILE_FREEZE, Off.SEAT, Off.PHASE, Off.TURN]
@@ -152,7 +152,7 @@ def test_analyze_infer_on_a_written_position(tmp_path, capsys):
     f = tmp_path / "p.txt"
     f.write_text(capsys.readouterr().out)
     assert main(["analyze", str(f), "--rollouts", "30", "--infer", "expert", "--json"]) == 0
-    import json  # noqa: PLC0415
+    import json
 
     obj = json.loads(capsys.readouterr().out)
     assert obj["actions"] and obj["uniform_actions"]

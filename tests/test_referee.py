@@ -389,3 +389,44 @@ def test_opening_reach_respects_keep_two_cards():
     st.hands[1][Kind.NINE] = 2  # two more cards to keep: now both melds fit
     assert st.max_more_points() == 45
     assert st.is_legal(meld("K")) is None
+
+
+def test_action_texts_agree_with_the_core():
+    """The referee writes its own action texts (it shares no code with the core); they must
+    be the core's (`sim.core.actions.action_text`) for every action id.  The id space is the
+    same for every rule set (Samba's sequence ids exist, unused, in classic), so this covers
+    every variant; ids outside it must agree too."""
+    from sim.core.actions import action_text
+    from sim.core.enums import N_ACTIONS
+    from sim.core.referee import action_name
+
+    ids = list(range(-1, N_ACTIONS + 2))
+    differ = [(a, action_name(a), action_text(a)) for a in ids if action_name(a) != action_text(a)]
+    assert not differ, differ[:5]
+    # the families a renderer could get wrong, spelled out once
+    assert action_name(Act.SEQ_ADD) == "extend sequence 0 down"
+    assert action_name(Act.TAKE_SEQ + 3) == "take onto sequence 1 up"
+    assert action_name(Act.SEQ_NEW) == "meld 4C 5C 6C"
+
+
+def test_the_referee_shares_no_code_with_the_core():
+    """Its point is to be a second, independent implementation: its modules import only the
+    constants of sim.core.enums, each other and the standard library."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    import sim.core.referee as referee
+
+    allowed = {"sim.core.enums", "__future__"} | set(sys.stdlib_module_names)
+    for path in Path(referee.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                ok = name in allowed or name.split(".")[0] in allowed or name.startswith("sim.core.referee")
+                assert ok, f"{path.name} imports {name}"

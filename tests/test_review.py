@@ -62,10 +62,10 @@ def test_a_play_history_and_a_hand_record_give_the_same_hand(rec, tmp_path):
 
 
 def test_a_hand_record_with_a_stacked_deck(tmp_path):
-    from deckbuilder import full_deck_ids  # noqa: PLC0415
+    from deckbuilder import full_deck_ids
 
-    from sim.core.cards import card_token  # noqa: PLC0415
-    from sim.play.pyplay import play_hand_py  # noqa: PLC0415
+    from sim.core.cards import card_token
+    from sim.play.pyplay import play_hand_py
 
     deck = " ".join(card_token(c) for c in full_deck_ids(2))
     gs = play_hand_py(CLASSIC, ["greedy"] * 4, gs=GameState.new_hand(CLASSIC, deck=deck, dealer=0))
@@ -158,7 +158,7 @@ def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
 def _swap_hidden_card(gs: GameState, viewer: int) -> GameState:
     """A copy where one natural card of another seat's hand and one natural stock card of
     another rank trade places (the viewer cannot tell the two states apart)."""
-    import copy  # noqa: PLC0415
+    import copy
 
     g = copy.deepcopy(gs)
     st = g.state
@@ -234,7 +234,7 @@ def test_write_html_refuses_other_suffixes(rec, tmp_path, monkeypatch):
 
 
 def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
-    from reports.equity import _finish, save_equity  # noqa: PLC0415
+    from reports.equity import _finish, save_equity
 
     pts = [0, 2500]
     rows = [(-1, a, b, 100, 50.0 + (a - b) / 100) for a in pts for b in pts]
@@ -257,7 +257,7 @@ def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
 def test_summed_skill_and_luck_intervals_cover():
     """The per-team sums carry intervals from the sum of the terms' variances: with independent
     terms of known truth they cover about 95% of the time."""
-    from reports.review import _summary  # noqa: PLC0415
+    from reports.review import _summary
 
     rng = np.random.default_rng(4)
     truth_lost = np.array([300.0, 250.0, 400.0, 220.0, 500.0])  # clearly separable losses

@@ -293,10 +293,10 @@ def test_rollout_observations_hide_the_unseen_pile_cards():
     """Two worlds that differ only in cards hidden from the viewer (here: a buried pile card
     swapped with a card of another hand) give the viewer's strategy identical observations, as
     the rollouts build them; the plain observation (the old rollouts) would have told them apart."""
-    from sim.core.enums import Act  # noqa: PLC0415
-    from sim.play.loop import build_obs_nb  # noqa: PLC0415
-    from sim.play.worlds import observe_nb  # noqa: PLC0415
-    from strategies.registry import decide_nb, parse_spec  # noqa: PLC0415
+    from sim.core.enums import Act
+    from sim.play.loop import build_obs_nb
+    from sim.play.worlds import observe_nb
+    from strategies.registry import decide_nb, parse_spec
 
     pos = parse_position(FOUR)
     setup = prepare(pos)

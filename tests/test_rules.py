@@ -1,4 +1,4 @@
-"""Rule sets: presets vs RULES.md, refusals, engine parameters, manifests, the `rules` CLI."""
+"""Rule sets: presets vs docs/RULES.md, refusals, engine parameters, manifests, the `rules` CLI."""
 
 from __future__ import annotations
 

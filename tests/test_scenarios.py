@@ -32,7 +32,7 @@ FILL = "4 5 6 7 8 9 10 J Q K A"  # no pair; 100 points
 
 
 VALUE = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
-         "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}  # RULES.md section 1
+         "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}  # docs/RULES.md section 1
 
 
 def points(cards: list[str]) -> int:

@@ -1,4 +1,4 @@
-"""Fixed-deck Samba scenarios (RULES.md sections 5-7 and 9, seed 004; docs/ENGINE.md "Samba").
+"""Fixed-deck Samba scenarios (docs/RULES.md sections 5-7 and 9, the Samba text; docs/ENGINE.md "Samba").
 
 Samba preset, four players, dealer 0 unless said otherwise: seat 1 (team 1) moves first, then
 seats 2 (team 0), 3 (team 1), 0 (team 0).  Stacked decks come from tests/deckbuilder.py with
@@ -650,14 +650,14 @@ def test_pile_take_pair_comes_from_the_hand():
 
 
 def test_referee_can_take_the_pair_from_the_hand_before_the_pile(monkeypatch):
-    """The referee follows the physical order like the core (sim.core.referee.PAIR_BEFORE_PILE);
+    """The referee follows the physical order like the core (sim.core.referee.moves.PAIR_BEFORE_PILE);
     the other order would meld the pile's 9H and keep a hand card."""
-    from sim.core import referee
+    from sim.core.referee import moves
 
     gs = samba_game(hands=PAIR_DEAL, stock_top=["JK"] * 4)
     play(gs, "draw", "meld A A A", "discard 9", "draw", "discard 9", "take 9 9")
     for physical in (True, False):
-        monkeypatch.setattr(referee, "PAIR_BEFORE_PILE", physical)
+        monkeypatch.setattr(moves, "PAIR_BEFORE_PILE", physical)
         ref = RefereeState(gs.params, list(gs.deck), 0, [0, 0])
         for a in gs.actions:
             ref.apply(a)

@@ -190,7 +190,7 @@ def test_scrambled_hidden_cards_give_bit_identical_worlds():
 
 
 def test_consistent_worlds_agree_with_the_last_discards():
-    from sim.play.worlds import _model_agrees_nb  # noqa: PLC0415
+    from sim.play.worlds import _model_agrees_nb
 
     sid, knobs = parse_spec("expert")
     constrained = agreed = 0

@@ -61,16 +61,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reports.analyze import analyze, format_table, to_json  # noqa: PLC0415
-    from reports.position import load_position  # noqa: PLC0415
-    from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
+    from reports.analyze import analyze, format_table, to_json
+    from reports.position import load_position
+    from sim.core.rules import RuleSet, parse_overrides
 
     pos = load_position(args.position)
     sets = {**pos.overrides, **parse_overrides(args.overrides)}
     rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
     equity = None
     if args.equity:
-        from reports.equity import load_equity  # noqa: PLC0415
+        from reports.equity import load_equity
 
         equity = load_equity(args.equity).of_totals
     df = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,

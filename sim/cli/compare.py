@@ -46,8 +46,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from reports.compare import compare, resolve_rules, round_robin  # noqa: PLC0415
-    from sim.runs.outputs import writable_file  # noqa: PLC0415
+    from reports.compare import compare, resolve_rules, round_robin
+    from sim.runs.outputs import writable_file
 
     if len(args.strategies) < 2:
         raise ValueError("compare needs at least two strategies")
@@ -82,7 +82,7 @@ def answer(row) -> str:
 
 
 def print_pairs(pairs) -> None:
-    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+    from sim.cli.tables import ci_column, print_table
 
     for _, row in pairs.iterrows():
         print(answer(row))
@@ -117,7 +117,7 @@ def print_pairs(pairs) -> None:
 
 
 def print_ranking(ranking) -> None:
-    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+    from sim.cli.tables import ci_column, print_table
 
     show = pd.DataFrame({
         "rank": ranking["rank"], "strategy": ranking["strategy"],

@@ -22,7 +22,7 @@ EPILOG = """examples:
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    from reports.equity import DEFAULT_GAMES, DEFAULT_STEP  # noqa: PLC0415
+    from reports.equity import DEFAULT_GAMES, DEFAULT_STEP
 
     p = subparsers.add_parser(
         "equity", help="P(win the game | cumulative scores): a game equity table",
@@ -55,10 +55,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reports import equity  # noqa: PLC0415
-    from sim.cli.rules import rules_from_args  # noqa: PLC0415
-    from sim.runs.outputs import writable_file  # noqa: PLC0415
-    from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies  # noqa: PLC0415
+    from reports import equity
+    from sim.cli.rules import rules_from_args
+    from sim.runs.outputs import writable_file
+    from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies
 
     rules = rules_from_args(args)
     reason = rules.engine_supported()
@@ -95,12 +95,12 @@ def _team_strats(rules, seats, t) -> str:
 
 
 def _figure(df, teams, seats, rules):
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
-    from reports.equity import heatmap  # noqa: PLC0415
+    from reports.equity import heatmap
 
     n = df["us"].nunique()
     size = min(11.0, 3.5 + 0.4 * n)

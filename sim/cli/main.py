@@ -31,14 +31,14 @@ EPILOG = """examples:
 
 def version() -> str:
     """The installed package's version, else the source tree's pyproject.toml's."""
-    from importlib.metadata import PackageNotFoundError  # noqa: PLC0415
-    from importlib.metadata import version as _v  # noqa: PLC0415
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _v
 
     try:
         return _v("canasta-lab")
     except PackageNotFoundError:
-        import tomllib  # noqa: PLC0415
-        from pathlib import Path  # noqa: PLC0415
+        import tomllib
+        from pathlib import Path
 
         py = Path(__file__).resolve().parents[2] / "pyproject.toml"
         try:
@@ -61,7 +61,10 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {msg} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def subcommand_modules() -> tuple:
+    """Every subcommand's module, in the order `canasta --help` lists them; each defines
+    add_parser(subparsers) and run(args) -> int.  (Imported here, not at module level, so that
+    Ctrl-C while the libraries load is one line.)"""
     from sim.cli import (
         analyze,
         compare,
@@ -78,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
         warmup,
     )
 
+    return (rules, strategies, play, simulate, compare, sweep, tune, odds, analyze, review, equity, report, warmup)
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="canasta",
         description="Canasta strategy lab: simulate, compare and analyse Canasta strategies.",
@@ -86,9 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    # each module defines add_parser(subparsers) and run(args) -> int
-    for module in (rules, strategies, play, simulate, compare, sweep, tune, odds, analyze, review, equity, report,
-                   warmup):
+    for module in subcommand_modules():
         module.add_parser(sub)
     return parser
 

@@ -28,7 +28,7 @@ EPILOG = """examples:
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from reports.odds import BY_CHOICES  # noqa: PLC0415
+    from reports.odds import BY_CHOICES
 
     p = subparsers.add_parser(
         "odds", help="going-out odds from decision logs (or a position file)",
@@ -67,9 +67,9 @@ def run(args) -> int:
         return _run_position(args)
     if not args.run_dir:
         raise ValueError("give a RUN_DIR (or --position FILE)")
-    from reports import odds  # noqa: PLC0415
-    from reports.runs import open_run  # noqa: PLC0415
-    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+    from reports import odds
+    from reports.runs import open_run
+    from sim.cli.tables import ci_column, print_table
 
     run_ = open_run(args.run_dir)
     if run_.unfinished:
@@ -111,9 +111,9 @@ def run(args) -> int:
 
 
 def _run_position(args) -> int:
-    from reports.position import load_position, rollout  # noqa: PLC0415
-    from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
-    from strategies.registry import parse_spec  # noqa: PLC0415
+    from reports.position import load_position, rollout
+    from sim.core.rules import RuleSet, parse_overrides
+    from strategies.registry import parse_spec
 
     if args.run_dir:
         raise ValueError("give either RUN_DIR or --position FILE, not both")
@@ -138,7 +138,7 @@ def _run_position(args) -> int:
 
 def print_rollout(res) -> None:
     """The rollout's tables, aligned, each number with its 95% CI."""
-    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+    from sim.cli.tables import ci_column, print_table
 
     print(f"{res.rollouts:,} rollouts, strategies {', '.join(res.strategies)}, seed {res.seed}")
     t = res.teams

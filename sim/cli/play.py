@@ -122,7 +122,7 @@ def _turn_step(text: str) -> tuple[int, int]:
 
 def position_at(gs: GameState, actions: list[int], at: str, seat: int | None) -> str:
     """The position text of decision TURN[:STEP] of the hand ``actions`` replayed on ``gs``."""
-    from sim.play.position import format_position  # noqa: PLC0415
+    from sim.play.position import format_position
 
     turn, step = _turn_step(at)
     k = 0

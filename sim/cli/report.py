@@ -26,8 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from reports.report import build_report  # noqa: PLC0415
-    from reports.runs import open_run  # noqa: PLC0415
+    from reports.report import build_report
+    from reports.runs import open_run
 
     note = open_run(args.run_dir).unfinished
     if note:

@@ -66,10 +66,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _record(args):
-    from reports.hand_file import read_hand_file  # noqa: PLC0415
-    from reports.review import hand_by_key  # noqa: PLC0415
-    from sim.cli.rules import rules_from_args  # noqa: PLC0415
-    from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies  # noqa: PLC0415
+    from reports.hand_file import read_hand_file
+    from reports.review import hand_by_key
+    from sim.cli.rules import rules_from_args
+    from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies
 
     if args.history:
         given = args.preset or args.players or args.team_layout or args.overrides
@@ -87,13 +87,13 @@ def _record(args):
 
 
 def run(args: argparse.Namespace) -> int:
-    from reports import review_eval  # noqa: PLC0415
-    from reports.equity import load_equity  # noqa: PLC0415
-    from reports.review import review, seats_arg  # noqa: PLC0415
-    from reports.review_out import format_text, write_html  # noqa: PLC0415
-    from sim.core.rules import RuleSet  # noqa: PLC0415
-    from sim.runs.outputs import writable_file  # noqa: PLC0415
-    from sim.runs.runner import check_strategy_names, registered_strategies  # noqa: PLC0415
+    from reports import review_eval
+    from reports.equity import load_equity
+    from reports.review import review, seats_arg
+    from reports.review_out import format_text, write_html
+    from sim.core.rules import RuleSet
+    from sim.runs.outputs import writable_file
+    from sim.runs.runner import check_strategy_names, registered_strategies
 
     if args.out and not args.out.lower().endswith((".html", ".htm")):
         raise ValueError(f"-o {args.out}: the review page must end in .html")

@@ -121,6 +121,7 @@ def parse_jobs(text: str | None) -> int:
     if text is None:
         return -1
     jobs = parse_count("--jobs", text, *limits.JOBS)
+    assert jobs is not None  # text is not None
     if jobs == 0:
         raise CanastaError("--jobs 0: give a number of workers, or -1 for all cores")
     return jobs
@@ -293,6 +294,7 @@ def print_summary(result: Any) -> None:
                                   "games won [95% CI]": ci_column(g, "estimate", "low", "high", pct=True)}),
                     title=f"Games ({s.games:,} whole games)")
         gp = s.game_pairs
+        assert gp is not None  # summarize_tables sets game_teams and game_pairs together
         print_table(pd.DataFrame({"difference": gp["label"],
                                   "final score per game [95% CI]": ci_column(gp, "estimate", "low", "high", signed=True)}))
     e = s.ends

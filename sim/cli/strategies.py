@@ -36,17 +36,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def strategy_modules() -> dict[str, Any]:
     """{name: module} in registry order."""
-    from strategies import registry  # noqa: PLC0415
+    from strategies import registry
 
-    mods = getattr(registry, "STRATEGIES", None)
-    if isinstance(mods, dict):
-        return dict(mods)
-    return dict(registry._ENTRIES)
+    return dict(registry.STRATEGIES)
 
 
 def _meanings() -> dict[str, tuple[str, str | None]]:
     """{knob: (meaning, declared range or None)} of every knob any strategy uses."""
-    from strategies import heuristic  # noqa: PLC0415
+    from strategies import heuristic
 
     table = getattr(heuristic, "KNOB_TABLE", None)
     if table:
@@ -80,7 +77,7 @@ def knob_range(meaning: str, default: float, declared: str | None = None) -> str
 
 def knob_rows(name: str) -> list[dict[str, Any]]:
     """Knobs of strategy ``name``: knob, default (this strategy's), range, meaning."""
-    from strategies.registry import knob_defaults  # noqa: PLC0415
+    from strategies.registry import knob_defaults
 
     meanings = _meanings()
     rows = []
@@ -103,9 +100,9 @@ def plan(name: str) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import pandas as pd  # noqa: PLC0415
+    import pandas as pd
 
-    from sim.cli.tables import fmt_num, print_table  # noqa: PLC0415
+    from sim.cli.tables import fmt_num, print_table
 
     mods = strategy_modules()
     names = args.names or list(mods)

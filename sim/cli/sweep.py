@@ -41,9 +41,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from reports.compare import resolve_rules  # noqa: PLC0415
-    from reports.sweep import parse_knobs, sweep  # noqa: PLC0415
-    from sim.runs.outputs import writable_file  # noqa: PLC0415
+    from reports.compare import resolve_rules
+    from reports.sweep import parse_knobs, sweep
+    from sim.runs.outputs import writable_file
 
     knobs = parse_knobs(args.knob)
     if args.out:
@@ -59,7 +59,7 @@ def run(args) -> int:
 
 
 def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
-    from sim.cli.tables import ci_column, print_table  # noqa: PLC0415
+    from sim.cli.tables import ci_column, print_table
 
     show = df[["rank", *knobs]].copy()
     show[f"vs {opponent} [95% CI]"] = ci_column(df, "mean_diff_per_hand", "ci_low", "ci_high", signed=True)

@@ -78,9 +78,9 @@ def _command(args) -> str:
 
 
 def run(args) -> int:
-    from reports.tune import parse_knob_ranges, tune  # noqa: PLC0415
-    from sim.core.rules import RuleSet, parse_overrides  # noqa: PLC0415
-    from sim.runs.outputs import writable_file  # noqa: PLC0415
+    from reports.tune import parse_knob_ranges, tune
+    from sim.core.rules import RuleSet, parse_overrides
+    from sim.runs.outputs import writable_file
 
     if args.out:
         writable_file(args.out)  # before the search, not after it

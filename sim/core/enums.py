@@ -323,7 +323,8 @@ def _record(columns: tuple[DecisionColumn, ...]) -> np.dtype:
 
 def _layout(type_name: str, names: tuple[str, ...]):
     """Row index of each field in its kernel array, as a NamedTuple numba folds as constants."""
-    cls = NamedTuple(type_name, [(n.upper(), int) for n in names])
+    # the fields come from the column list at import time, which a static checker cannot see
+    cls = NamedTuple(type_name, [(n.upper(), int) for n in names])  # type: ignore[misc]
     return cls(*range(len(names)))
 
 

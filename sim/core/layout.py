@@ -36,7 +36,7 @@ def layout(type_name: str, rows: tuple[Field, ...], size_name: str) -> Any:
         offsets.append(at)
         at += r.width
     cls = NamedTuple(type_name, [(n, int) for n in names])  # type: ignore[misc]
-    return cls(*offsets, at)
+    return cls._make([*offsets, at])
 
 
 def widths(rows: tuple[Field, ...]) -> dict[str, int]:

@@ -6,7 +6,8 @@ the rows it fills in the int32 parameter array (`Par`, read by the kernels) and 
 presets that change it.  `sim.core.rules.RuleSet` adds the behaviour (presets, validation,
 seats, `to_params`, descriptions); `Par` and `N_PARAMS` are re-exported by `sim.core.enums`.
 
-Adding a rule parameter = one field here, its use (kernels read `params[Par.NAME]`), its test.
+Adding a rule parameter = one field here, its use (kernels read `params[Par.NAME]`), its test
+and its description in docs/RULES.md (CONTRIBUTING.md has the checklist).
 
 Ranges keep every score representable: the engine keeps scores in int32 and logs some counts
 in int16, so the largest bonus, card value and safety cap are bounded (`SCORE_MAX`,
@@ -44,8 +45,8 @@ class RulesError(CanastaError):
         super().__init__(" ".join(str(message).split()))
 
 
-# One-line description of each preset (the presets' values are declared with each parameter
-# below, except those that depend on the player count: RuleSet.preset).
+# One-line description of each preset (docs/RULES.md section 9; the presets' values are declared
+# with each parameter below, except those that depend on the player count: RuleSet.preset).
 PRESETS: dict[str, str] = {
     "classic": "Official Canasta Laws: 2 packs (3 for six players), draw 1, 1 canasta to go out "
     "(2 for six players), concealed going out 200, game to 5,000",

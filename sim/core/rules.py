@@ -1,4 +1,4 @@
-"""Rule sets: a validated, immutable bundle of every parameter of /work/shared/RULES.md.
+"""Rule sets: a validated, immutable bundle of every parameter of docs/RULES.md.
 
 A `RuleSet` is what the user chooses (a preset, a player count, a few overrides); `to_params()`
 turns it into the int32 array the numba core reads at the `Par` indices (derived from the
@@ -72,8 +72,8 @@ FIVE_TEAM_B: tuple[int, ...] = (1, 3, 4)  # one of them sits out each hand, in r
 
 @dataclass(frozen=True)
 class RuleSet(RuleParams):
-    """Every rule parameter (declared in sim/core/params.py, one field each, with its meaning,
-    range and presets' values).  The defaults are the classic four-player game.
+    """Every rule parameter of docs/RULES.md (declared in sim/core/params.py, one field each,
+    with its meaning, range and presets' values).  The defaults are the classic four-player game.
 
     Tuple fields accept lists (JSON); `card_values` also accepts a mapping kind -> points
     (keys as in KIND_KEYS or the tokens 2 3 4 .. A JK R3), missing kinds keep the standard value.
@@ -122,7 +122,7 @@ class RuleSet(RuleParams):
                     layout = kw["team_layout"] = "2x3"
                 kw.update(decks=3, canastas_to_go_out=2, red_three_scores=RED3_SIX_PLAYERS)
                 if layout == "3x2":
-                    # Three teams of two play to 7,500.  The rules give the 150 band only for the
+                    # Three teams of two play to 7,500.  docs/RULES.md gives the 150 band only for the
                     # two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
                     # could never apply, so the 3x2 game keeps the classic bands (top 120).
                     kw["game_target"] = 7500

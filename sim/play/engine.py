@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from sim.core.enums import (
     DEC_CARD_FIELDS,
@@ -71,8 +72,9 @@ class ChunkResult:
     def decisions(self) -> np.ndarray:
         if self._decisions is None:
             cols = self.decision_columns
+            assert cols is not None  # __init__ sets records or columns
             rows = np.empty(len(cols["seed"]), decision_record_dt)
-            for name in decision_record_dt.names:
+            for name in decision_record_dt.names or ():
                 rows[name] = cols[name]
             self._decisions = rows
         return self._decisions
@@ -128,7 +130,7 @@ def run_chunk(
     log_rate: float = 0.0,
     check: bool = False,
     reuse_buffers: bool = False,
-    start_scores: np.ndarray | None = None,
+    start_scores: npt.ArrayLike | None = None,
     luck: bool = False,
     log_detail: str = "basic",
 ) -> ChunkResult:
@@ -219,7 +221,7 @@ def run_chunk(
 LOG_DETAILS = ("basic", "cards")
 
 
-def _start_scores(scores: np.ndarray | None, n_teams: int, count: int) -> np.ndarray:
+def _start_scores(scores: npt.ArrayLike | None, n_teams: int, count: int) -> np.ndarray:
     """int32[count or 1, MAX_TEAMS] for the kernel, or ValueError naming the expected shape."""
     out = np.zeros((1, MAX_TEAMS), np.int32)
     if scores is None:
@@ -251,9 +253,6 @@ def _run_openspiel_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int,
     return ChunkResult(run_python_chunk(rules, strategies, seed, start, count))
 
 
-_REUSABLE: dict[str, tuple[np.ndarray, ...]] = {}
-
-
 def card_fields_for(rules: RuleSet) -> tuple[str, ...]:
     """The card columns the kernel writes under these rules (the suits only with sequences)."""
     return DEC_CARD_FIELDS if rules.sequences else DEC_CARD_FIELDS[:N_CARD_CLASSIC]
@@ -282,6 +281,6 @@ def action_text_safe(action: int) -> str:
         from sim.core.actions import action_text
 
         return repr(action_text(action))
-    except Exception:  # noqa: BLE001 - only for the message
+    except Exception:  # any failure: only for the message
         return str(action)
 

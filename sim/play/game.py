@@ -84,6 +84,12 @@ class GameState:
             for s in range(self.n_seats):
                 know_init_nb(self.know[s], s, self.pile_hidden)
 
+    @property
+    def _knows(self) -> np.ndarray:
+        """``know``, which __post_init__ always fills (int32[n_seats, Know.SIZE])."""
+        assert self.know is not None
+        return self.know
+
     # ------------------------------------------------------------------ creation
     @classmethod
     def new_hand(
@@ -151,7 +157,7 @@ class GameState:
         viewer has not seen are dealt at random (sim.play.worlds, stream keyed by ``seed``), the
         viewer keeps what it knows.  ``rules``: default the position's own (else classic).
         Raises ValueError (one line) for an impossible position."""
-        from sim.play.rollout import position_to_state, prepare, rules_for_position  # noqa: PLC0415
+        from sim.play.rollout import position_to_state, prepare, rules_for_position
 
         rules = rules_for_position(position, rules)
         setup = prepare(position, rules)
@@ -166,10 +172,10 @@ class GameState:
     def position(self, seat: int | None = None):
         """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
         (`format_position` writes it as text)."""
-        from sim.play.position import position_from_state  # noqa: PLC0415
+        from sim.play.position import position_from_state
 
         s = self.seat if seat is None else int(seat)
-        return position_from_state(self.state, self.know[s], self.rules, s)
+        return position_from_state(self.state, self._knows[s], self.rules, s)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -249,12 +255,12 @@ class GameState:
         self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])
-        observe_nb(self.state, self.seat if seat is None else seat, int(self.know[0, Know.PILE_HIDDEN]), obs, samba)
+        observe_nb(self.state, self.seat if seat is None else seat, int(self._knows[0, Know.PILE_HIDDEN]), obs, samba)
         return obs
 
     def knowledge(self, seat: int | None = None) -> np.ndarray:
         """A copy of what ``seat`` knows beyond its observation (int32[Know.SIZE])."""
-        return self.know[self.seat if seat is None else seat].copy()
+        return self._knows[self.seat if seat is None else seat].copy()
 
     # ------------------------------------------------------------------ acting
     def legal_actions(self) -> list[int]:
@@ -295,10 +301,10 @@ class GameState:
         if why:
             raise IllegalActionError(f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}")
         for s in range(self.n_seats):
-            know_update_nb(self.know[s], self.state, self.params, a)
+            know_update_nb(self._knows[s], self.state, self.params, a)
         apply_action_nb(self.state, self.params, a)
         for s in range(self.n_seats):
-            know_after_nb(self.know[s], self.state)
+            know_after_nb(self._knows[s], self.state)
         self.history.append(Step(seat, a, text))
 
     def _action_id(self, action: int | str) -> int:

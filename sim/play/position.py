@@ -262,7 +262,7 @@ def _read_lines(text: str) -> dict[str, str]:
 
 
 def _parse_rules(raw: dict[str, str]) -> tuple[str | None, dict, str | None]:
-    from sim.core.rules import parse_overrides  # noqa: PLC0415
+    from sim.core.rules import parse_overrides
 
     items = [x.strip() for x in raw.get("set", "").split(";") if x.strip()]
     return raw.get("rules") or None, parse_overrides(items), raw.get("team_layout") or None
@@ -561,8 +561,8 @@ def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -
     knowledge, sim.play.worlds layout) as a Position.  Reads the public fields, the seat's own
     hand and the pile's cards above the ones nobody has seen.  ValueError if the hand is over,
     for five players, or for Samba rules."""
-    from sim.core.enums import Off, Phase  # noqa: PLC0415
-    from sim.play.worlds import Know  # noqa: PLC0415
+    from sim.core.enums import Off, Phase
+    from sim.play.worlds import Know
 
     if int(state[Off.PHASE]) == Phase.OVER:
         raise PositionError("the hand is over: there is no decision to describe")

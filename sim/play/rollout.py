@@ -228,7 +228,7 @@ class RolloutSetup:
 
 
 def rules_for_position(position, rules):
-    from sim.core.rules import RuleSet  # noqa: PLC0415
+    from sim.core.rules import RuleSet
 
     if rules is None:
         rules = RuleSet.preset(position.rules or "classic", position.players, position.team_layout,
@@ -444,7 +444,7 @@ def _rng_array(rng) -> np.ndarray:
 
 
 def _check_text(code: int) -> str:
-    from sim.play.engine import CHECK_TEXT  # noqa: PLC0415
+    from sim.play.engine import CHECK_TEXT
 
     return CHECK_TEXT.get(code, f"check {code}")
 
@@ -472,9 +472,9 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
 def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, check: bool = False) -> np.ndarray:
     """Play ``rollouts`` completions of ``setup`` (rollout_record_dt records, engine teams).
     ``strategies``: one spec for every seat or one per seat (strategies.registry.parse_spec)."""
-    from sim.core.legal import WHY_TEXT  # noqa: PLC0415
-    from sim.play.engine import action_text_safe  # noqa: PLC0415
-    from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec  # noqa: PLC0415
+    from sim.core.legal import WHY_TEXT
+    from sim.play.engine import action_text_safe
+    from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
     if isinstance(strategies, str):
         strategies = [strategies]

@@ -33,6 +33,7 @@ def _dtype_map() -> dict[str, dict[str, np.dtype]]:
     out: dict[str, dict[str, np.dtype]] = {}
     for table, rec in (("hands", hand_record_dt), ("decisions", decision_record_dt), ("games", game_record_dt)):
         m: dict[str, np.dtype] = {}
+        assert rec.names is not None and rec.fields is not None  # record dtypes are structured
         for name in rec.names:
             dt = rec.fields[name][0]
             if dt.subdtype is not None:
@@ -118,7 +119,7 @@ def records_to_frames(
     g["capped"] = games["capped"]
     # the engine's records carry score_us / score_them / went_out_us; other chunk functions may
     # leave them out, and conform_frames then joins them from the hands
-    d = {name: decisions[name] for name in decision_record_dt.names if name in (decisions.dtype.names or ())}
+    d = {name: decisions[name] for name in decision_record_dt.names or () if name in (decisions.dtype.names or ())}
     return {
         "hands": pd.DataFrame(h, copy=True),
         "decisions": pd.DataFrame(d, copy=True),
@@ -289,7 +290,7 @@ def record_tables(
         g[f"final_t{t}"] = _column(games["final"][:, t], gd[f"final_t{t}"])
     g["capped"] = _column(games["capped"], gd["capped"])
     dd = COLUMN_DTYPES["decisions"]
-    d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names}
+    d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names or ()}
     if "pile_top" in names:  # --log-detail cards: the strategy, then the card columns the engine gave
         d["strategy"] = strategy_column(np.asarray(decisions["seat"]), strategies)
         for c in CARD_COLUMNS + SUIT_COLUMNS:

@@ -75,6 +75,7 @@ def _stats_range(md: pq.FileMetaData, column: str) -> tuple[int, int] | None:
             return None
         lo = st.min if lo is None else min(lo, st.min)
         hi = st.max if hi is None else max(hi, st.max)
+    assert lo is not None and hi is not None  # num_rows > 0, so there is at least one row group
     return int(lo), int(hi)
 
 

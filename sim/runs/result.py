@@ -57,6 +57,7 @@ class RunResult:
                 expr = store._filter_expression(filters)
                 df = pa.Table.from_pandas(df, preserve_index=False).filter(expr).to_pandas()
             return df[list(columns)] if columns is not None else df
+        assert self.path is not None  # a run without a folder always carries its frames
         return store.read_run(self.path, table, columns=columns, filters=filters)
 
     @cached_property
@@ -75,6 +76,7 @@ class RunResult:
     def chunks_done(self) -> int:
         if self._frames is not None:
             return self.manifest["n_chunks"]
+        assert self.path is not None  # a run without a folder always carries its frames
         return len(store.done_chunks(self.path, self.manifest["n_chunks"]))
 
     @property

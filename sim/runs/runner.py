@@ -517,7 +517,7 @@ def simulate(
     resume: bool = False,
     check: bool = False,
     progress: bool | None = None,
-    chunk_fn: ChunkFn | str | None = None,
+    chunk_fn: ChunkFn | None = None,
     *,
     command: str | None = None,
     on_start: Callable[[], None] | None = None,

@@ -289,7 +289,7 @@ def lock_folder(root: Path) -> Iterator[None]:
     with a one-line RunFolderError.  The operating system drops the lock when the process ends,
     also on kill -9, so a stale lock file never blocks a later run."""
     root.mkdir(parents=True, exist_ok=True)
-    fh = open(root / LOCK, "a+")  # noqa: SIM115 - held open until the run ends
+    fh = open(root / LOCK, "a+")  # held open until the run ends (no with-block)
     try:
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -437,7 +437,7 @@ def read_run(
     return integrity.scan(files, columns, expr, path).to_pandas()
 
 
-def _empty_frame(path: str | os.PathLike, table: str, columns: list[str] | None) -> pd.DataFrame:
+def _empty_frame(path: str | os.PathLike | None, table: str, columns: list[str] | None) -> pd.DataFrame:
     cols = list(KEY_COLUMNS[table]) if columns is None else columns
     return pd.DataFrame({c: pd.Series([], dtype=COLUMN_DTYPES[table].get(c, "object")) for c in cols})
 
