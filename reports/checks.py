@@ -14,7 +14,8 @@ N_BOOT = (20, 100_000)  # bootstrap resamples of round_robin's ranking CIs
 
 def strategy_list(strategies: Any) -> list[str]:
     """Specs from 'a,b' text or a sequence of specs, each read by the registry's one parser."""
-    from strategies.registry import parse_spec, split_specs
+    from sim.play.specs import check_spec
+    from strategies.registry import split_specs
 
     if isinstance(strategies, str):
         specs = split_specs(strategies)
@@ -26,7 +27,7 @@ def strategy_list(strategies: Any) -> list[str]:
     else:
         raise CanastaError(f"strategies {strategies!r}: give names like ['expert', 'greedy'] or 'expert,greedy'")
     for spec in specs:
-        parse_spec(spec)
+        check_spec(spec)  # compiled strategies, search players and OpenSpiel bots alike
     return specs
 
 

@@ -89,7 +89,7 @@ def test_resample_keeps_the_information_state_and_reads_no_hidden_card():
 
 
 def test_openspiel_ismcts_bot_plays_a_legal_move():
-    from sim.play.search.openspiel_bot import make_bot  # noqa: PLC0415
+    from sim.play.search.openspiel_bot import make_bot
 
     game = _game()
     rng = np.random.default_rng(3)
@@ -101,8 +101,8 @@ def test_openspiel_ismcts_bot_plays_a_legal_move():
 
 
 def test_an_openspiel_bot_takes_a_seat_in_run_chunk():
-    from sim.core.rules import RuleSet  # noqa: PLC0415
-    from sim.play.engine import run_chunk  # noqa: PLC0415
+    from sim.core.rules import RuleSet
+    from sim.play.engine import run_chunk
 
     rules = RuleSet.preset("classic", players=2)
     seats = ["openspiel-ismcts:sims=8", "expert"]

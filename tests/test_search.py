@@ -98,7 +98,7 @@ def test_search_specs_are_checked():
 
 
 def test_runner_accepts_search_players_and_names_bad_knobs():
-    from sim.runs import runner  # noqa: PLC0415
+    from sim.runs import runner
 
     names = runner.registered_strategies()
     assert "pimc" in names and "ismcts" in names
@@ -106,3 +106,15 @@ def test_runner_accepts_search_players_and_names_bad_knobs():
     with pytest.raises(ValueError, match="no knob 'worldz'"):
         runner.check_strategy_names(["pimc:worldz=8"], names)
     assert runner.split_strategies("pimc:worlds=8,guard=1,greedy") == ["pimc:worlds=8,guard=1", "greedy"]
+
+
+def test_compare_and_sweep_read_search_specs_with_the_one_checker():
+    # compare / round_robin / sweep validate strategies through sim.play.specs.check_spec
+    from reports.checks import strategy_list
+    from sim.core.errors import CanastaError
+
+    assert strategy_list(["pimc:worlds=8", "expert"]) == ["pimc:worlds=8", "expert"]
+    with pytest.raises(CanastaError):
+        strategy_list(["pimc:worlds=lots", "expert"])
+    with pytest.raises(CanastaError):
+        strategy_list(["pimcc", "expert"])

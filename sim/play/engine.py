@@ -243,12 +243,12 @@ def _run_openspiel_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int,
     if mode != "hands" or log_rate > 0:
         raise ValueError("OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)")
     try:
-        import pyspiel  # noqa: F401, PLC0415
+        import pyspiel  # noqa: F401
     except ImportError:
-        from sim.play.search.openspiel_bot import OPENSPIEL_MISSING  # noqa: PLC0415
+        from sim.play.search.openspiel_bot import OPENSPIEL_MISSING
 
         raise ValueError(OPENSPIEL_MISSING) from None
-    from sim.play.search.pyloop import run_python_chunk  # noqa: PLC0415
+    from sim.play.search.pyloop import run_python_chunk
 
     return ChunkResult(run_python_chunk(rules, strategies, seed, start, count))
 

@@ -219,7 +219,7 @@ class CanastaState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal kind {action}"
-        from sim.core.actions import action_text  # noqa: PLC0415
+        from sim.core.actions import action_text
 
         return action_text(int(action))
 

@@ -33,6 +33,7 @@ import pandas as pd
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.play import engine
+from sim.play.specs import check_spec
 from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.runs import integrity, store, workers
 from sim.runs.result import RunResult, hands_per_second  # noqa: F401 - the runner's names of before
@@ -92,8 +93,8 @@ def default_chunk_size(mode: str, total: int) -> int:
 
 def registered_strategies() -> tuple[str, ...]:
     """Names of the engine's strategy registry, then the search players (sim.play.search)."""
-    from sim.play.search.openspiel_bot import BOT_NAMES  # noqa: PLC0415
-    from sim.play.search.spec import SEARCH_NAMES  # noqa: PLC0415
+    from sim.play.search.openspiel_bot import BOT_NAMES
+    from sim.play.search.spec import SEARCH_NAMES
 
     return tuple(registry.STRATEGY_NAMES) + SEARCH_NAMES + BOT_NAMES
 
@@ -153,15 +154,8 @@ def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) 
         return
     for spec in names:
         name = spec.split(":", 1)[0]
-        from sim.play.search.openspiel_bot import is_openspiel, parse_bot  # noqa: PLC0415
-        from sim.play.search.spec import is_search, parse_search  # noqa: PLC0415
-
-        if name in available and is_search(spec):
-            parse_search(spec)  # one-line StrategyError for a bad knob
-        elif name in available and is_openspiel(spec):
-            parse_bot(spec)
-        elif name in available and ":" in spec:
-            registry.parse_spec(spec)  # knob errors: the registry's one-line StrategyError (a ValueError)
+        if name in available and ":" in spec:
+            check_spec(spec)  # knob errors: one-line StrategyError (compiled, search or OpenSpiel)
         if name not in available:
             close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
             hint = f" (did you mean '{close[0]}'?)" if close else ""

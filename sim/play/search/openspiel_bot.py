@@ -101,7 +101,7 @@ class StrategyRollout:
 def make_bot(game, spec: str, seed: int = 0):
     """OpenSpiel's ISMCTS bot for ``game`` (a python_canasta_lab game) from ``spec``."""
     try:
-        from open_spiel.python.algorithms import ismcts, mcts  # noqa: PLC0415
+        from open_spiel.python.algorithms import ismcts, mcts
     except ImportError:
         raise StrategyError(OPENSPIEL_MISSING) from None
     k = parse_bot(spec)

@@ -47,7 +47,7 @@ def _deal(rules: RuleSet, params: np.ndarray, seed: int, game: int) -> tuple[np.
 
 def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int) -> np.ndarray:
     """Hand records (hand_record_dt) of hands keyed (seed, start + i, 0)."""
-    from sim.play import openspiel_game  # noqa: PLC0415  (needs the extra; registers the game)
+    from sim.play import openspiel_game
 
     if rules.n_active != rules.players:
         raise ValueError("OpenSpiel bots need every seat active (2, 3, 4 or 6 players)")
