@@ -69,7 +69,7 @@ def turn_rows(run: Run, by: list[str]) -> pd.DataFrame:
     if bad:
         raise CanastaError(f"unknown --by column {bad[0]!r}; choose from {', '.join(BY_CHOICES)}")
     cols = list(dict.fromkeys(NEED + [b for b in by if b != "strategy"] + ["went_out_us"]))
-    dec = run.read("decisions", cols)
+    dec = run.table("decisions", cols)
     dec = dec.drop_duplicates(subset=KEY + ["turn"], keep="first").copy()
     dec["end_turn"] = dec.groupby(KEY, sort=False)["turn"].transform("max")
     need_hands = "went_out_us" not in dec.columns or "strategy" in by
@@ -186,6 +186,7 @@ def ending_shares(run: Run, level: float = 0.95) -> pd.DataFrame:
         if out is None:
             out = g[by + ["n"]].rename(columns={"n": "hands"})
         out[f"share_{col}"], out[f"share_{col}_low"], out[f"share_{col}_high"] = g["mean"], g["low"], g["high"]
+    assert out is not None  # the loop above ran over the ending columns
     with np.errstate(invalid="ignore", divide="ignore"):
         out["concealed_of_going_out"] = out["share_concealed"] / out["share_went_out"]
     return out

@@ -93,7 +93,7 @@ class _Doc:
             if isinstance(v, float | np.floating):
                 if not math.isfinite(v):
                     return "" if math.isnan(v) else str(v)
-                return floatfmt.format(v) if abs(v) < 100 else f"{v:,.0f}"
+                return floatfmt.format(v) if abs(float(v)) < 100 else f"{v:,.0f}"
             if isinstance(v, int | np.integer) and not isinstance(v, bool):
                 return f"{v:,}"
             return str(v)
@@ -162,8 +162,8 @@ def _settings(doc: _Doc, run: Run, h: pd.DataFrame):
     rows += [
         ("run folder", str(run.path)),
         ("hands in the hands table", f"{len(h):,}"),
-        ("games in the games table", f"{len(run.read('games', ['game'])):,}" if run.has("games") else "none"),
-        ("decision rows", f"{run.read('decisions', ['seed']).shape[0]:,}" if run.has("decisions") else "none (no decision logs)"),
+        ("games in the games table", f"{len(run.table('games', ['game'])):,}" if run.has("games") else "none"),
+        ("decision rows", f"{run.table('decisions', ['seed']).shape[0]:,}" if run.has("decisions") else "none (no decision logs)"),
     ]
     doc.table(pd.DataFrame(rows, columns=["setting", "value"]), max_rows=200)
 
@@ -182,7 +182,7 @@ def _comparison(doc: _Doc, summ: RunSummary, facts: list):
           "`canasta compare` for duplicate deals.")
     p = summ.pairs
     doc.table(pd.DataFrame({"difference": p["label"],
-                            "points per hand": [answer.num_ci(*r, signed=True) for r in
+                            "points per hand": [answer.num_ci(e, lo, hi, signed=True) for e, lo, hi in
                                                 p[["estimate", "low", "high"]].to_numpy()]}))
     t = summ.teams
     doc.p("Each team's mean score per hand and share of hands won (a tie for the highest score "
@@ -208,8 +208,9 @@ def _games(doc: _Doc, summ: RunSummary):
     doc.table(pd.DataFrame({"team": g["team"], "strategy": g["strategy"],
                             "games won": [answer.pct_ci(*r) for r in g[["estimate", "low", "high"]].to_numpy()]}))
     gp = summ.game_pairs
+    assert gp is not None  # set together with game_teams
     doc.table(pd.DataFrame({"difference": gp["label"],
-                            "final score per game": [answer.num_ci(*r, signed=True) for r in
+                            "final score per game": [answer.num_ci(e, lo, hi, signed=True) for e, lo, hi in
                                                      gp[["estimate", "low", "high"]].to_numpy()]}))
 
 
@@ -317,6 +318,7 @@ def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         return
     dec = decisions_with_strategy(run, ["seed", "game", "hand", "turn", "seat", "decision_type",
                                         "action", "pile_frozen", "pile_size"])
+    assert dec is not None  # the run has decision logs (checked above)
     draw = dec[dec["decision_type"] == 0]
     took = draw["action"].between(Act.TAKE_PAIR, Act.TAKE_ONTO)
     disc = dec[dec["decision_type"] == 3]

@@ -8,8 +8,6 @@ present, else ``seat % n_teams`` (n_teams = number of score_t* columns).
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +46,13 @@ class Run:
             self._cache[key] = scan(self.tables[table], cols, None, self.path).to_pandas()
         return self._cache[key]
 
+    def table(self, table: str, columns: list[str] | None = None) -> pd.DataFrame:
+        """Like read(), for a table the run must have: a one-line CanastaError if it lacks it."""
+        df = self.read(table, columns)
+        if df is None:
+            raise CanastaError(f"{self.path}: the run has no {table} table")
+        return df
+
     def columns(self, table: str) -> list[str]:
         if not self.has(table):
             return []
@@ -69,14 +74,11 @@ class Run:
 def open_run(path) -> Run:
     """Open a run folder; ValueError with a one-line message if it is not one.
 
-    Uses sim.runs.store (manifest checks, only shards of completed chunks) when it is importable."""
+    Uses sim.runs.store: manifest checks, only shards of completed chunks, footers checked."""
     if not isinstance(path, str | os.PathLike):
         raise CanastaError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     path = Path(path)
-    try:
-        from sim.runs import store
-    except ImportError:  # pragma: no cover - the store is part of the project now
-        store = None
+    from sim.runs import store
     if not path.exists():
         raise CanastaError(f"{path} does not exist")
     if not path.is_dir():
@@ -84,27 +86,17 @@ def open_run(path) -> Run:
     if not (path / "manifest.json").exists():
         raise CanastaError(f"{path} is not a run folder: no manifest.json")
     tables: dict[str, list[Path]] = {}
-    if store is not None:
-        manifest = store.read_manifest(path)  # RunFolderError is a ValueError
-        for name in ("hands", "games", "decisions"):
-            tables[name] = store.shard_files(path, name)
-    else:
-        try:
-            manifest = json.loads((path / "manifest.json").read_text())
-        except json.JSONDecodeError as exc:
-            raise CanastaError(f"{path}/manifest.json is not valid JSON: {exc.msg}") from exc
-        for name in ("hands", "games", "decisions"):
-            d = path / name
-            tables[name] = sorted(d.glob("*.parquet")) if d.is_dir() else []
+    manifest = store.read_manifest(path)  # RunFolderError is a CanastaError
+    for name in ("hands", "games", "decisions"):
+        tables[name] = store.shard_files(path, name)  # footers checked against the markers
     if not tables["hands"]:
         raise CanastaError(f"{path} has no completed chunks yet (no hands shards)")
     run = Run(path, manifest if isinstance(manifest, dict) else {"manifest": manifest}, tables)
-    if store is not None:
-        run.unfinished = store.unfinished_note(path, manifest)
+    run.unfinished = store.unfinished_note(path, manifest)
     # every chunk writes all three shards; a table with 0 rows counts as absent
     import pyarrow.parquet as pq
 
-    with store.readable_shards(path) if store is not None else contextlib.nullcontext():
+    with store.readable_shards(path):
         for name in ("games", "decisions"):
             if tables[name] and sum(pq.ParquetFile(f).metadata.num_rows for f in tables[name]) == 0:
                 tables[name] = []
