@@ -90,3 +90,29 @@ def test_folder_with_only_lock_and_tmp_manifest_is_reused(tmp_path, monkeypatch,
     (out2 / (store.MANIFEST + store.TMP_SUFFIX)).write_text("")
     assert cli.main([*argv[:-3], "--out", str(out2), "--no-progress", "--resume"]) == 0
     assert store.done_chunks(out2) == [0, 1, 2]
+
+
+def test_ctrl_c_while_numba_compiles_is_one_line(tmp_path):
+    # a fresh cache: the kernels are still compiling when Ctrl-C comes (a KeyboardInterrupt
+    # raised inside llvmlite's callbacks cannot propagate: the handler ends the process itself)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "compare", "expert", "greedy", "--hands", "200000", "--jobs", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=os.getcwd(),
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.strip().splitlines()[-1] == "canasta: interrupted", err
+
+
+def test_the_compiler_is_recognised_on_the_interrupted_stack():
+    from sim.cli.main import _in_compiler
+
+    scope: dict = {}
+    exec(compile("import sys\ndef here():\n    return sys._getframe()\n", "/site-packages/numba/core/fake.py", "exec"), scope)
+    assert _in_compiler(scope["here"]())
+    assert not _in_compiler(sys._getframe())

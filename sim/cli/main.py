@@ -143,10 +143,32 @@ def _run(argv: list[str] | None) -> int:
     return 2
 
 
+def _in_compiler(frame) -> bool:
+    """Is the interrupted code numba compiling or loading a kernel?  (Its llvmlite callbacks
+    run Python code called from C, where a KeyboardInterrupt cannot propagate: Python prints
+    "Exception ignored ... Traceback" and the compilation goes on.)"""
+    while frame is not None:
+        name = frame.f_code.co_filename.replace("\\", "/")
+        if "/numba/" in name or "/llvmlite/" in name:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    """Ctrl-C: the usual KeyboardInterrupt (a run saves its finished chunks and says how to
+    resume), but while numba compiles, end at once with the same one line (nothing of the
+    run is lost: chunks start only after the kernels are compiled; a folder is resumable)."""
+    if _in_compiler(frame):
+        os.write(2, b"canasta: interrupted\n")
+        os._exit(130)
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.default_int_handler)  # see sim/cli/__init__.py
+            signal.signal(signal.SIGINT, _on_ctrl_c)  # see sim/cli/__init__.py
         return _run(argv)
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)
