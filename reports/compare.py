@@ -33,7 +33,6 @@ with the signature of docs/DATA.md; its ``ChunkResult.hands`` / ``.games`` struc
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -47,6 +46,7 @@ from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
 from sim.play.search.spec import is_search
+from sim.runs.runner import takes_option
 
 __all__ = [
     "compare",
@@ -179,15 +179,6 @@ def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarra
 def plays_in_python_or_search(spec: str) -> bool:
     """A search player (pimc, ismcts) or an OpenSpiel bot: played by loops without chance terms."""
     return is_search(spec) or str(spec).startswith("openspiel-")
-
-
-def takes_luck(chunk_fn: Callable | None) -> bool:
-    """Whether the chunk function can record the hands' chance terms (the engine's can)."""
-    fn = chunk_fn or _default_chunk_fn()
-    try:
-        return "luck" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def play_duplicate(
@@ -381,7 +372,7 @@ def compare(
     if until_ci is not None and until_ci <= 0:
         raise CanastaError("--until-ci must be positive")
     if luck is None:  # the compiled self-play loop records chance terms; search players' loops do not
-        luck = takes_luck(chunk_fn) and not any(plays_in_python_or_search(s) for s in strategies)
+        luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(plays_in_python_or_search(s) for s in strategies)
     played = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck)
     diffs = {k: v[:2] for k, v in played.items()}
     gdiffs = None

@@ -215,9 +215,9 @@ def package_versions() -> dict[str, str]:
 
 
 @functools.cache
-def _takes(chunk_fn: ChunkFn, option: str) -> bool:
+def takes_option(chunk_fn: ChunkFn, option: str) -> bool:
     """The chunk function has this keyword (the engine's run_chunk has reuse_buffers: it can
-    write into a reused buffer, the result being encoded at once; and log_detail)."""
+    write into a reused buffer, the result being encoded at once; log_detail; luck)."""
     try:
         return option in inspect.signature(chunk_fn).parameters
     except (TypeError, ValueError):
@@ -227,7 +227,7 @@ def _takes(chunk_fn: ChunkFn, option: str) -> bool:
 def _check_detail(value: Any, chunk_fn: ChunkFn) -> str:
     if value not in LOG_DETAILS:
         raise ValueError(f"log_detail={value!r}: choose {' or '.join(LOG_DETAILS)}")
-    if value != "basic" and not _takes(chunk_fn, "log_detail"):
+    if value != "basic" and not takes_option(chunk_fn, "log_detail"):
         raise ValueError(f"log_detail={value!r}: this chunk function logs basic decision rows only")
     return value
 
@@ -248,7 +248,7 @@ def run_chunk_task(
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker).  freeze_gc: the process is a
     worker of ours (loky), see _freeze_gc_once."""
-    kw: dict[str, Any] = {"reuse_buffers": True} if _takes(chunk_fn, "reuse_buffers") else {}
+    kw: dict[str, Any] = {"reuse_buffers": True} if takes_option(chunk_fn, "reuse_buffers") else {}
     if log_detail != "basic":
         kw["log_detail"] = log_detail
     res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw)
