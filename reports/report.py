@@ -413,8 +413,16 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
                 best = (eff, f, m.idxmax(), m.max(), m.idxmin(), m.min())
         if best:
             eff, f, a, va, b, vb = best
+            sd = float(t[f].std())
+            # the two strategies' rows share hands (clusters by game): a clustered interval
+            tcl = t["seed"].to_numpy(np.int64) * (1 << 40) + t["game"].to_numpy(np.int64)
+            d = stats.cluster_diff_ci(t[f].to_numpy(np.float64), (t["strategy"] == a).to_numpy(),
+                                      (t["strategy"] == b).to_numpy(), tcl)
             out.append((80 * eff, f"Largest strategy difference on a feature: {f} - {a} "
-                        f"{va:.3g} vs {b} {vb:.3g} per hand ({eff:.2f} standard deviations)."))
+                        f"{va:.3g} vs {b} {vb:.3g} per hand: difference "
+                        f"{answer.num_ci(d.mean, d.low, d.high, signed=True)}, i.e. "
+                        f"{d.mean / sd:.2f} standard deviations (95% CI {d.low / sd:.2f} to "
+                        f"{d.high / sd:.2f}); intervals clustered by game."))
     # who goes out: first player to move vs others
     went = h["went_out_seat"] >= 0
     if went.any():

@@ -223,6 +223,37 @@ def cluster_mean_ci(y, cluster=None, level: float = 0.95, bounds=None) -> CI:
     return ratio_ci_from_sums(cluster_sums(y, cluster), level, bounds)
 
 
+def cluster_diff_ci(y, in_a, in_b, cluster, level: float = 0.95) -> CI:
+    """Difference of two row means, mean(y | in_a) - mean(y | in_b), with a cluster-robust t
+    interval over clusters (a cluster may hold rows of both groups, as the two teams of one
+    hand do: their correlation is then accounted for).
+
+    Each mean is a ratio estimator; the difference is linearized per cluster,
+    e_c = (Y_ac - p_a m_ac) / M_a - (Y_bc - p_b m_bc) / M_b, and
+    var = G / (G - 1) * sum e_c^2 over the G clusters holding any row of either group.
+    n of the result = clusters."""
+    y = np.asarray(y, dtype=np.float64).ravel()
+    a = np.asarray(in_a, dtype=bool).ravel()
+    b = np.asarray(in_b, dtype=bool).ravel()
+    keep = a | b
+    if not a.any() or not b.any():
+        return CI(math.nan, math.nan, math.nan, math.nan, 0)
+    _, inv = np.unique(np.asarray(cluster)[keep], return_inverse=True, axis=0)
+    inv = inv.ravel()
+    g = int(inv.max()) + 1
+    ya, yb, ka, kb = y[keep] * a[keep], y[keep] * b[keep], a[keep], b[keep]
+    yac, mac = np.bincount(inv, ya, g), np.bincount(inv, ka.astype(np.float64), g)
+    ybc, mbc = np.bincount(inv, yb, g), np.bincount(inv, kb.astype(np.float64), g)
+    pa, pb = yac.sum() / mac.sum(), ybc.sum() / mbc.sum()
+    d = pa - pb
+    if g < 2:
+        return CI(d, -math.inf, math.inf, math.inf, g)
+    e = (yac - pa * mac) / mac.sum() - (ybc - pb * mbc) / mbc.sum()
+    se = math.sqrt(g / (g - 1.0) * float(e @ e))
+    h = float(_st.t.ppf(0.5 + level / 2.0, g - 1)) * se
+    return CI(d, d - h, d + h, h, g)
+
+
 def cluster_group_ci(
     df, value: str, by: list[str], cluster: list[str], level: float = 0.95, bounds=None,
     proportion: bool = False,

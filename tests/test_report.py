@@ -40,6 +40,10 @@ def test_report_full(run_dir, tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert all(f"## {s}" in md for s in SECTIONS)
     assert "take rate" in md and "--log-decisions" not in text
+    # the "largest strategy difference" surprise carries its clustered interval
+    line = next(x for x in md.splitlines() if "Largest strategy difference" in x)
+    assert re.search(r"difference [+-][\d.,]+ \(95% CI [-\d.,]+ to [-\d.,]+\)", line), line
+    assert re.search(r"standard deviations \(95% CI -?[\d.]+ to -?[\d.]+\)", line), line
 
 
 def test_report_without_decisions(run_nodec, tmp_path):

@@ -285,3 +285,37 @@ def test_variance_reduction_ci_coverage():
 def test_share_ci():
     c = stats.share_ci(30.5, 50)
     assert abs(c.mean - 0.61) < 1e-12 and c.low < 0.61 < c.high and c.n == 50
+
+
+def test_cluster_diff_ci_coverage_with_correlated_teams():
+    """Two strategies' rows share clusters (the two teams of one game, several hands each):
+    the clustered difference covers the true difference 95% +- 2% of the time, while treating
+    rows as independent two samples does not (a per-game effect on one team's rows makes the
+    naive interval far too narrow)."""
+    rng = np.random.default_rng(77)
+    reps, games, true_diff = 1500, 40, 0.3
+    cover = naive_cover = 0
+    for _ in range(reps):
+        hands = rng.integers(1, 11, games)  # hands per game differ
+        g = np.repeat(np.arange(games), hands)
+        shared = rng.normal(0, 1.0, games)[g]  # game effect on both teams
+        own_a = rng.normal(0, 1.5, games)[g]  # game effect on team a only
+        ya = true_diff + shared + own_a + rng.normal(0, 0.5, g.size)
+        yb = shared + rng.normal(0, 0.5, g.size)
+        y = np.concatenate([ya, yb])
+        cl = np.concatenate([g, g])
+        a = np.r_[np.ones(g.size, bool), np.zeros(g.size, bool)]
+        c = stats.cluster_diff_ci(y, a, ~a, cl)
+        assert c.n == games
+        cover += c.low <= true_diff <= c.high
+        u = stats.unpaired_diff_ci(ya, yb)
+        naive_cover += u.low <= true_diff <= u.high
+    assert 0.93 <= cover / reps <= 0.97, cover / reps
+    assert naive_cover / reps < 0.85, naive_cover / reps
+
+
+def test_cluster_diff_ci_edges():
+    y = np.array([1.0, 2.0, 3.0])
+    assert np.isnan(stats.cluster_diff_ci(y, [True] * 3, [False] * 3, [0, 1, 2]).mean)
+    one = stats.cluster_diff_ci(y, [True, False, False], [False, True, True], [0, 0, 0])
+    assert one.mean == -1.5 and one.high == np.inf
