@@ -36,12 +36,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from reports import checks, stats
 from reports.luck import chance_terms, luck_adjusted
+from reports.progress import grow, progress_bar
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
@@ -137,8 +139,9 @@ def _chunks(start: int, count: int, size: int):
         yield s, min(size, start + count - s)
 
 
-def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
-    """calls: (rules, seats, seed, start, count, mode[, luck]).  Runs them with joblib."""
+def _run_many(chunk_fn, jobs: int, calls: list[tuple], bar=None) -> list:
+    """calls: (rules, seats, seed, start, count, mode[, luck]).  Runs them with joblib;
+    ``bar`` (a progress bar or None) advances by each call's deal count as it finishes."""
 
     def one(c):
         rules, seats, seed, start, count, mode, *luck = c
@@ -146,12 +149,21 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple]) -> list:
         return chunk_fn(rules, seats, seed, start, count, mode=mode, **extra)
 
     if jobs == 1 or len(calls) == 1:
-        return [one(c) for c in calls]
-    from joblib import Parallel, delayed
+        results = (one(c) for c in calls)
+    else:
+        from joblib import Parallel, delayed
 
-    from sim.runs.workers import loky_kwargs  # workers end with this process
+        from sim.runs.workers import loky_kwargs  # workers end with this process
 
-    return Parallel(n_jobs=jobs, **loky_kwargs())(delayed(one)(c) for c in calls)
+        # an ordered generator: results arrive in call order while the workers go on
+        results = Parallel(n_jobs=jobs, return_as="generator", **loky_kwargs())(
+            delayed(one)(c) for c in calls)
+    out = []
+    for c, r in zip(calls, results, strict=True):
+        out.append(r)
+        if bar is not None:
+            bar.update(c[4])
+    return out
 
 
 def _records(results: list, field: str) -> np.ndarray | None:
@@ -176,6 +188,12 @@ def _extract(results: list, field: str, key: str) -> tuple[np.ndarray, np.ndarra
     return a["game"].astype(np.int64), np.asarray(a[key], dtype=np.float64)
 
 
+def _plays_per_deal(strategies: Sequence[str]) -> int:
+    """Plays of one deal: both seatings of every pairing."""
+    k = len(strategies)
+    return k * (k - 1)
+
+
 def plays_in_python_or_search(spec: str) -> bool:
     """A search player (pimc, ismcts) or an OpenSpiel bot: played by loops without chance terms."""
     return is_search(spec) or str(spec).startswith("openspiel-")
@@ -192,6 +210,7 @@ def play_duplicate(
     chunk_fn: Callable | None = None,
     chunk: int = DEFAULT_CHUNK,
     luck: bool = False,
+    bar=None,
 ) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Play deals start..start+count-1 for every pairing of ``strategies`` in both seatings.
 
@@ -210,7 +229,7 @@ def play_duplicate(
             for s, c in _chunks(start, count, chunk):
                 calls.append((rules, seats, seed, s, c, mode, luck))
                 tags.append((a, b, seating))
-    results = _run_many(fn, jobs, calls)
+    results = _run_many(fn, jobs, calls, bar)
     field, key = ("hands", "score") if mode == "hands" else ("games", "final")
     out: dict[tuple[str, str], tuple[np.ndarray, ...]] = {}
     for a, b in pairs:
@@ -305,7 +324,7 @@ def _half_width(parts: list[list[np.ndarray]], level: float) -> float:
 
 
 def _play_until(
-    rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck=False
+    rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck=False, bar=None
 ) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""
     if hands < 2:
@@ -315,7 +334,7 @@ def _play_until(
     acc: dict[tuple[str, str], list[list[np.ndarray]]] = {}
     while True:
         batch = play_duplicate(rules, strategies, seed, done, target - done, "hands", jobs, chunk_fn,
-                               luck=luck)
+                               luck=luck, bar=bar)
         for k, arrays in batch.items():
             parts = acc.setdefault(k, [[] for _ in arrays])
             for part, arr in zip(parts, arrays, strict=True):
@@ -329,6 +348,7 @@ def _play_until(
         # deals needed scale with (half-width / goal)^2; overshoot 10%, at least +25%
         need = int(math.ceil(done * (worst / until_ci) ** 2 * 1.1)) if math.isfinite(worst) else 2 * done
         target = min(max_hands, max(need, int(done * 1.25) + 1))
+        grow(bar, (target - done) * _plays_per_deal(strategies))
     return {k: tuple(np.concatenate(p) if p[0].ndim == 1 else np.vstack(p) for p in v) for k, v in acc.items()}
 
 
@@ -344,8 +364,12 @@ def compare(
     chunk_fn: Callable | None = None,
     level: float = 0.95,
     luck: bool | None = None,
+    progress: Any = None,
 ) -> pd.DataFrame:
     """Compare strategies head to head on duplicate deals; one row per pairing.
+
+    progress: a progress bar of deals played (each deal counts once per seating and pairing):
+    True, False, None (= on a terminal only) or a bar to advance (reports/progress.py).
 
     luck: the luck-adjusted estimate (reports/luck.py) as the headline, the plain one beside it
     (None: whenever the chunk function can record chance terms, as the engine's can).
@@ -373,11 +397,16 @@ def compare(
         raise CanastaError("--until-ci must be positive")
     if luck is None:  # the compiled self-play loop records chance terms; search players' loops do not
         luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(plays_in_python_or_search(s) for s in strategies)
-    played = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck)
+    first = hands if until_ci is None else min(hands, max_hands)
+    per = _plays_per_deal(strategies)
+    with progress_bar(progress, per * (first + (games or 0)), "deal", "compare") as bar:
+        played = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn,
+                             level, luck, bar)
+        gdiffs = None
+        if games:
+            gdiffs = play_duplicate(rules, strategies, seed, 0, games, "games", jobs, chunk_fn,
+                                    bar=bar)
     diffs = {k: v[:2] for k, v in played.items()}
-    gdiffs = None
-    if games:
-        gdiffs = play_duplicate(rules, strategies, seed, 0, games, "games", jobs, chunk_fn)
     rows = []
     for (a, b), arrays in played.items():
         row = _pair_row(a, b, arrays[0], arrays[1], level, arrays[2] if luck else None)
@@ -404,6 +433,8 @@ def round_robin(
     chunk_fn: Callable | None = None,
     level: float = 0.95,
     n_boot: int = 200,
+    luck: bool | None = None,
+    progress: Any = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every pairing on the same deals, plus a Bradley-Terry ranking.
 
@@ -415,7 +446,8 @@ def round_robin(
     deals_won_share, deals_won_low, deals_won_high; CIs over deals."""
     strategies = checks.strategy_list(strategies)
     check_int("n_boot", n_boot, *checks.N_BOOT)
-    pairs = compare(strategies, rules, hands, games, seed, until_ci, max_hands, jobs, chunk_fn, level)
+    pairs = compare(strategies, rules, hands, games, seed, until_ci, max_hands, jobs, chunk_fn, level,
+                    luck, progress)
     diffs = pairs.attrs["diffs"]
     k = len(strategies)
     idx = {s: i for i, s in enumerate(strategies)}

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from reports import stats
 from reports.compare import compare
+from reports.progress import progress_bar
 from sim.core.errors import CanastaError
 
 __all__ = ["make_spec", "parse_spec", "parse_knobs", "sweep"]
@@ -99,6 +101,7 @@ def sweep(
     chunk_fn: Callable | None = None,
     level: float = 0.95,
     retest: bool = True,
+    progress: Any = None,
 ) -> pd.DataFrame:
     """Play every knob combination of ``strategy`` and ``strategy`` itself (the baseline)
     against ``opponent`` on the same duplicate deals.
@@ -122,9 +125,22 @@ def sweep(
         if not list(knobs[k]):
             raise CanastaError(f"knob {k!r} has no values")
 
+    # compares: the baseline, every setting, and the retest's winner and baseline
+    settings = 1 + int(np.prod([len(list(knobs[k])) for k in names])) + 2 * int(retest)
+    first = 2 * (hands if until_ci is None else min(hands, max_hands))  # both seatings
+    with progress_bar(progress, settings * first, "deal", "sweep") as bar:
+        out = _sweep(strategy, knobs, names, opponent, rules, hands, seed, until_ci, max_hands,
+                     jobs, chunk_fn, level, retest, bar)
+        bar.total = bar.n  # the retest of a winning baseline plays once, not twice
+        bar.refresh()
+    return out
+
+
+def _sweep(strategy, knobs, names, opponent, rules, hands, seed, until_ci, max_hands, jobs,
+           chunk_fn, level, retest, bar) -> pd.DataFrame:
     def play(spec: str, s: int) -> pd.DataFrame:
         return compare([spec, opponent], rules, hands, None, s, until_ci, max_hands, jobs,
-                       chunk_fn, level)
+                       chunk_fn, level, progress=bar)
 
     base_df = play(strategy, seed)
     base = _paired(base_df)

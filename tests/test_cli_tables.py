@@ -62,3 +62,11 @@ def test_tables_are_aligned_and_rounded(capsys):
 def test_rules_says_samba_is_playable(capsys):
     assert main(["rules"]) == 0
     assert "not playable" not in capsys.readouterr().out
+
+
+def test_compare_three_strategies_on_the_engine(capsys):
+    """Three strategies: a round robin (this once died with a TypeError on the luck option)."""
+    assert main(["compare", "greedy", "random", "patient", "--hands", "6", "--jobs", "1",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "patient" in out and "rank" in out.lower()

@@ -319,3 +319,40 @@ def test_cluster_diff_ci_edges():
     assert np.isnan(stats.cluster_diff_ci(y, [True] * 3, [False] * 3, [0, 1, 2]).mean)
     one = stats.cluster_diff_ci(y, [True, False, False], [False, True, True], [0, 0, 0])
     assert one.mean == -1.5 and one.high == np.inf
+
+
+class _CountingBar:
+    """A stand-in progress bar: counts the deals it is advanced by."""
+
+    def __init__(self, total=0):
+        self.total, self.n = total, 0
+
+    def update(self, k):
+        self.n += k
+
+    def refresh(self):
+        pass
+
+
+def test_compare_and_sweep_advance_one_progress_bar():
+    bar = _CountingBar(total=2 * 3 * 40)
+    compare(["expert", "greedy", "random"], rules=fake_rules(4), hands=40,
+            chunk_fn=fake_run_chunk, jobs=1, progress=bar)
+    assert bar.n == 3 * 2 * 40  # three pairings, two seatings, 40 deals
+    grown = _CountingBar(total=2 * 100)
+    df = compare(["expert", "greedy"], rules=fake_rules(4), hands=100, until_ci=6,
+                 chunk_fn=fake_run_chunk, jobs=1, progress=grown)
+    assert grown.n == 2 * df.iloc[0]["deals"] and grown.total == grown.n  # --until-ci grows it
+    sweep_bar = _CountingBar()
+    sweep("tunable", parse_knobs(["open_threshold=50,90"]), "greedy", rules=fake_rules(4),
+          hands=30, chunk_fn=fake_run_chunk, jobs=1, progress=sweep_bar)
+    # baseline + 2 settings + retest (winner and baseline), both seatings of 30 deals each
+    assert sweep_bar.n == sweep_bar.total == 5 * 2 * 30
+
+
+def test_round_robin_takes_the_compare_options():
+    """`canasta compare A B C` passes luck/progress on to round_robin (it once raised TypeError)."""
+    pairs, rank = round_robin(["greedy", "random", "expert"], rules=fake_rules(4), hands=50,
+                              chunk_fn=fake_run_chunk, jobs=1, n_boot=20, luck=False,
+                              progress=False)
+    assert len(pairs) == 3 and len(rank) == 3

@@ -40,6 +40,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1, help="parallel workers (default all cores)")
     p.add_argument("--plain", action="store_true",
                    help="headline the plain duplicate estimate instead of the luck-adjusted one")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it shows only on a terminal anyway)")
     p.add_argument("--out", default=None, help="also write the pairings table to this CSV (checked writable first)")
     p.set_defaults(run=run)
     return p
@@ -56,7 +58,7 @@ def run(args) -> int:
     rules = resolve_rules(args.rules, args.players)
     kw = dict(rules=rules, hands=args.hands, games=args.games, seed=args.seed,
               until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs,
-              luck=False if args.plain else None)
+              luck=False if args.plain else None, progress=False if args.no_progress else None)
     if len(args.strategies) == 2:
         pairs = compare(args.strategies, **kw)
         print_pairs(pairs)

@@ -35,6 +35,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1)
     p.add_argument("--no-retest", action="store_true",
                    help="skip replaying the winner against the baseline on fresh deals")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it shows only on a terminal anyway)")
     p.add_argument("--out", default=None, help="also write the table to this CSV")
     p.set_defaults(run=run)
     return p
@@ -51,7 +53,7 @@ def run(args) -> int:
     rules = resolve_rules(args.rules, args.players)
     df = sweep(args.strategy, knobs, args.opponent, rules=rules, hands=args.hands, seed=args.seed,
                until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs,
-               retest=not args.no_retest)
+               retest=not args.no_retest, progress=False if args.no_progress else None)
     print_sweep(df, list(knobs), args.strategy, args.opponent)
     if args.out:
         df.to_csv(args.out, index=False)

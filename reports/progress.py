@@ -1,0 +1,41 @@
+"""One progress bar for long report work (compare, sweep): on a terminal only, quiet when piped.
+
+A function that plays takes ``progress``: True/False, None (= a bar when stderr is a
+terminal) or an existing bar (anything with ``update``), so that a caller running several
+such functions (sweep runs one compare per setting) shows one bar for all of them."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Any
+
+
+def on_terminal() -> bool:
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
+@contextmanager
+def progress_bar(progress: Any, total: int, unit: str, desc: str | None = None):
+    """Yield a bar: ``progress`` itself when it is a bar (its owner has set its total for all
+    the work), else a new tqdm bar of ``total`` (disabled unless ``progress`` is True, or None
+    on a terminal), closed at exit."""
+    if hasattr(progress, "update"):
+        yield progress
+        return
+    from tqdm.auto import tqdm
+
+    enabled = on_terminal() if progress is None else bool(progress)
+    bar = tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, desc=desc,
+               dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def grow(bar: Any, extra: int) -> None:
+    """Raise a bar's total when more work than planned is added (``--until-ci``)."""
+    if bar is not None and extra > 0:
+        bar.total = (bar.total or 0) + extra
+        bar.refresh()
