@@ -6,10 +6,12 @@ card's features minus their expectation at that moment).  Subtracting a linear c
 them from each deal's paired difference keeps its mean and removes the part of its spread the
 cards explain (control variates; the same idea as AIVAT in poker, Burch et al. 2018).
 
-The coefficients are estimated by least squares with cross-fitting: the deals are split into
-folds by deal index, and each fold is adjusted with coefficients fitted on the other folds, so
-a deal's adjustment never depends on its own result and the adjusted mean stays unbiased.  The
-95% interval is a t-interval over deals of the adjusted paired differences.
+The coefficients are estimated by ridge regression (see RIDGE) with cross-fitting: the deals
+are split into 10 folds by deal index, and each fold is adjusted with coefficients fitted on
+the other folds, so a deal's adjustment never depends on its own result and the adjusted mean
+stays unbiased.  Below ``min_deals`` no coefficients are fitted and the plain estimate stands
+(its variance reduction is reported as missing).  The 95% interval is a t-interval over deals
+of the adjusted paired differences.
 
     from reports.luck import play_luck_pairs, luck_adjusted
     pairs = play_luck_pairs(RuleSet.preset("classic"), "expert", "greedy", seed=1, count=20_000)
@@ -29,7 +31,7 @@ from reports import stats
 from sim.core.enums import LUCK_SCALE, MAX_TEAMS, N_LUCK
 from sim.play import engine
 
-FOLDS = 5
+FOLDS = 10
 
 
 def chance_terms(hands: np.ndarray) -> np.ndarray:
@@ -84,11 +86,29 @@ def play_luck_pairs(rules, a: str, b: str, seed: int = 0, start: int = 0, count:
     return LuckPairs((diffs[0] + diffs[1]) / 2.0, np.hstack(terms))
 
 
-def _fit(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Least-squares coefficients of y on x (with an intercept, which is not returned)."""
-    design = np.column_stack([np.ones(len(y)), x])
-    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
-    return coef[1:]
+# Ridge penalty on the standardized terms, times the training deals.  Plain least squares on
+# ~116 terms overfits in small runs: measured on 8,000 expert-vs-greedy classic-4p deals cut
+# into runs of n deals, the variance reduction was 0.79 (worse than no adjustment) at n = 600,
+# 1.09 at 1,200, 1.16 at 2,400 and 1.23 at 8,000; with this penalty 1.08, 1.15, 1.20, 1.23.
+# Any fixed coefficients keep the estimate unbiased (the terms have mean zero), so shrinking
+# them costs no bias.
+RIDGE = 0.03
+
+
+def _fit(y: np.ndarray, x: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """Ridge coefficients of y on x (intercept fitted, not penalized, not returned)."""
+    xm, sd = x.mean(axis=0), x.std(axis=0)
+    sd[sd == 0] = 1.0  # a term that never varied in these deals gets coefficient 0
+    z = (x - xm) / sd
+    gram = z.T @ z + ridge * len(y) * np.eye(z.shape[1])
+    coef, *_ = np.linalg.lstsq(gram, z.T @ (y - y.mean()), rcond=None)
+    return coef / sd
+
+
+def min_deals(n_terms: int) -> int:
+    """Fewest deals for which the coefficients of ``n_terms`` chance terms are fitted; with
+    fewer, ``adjust`` leaves the differences as they are."""
+    return 4 * n_terms
 
 
 def adjust(y: np.ndarray, x: np.ndarray, folds: int = FOLDS) -> np.ndarray:
@@ -98,8 +118,7 @@ def adjust(y: np.ndarray, x: np.ndarray, folds: int = FOLDS) -> np.ndarray:
     if x.ndim != 2 or x.shape[0] != y.shape[0]:
         raise ValueError(f"terms must have one row per deal: {x.shape} for {y.shape[0]} deals")
     n = len(y)
-    folds = max(2, min(folds, n // max(2 * x.shape[1], 1)))
-    if n < 4 * x.shape[1]:
+    if n < min_deals(x.shape[1]):
         return y.copy()  # too few deals to fit the coefficients: no adjustment
     fold = np.arange(n) % folds
     out = np.empty(n)
@@ -117,6 +136,9 @@ def luck_adjusted(y: np.ndarray, x: np.ndarray, level: float = 0.95, folds: int 
     adj = adjust(y, x, folds)
     plain = stats.mean_ci(y, level)
     adjusted = stats.mean_ci(adj, level)
+    if len(y) < min_deals(np.shape(x)[1]):  # not applied: no reduction to report
+        return LuckEstimate(len(y), plain.mean, (plain.low, plain.high), adjusted.mean,
+                            (adjusted.low, adjusted.high), math.nan, (math.nan, math.nan))
     vr = float(np.var(y, ddof=1) / np.var(adj, ddof=1)) if len(y) > 2 and np.var(adj) > 0 else math.nan
     # the variance reduction's interval: a bootstrap over deals (the adjustment held fixed)
     rng = np.random.default_rng(seed)
@@ -131,4 +153,4 @@ def luck_adjusted(y: np.ndarray, x: np.ndarray, level: float = 0.95, folds: int 
                         (adjusted.low, adjusted.high), vr, (float(lo), float(hi)))
 
 
-__all__ = ["LuckPairs", "LuckEstimate", "chance_terms", "play_luck_pairs", "adjust", "luck_adjusted", "N_LUCK"]
+__all__ = ["LuckPairs", "LuckEstimate", "chance_terms", "play_luck_pairs", "adjust", "luck_adjusted", "min_deals", "N_LUCK"]

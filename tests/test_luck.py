@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports.luck import adjust, chance_terms, luck_adjusted, play_luck_pairs
+from reports.luck import adjust, chance_terms, luck_adjusted, min_deals, play_luck_pairs
 from sim.core.enums import N_LUCK, OBS_SIZE, Luck, Off
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
@@ -72,9 +72,10 @@ def test_adjusted_interval_covers_the_true_mean():
 
 def test_duplicate_pairs_agree_with_plain_compare():
     rules = RuleSet.preset("classic")
-    pairs = play_luck_pairs(rules, "expert", "greedy", seed=3, count=400, chunk=150)
+    pairs = play_luck_pairs(rules, "expert", "greedy", seed=3, count=600, chunk=150)
     est = luck_adjusted(pairs.diff, pairs.terms, n_boot=50)
-    assert pairs.terms.shape == (400, 2 * N_LUCK)
+    assert pairs.terms.shape == (600, 2 * N_LUCK) and 600 >= min_deals(2 * N_LUCK)
+    assert est.variance_reduction > 1  # the adjustment was applied and removed variance
     # the adjusted and the plain means estimate the same edge
     assert abs(est.mean - est.plain_mean) < 2 * (est.plain_ci[1] - est.plain_ci[0])
     assert est.variance_reduction_ci[0] <= est.variance_reduction <= est.variance_reduction_ci[1]
@@ -83,10 +84,21 @@ def test_duplicate_pairs_agree_with_plain_compare():
 def test_compare_headlines_the_adjusted_estimate_with_the_plain_beside():
     from reports.compare import compare
 
-    row = compare(["expert", "greedy"], hands=300, seed=4, jobs=1).iloc[0]
-    assert row["estimator"] == "luck-adjusted"
+    row = compare(["expert", "greedy"], hands=600, seed=4, jobs=1).iloc[0]
+    assert row["estimator"] == "luck-adjusted" and row["luck_variance_reduction"] > 1
     plain_half = (row["plain_ci_high"] - row["plain_ci_low"]) / 2
     assert abs(row["mean_diff_per_hand"] - row["plain_mean_diff_per_hand"]) < 2 * plain_half
     assert row["luck_variance_reduction_low"] <= row["luck_variance_reduction"] <= row["luck_variance_reduction_high"]
-    plain = compare(["expert", "greedy"], hands=300, seed=4, jobs=1, luck=False).iloc[0]
+    plain = compare(["expert", "greedy"], hands=600, seed=4, jobs=1, luck=False).iloc[0]
     assert plain["estimator"] == "plain" and plain["mean_diff_per_hand"] == row["plain_mean_diff_per_hand"]
+
+
+def test_too_few_deals_report_no_luck_reduction():
+    """Below min_deals the coefficients are not fitted: the estimate is the plain one and the
+    variance reduction is reported as missing, not as a reassuring 1.0 [1.0, 1.0]."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(100, 40))
+    y = x[:, 0] * 10 + rng.normal(size=100)
+    est = luck_adjusted(y, x, n_boot=20)
+    assert est.mean == est.plain_mean and np.isnan(est.variance_reduction)
+    assert np.isnan(est.variance_reduction_ci).all()

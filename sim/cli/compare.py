@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 import pandas as pd
 
@@ -97,8 +98,14 @@ def print_pairs(pairs) -> None:
     if luck:
         show["plain estimate [95% CI]"] = ci_column(pairs, "plain_mean_diff_per_hand", "plain_ci_low",
                                                     "plain_ci_high", signed=True)
-        show["luck adjustment: x fewer deals [95% CI]"] = ci_column(
-            pairs, "luck_variance_reduction", "luck_variance_reduction_low", "luck_variance_reduction_high")
+        from reports.luck import N_LUCK, min_deals
+
+        need = min_deals(2 * N_LUCK)  # the terms of both seatings
+        show["luck adjustment: x fewer deals [95% CI]"] = [
+            txt if math.isfinite(v) else f"not applied (< {need:,} deals)"
+            for txt, v in zip(ci_column(pairs, "luck_variance_reduction", "luck_variance_reduction_low",
+                                        "luck_variance_reduction_high"),
+                              pairs["luck_variance_reduction"], strict=True)]
     show = show.assign(**{
         "hands won by a [95% CI]": ci_column(pairs, "share_hands_won_a", "share_hands_won_low",
                                              "share_hands_won_high", pct=True),
