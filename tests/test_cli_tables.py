@@ -70,3 +70,6 @@ def test_compare_three_strategies_on_the_engine(capsys):
                  "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "patient" in out and "rank" in out.lower()
+    from reports.luck import N_LUCK, min_deals
+
+    assert f"not applied (< {min_deals(2 * N_LUCK):,} deals)" in out  # 6 deals: nothing fitted
