@@ -283,7 +283,8 @@ def _pair_row(a: str, b: str, d1: np.ndarray, d2: np.ndarray, level: float,
     return {
         "a": a,
         "b": b,
-        "estimator": "luck-adjusted" if terms is not None else "plain",
+        # recorded terms but too few deals to fit their coefficients: the plain estimate stands
+        "estimator": "luck-adjusted" if luck and math.isfinite(luck["luck_variance_reduction"]) else "plain",
         "deals": int(d1.size),
         "hands": int(2 * d1.size),
         "mean_diff_per_hand": ci.mean,

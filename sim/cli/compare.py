@@ -119,7 +119,7 @@ def print_pairs(pairs) -> None:
         show["games won by a [95% CI]"] = ci_column(pairs, "share_games_won_a", "share_games_won_low",
                                                     "share_games_won_high", pct=True)
     title = "Duplicate deals (CIs over deals; duplicates: x fewer deals than independent hands"
-    if luck:
+    if luck and (pairs["estimator"] == "luck-adjusted").any():
         title += "; points per hand luck-adjusted: the cards' luck, measured at every draw and the deal, " \
                  "taken out without bias (x fewer deals than plain duplicates)"
     print_table(show, title=title + ")")
