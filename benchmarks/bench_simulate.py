@@ -20,6 +20,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -53,10 +54,13 @@ def pick_strategies(wanted: list[str], available) -> list[str]:
 
 
 def best_of(runs: list[dict]) -> dict:
-    """The fastest of repeated runs of one cell (this machine's speed varies by 5-10%)."""
+    """The fastest of repeated runs of one cell (this machine's speed varies by 5-10%), with
+    every run's figures (the paired ratios of full_log_pairs use them round by round)."""
     best = dict(min(runs, key=lambda r: r["seconds"]))
     best["repeats"] = len(runs)
     best["hands_per_s_all"] = [r["hands_per_s"] for r in runs]
+    best["seconds_all"] = [r["seconds"] for r in runs]
+    best["cpu_seconds_all"] = [r["cpu_seconds"] for r in runs]
     return best
 
 
@@ -67,6 +71,7 @@ def interleaved(repeat: int, cells: list[tuple], common: tuple) -> list[dict]:
     for _ in range(max(1, repeat)):
         for i, cell in enumerate(cells):
             *head, detail = cell if len(cell) == 5 else (*cell, "basic")
+            gc.collect()  # the garbage of the cell before is not this cell's cost
             runs[i].append(measure(*common[:1], *head, *common[1:], detail=detail))
     return [best_of(r) for r in runs]
 
@@ -74,10 +79,12 @@ def interleaved(repeat: int, cells: list[tuple], common: tuple) -> list[dict]:
 def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detail: str = "basic") -> dict:
     out = tmp / f"run-{strategy}-{rate}-{jobs}-{detail}"
     t0 = time.perf_counter()
+    c0 = time.process_time()
     r = runner.simulate(
         rules, strategy, hands=hands, seed=12345, out=out, jobs=jobs, chunk_size=chunk_size,
         log_decisions=rate, progress=False, chunk_fn=fn, log_detail=detail,
     )
+    cpu = time.process_time() - c0  # this process's CPU (user + system): all of it with one job
     wall = time.perf_counter() - t0
     size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
     rows = len(store.read_run(out, "decisions", columns=["game"])) if rate else 0
@@ -87,6 +94,7 @@ def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detai
     return {
         "strategy": strategy, "log_rate": rate, "log_detail": detail, "jobs": jobs, "hands": hands,
         "seconds": round(r.elapsed, 3), "wall_seconds": round(wall, 3),
+        "cpu_seconds": round(cpu, 3) if jobs == 1 else None,
         "hands_per_s": round(hps, 1), "hands_per_s_per_core": round(hps / workers, 1),
         "decision_rows": rows, "bytes_on_disk": size, "bytes_per_hand": round(size / hands, 1),
     }
@@ -100,6 +108,26 @@ def full_log_cost(rows: list[dict]) -> dict[str, float]:
     for (s, rate, detail), hps in by.items():
         if rate == 1.0 and (s, 0.0, "basic") in by:
             out[s if detail == "basic" else f"{s} ({detail})"] = round(by[(s, 0.0, "basic")] / hps, 2)
+    return out
+
+
+def full_log_pairs(rows: list[dict]) -> dict[str, dict]:
+    """Per strategy (and detail): the time with every decision logged over the time without,
+    round by round (the cells took turns, so each pair ran under the same load): median, min
+    and max over the rounds, for the run's elapsed time and for its CPU seconds (one job)."""
+    by = {(r["strategy"], r["log_rate"], r.get("log_detail", "basic")): r for r in rows}
+    out = {}
+    for (s, rate, detail), row in by.items():
+        base = by.get((s, 0.0, "basic"))
+        if rate != 1.0 or base is None:
+            continue
+        cell = {}
+        for key in ("seconds_all", "cpu_seconds_all"):
+            pairs = [a / b for a, b in zip(row[key], base[key], strict=True) if a is not None and b]
+            if pairs:
+                cell[key.replace("_all", "")] = {"median": round(statistics.median(pairs), 2),
+                                                 "min": round(min(pairs), 2), "max": round(max(pairs), 2)}
+        out[s if detail == "basic" else f"{s} ({detail})"] = cell
     return out
 
 
@@ -179,7 +207,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['seconds']:>7.2f} {r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}")
     log_cost = full_log_cost(rows)
     for s, ratio in log_cost.items():
-        print(f"full decision logging costs x{ratio} the time without ({s})")
+        print(f"full decision logging costs x{ratio} the time without ({s}, fastest runs)")
+    pairs = full_log_pairs(rows)
+    for s, cell in pairs.items():
+        for what, q in cell.items():
+            print(f"  paired by round ({s}, {what}): median x{q['median']} [{q['min']}, {q['max']}]")
     if speedup:
         print(f"1 -> 2 workers ({speedup['strategy']}, log 0): {speedup['hands_per_s_1']:,.0f} -> "
               f"{speedup['hands_per_s_2']:,.0f} hands/s, speed-up x{speedup['speedup']}")
@@ -196,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         "versions": runner.package_versions(),
         "rules": "classic", "players": 4, "chunk_size": args.chunk_size,
         "repeat": args.repeat, "per_core": rows, "full_log_time_ratio": log_cost,
+        "full_log_ratio_paired": pairs, "load_average": os.getloadavg(),
         "speedup_1_to_2": speedup, "ten_million": big,
     }
     out_path = Path(args.output)

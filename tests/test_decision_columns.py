@@ -95,6 +95,24 @@ def test_cards_detail_adds_columns_and_changes_nothing_else(classic):
     assert (cards["strategy"].astype(str).to_numpy() == np.array(strategies)[cards["seat"].to_numpy()]).all()
 
 
+def test_shards_read_back_the_kernels_columns():
+    """What a reader gets from a chunk's decisions shard is what the kernel logged, column by
+    column and with the declared types, across data pages (more rows than a default page) and
+    under rules with suit columns (the writer's encodings and codecs must not change values)."""
+    for preset in ("classic", "samba"):
+        rules = RuleSet.preset(preset)
+        strategies = ("greedy", "random", "greedy", "random")
+        res = run_chunk(rules, strategies, 11, 0, 300, log_rate=1.0, log_detail="cards")
+        payload, rows = store.chunk_payload(res, rules, strategies)
+        d = store.decode_table(payload["decisions"])
+        cols = res.decision_columns
+        assert rows["decisions"] == len(d) == len(cols["seed"]) > 20_000
+        assert set(cols) <= set(d.columns)
+        for name, values in cols.items():
+            assert d[name].dtype == store.COLUMN_DTYPES["decisions"][name], name
+            np.testing.assert_array_equal(d[name].to_numpy(), values, err_msg=name)
+
+
 def test_hand_counts_and_action_cards(classic):
     _, _, d, _ = classic
     hand = d[HAND_COLS].to_numpy(np.int64)

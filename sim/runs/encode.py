@@ -4,6 +4,7 @@ key range in the footer).  Runs in the workers; `sim.runs.store` writes the byte
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,6 +55,12 @@ def _dtype_map() -> dict[str, dict[str, np.dtype]]:
 
 
 COLUMN_DTYPES = _dtype_map()
+# one data page per column and chunk (up to the 1 MB page size): recent pyarrow (26 here) ends a page
+# at 20,000 rows by default, and each page costs a compressor set-up and a checksum (about 1 us per
+# logged hand with the card columns; files 1.5% smaller); older ones have no row cap (option absent).
+_PAGE_ROWS = (
+    {"max_rows_per_page": 1 << 20} if "max_rows_per_page" in inspect.signature(pq.ParquetWriter).parameters else {}
+)
 KEY_COLUMNS = {"hands": ("seed", "game", "hand"), "decisions": ("seed", "game", "hand"), "games": ("seed", "game")}
 # decision columns that hold one value for a whole hand (or nearly): plain lz4 makes them
 # almost as small as zstd does, at half its cost (0.4 us less per logged hand, 4% more bytes)
@@ -319,25 +326,30 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     use the BYTE_STREAM_SPLIT encoding under zstd (smaller than dictionaries here, and twice as
     fast to write), the constant strings (rules, strategies) dictionaries; only the key columns
     carry min/max statistics (enough for filters on keys); the decision columns that stay
-    constant through a hand are plain lz4.  Measured on 2,500 greedy hands with full decision
-    logs: 7.8 us per hand for the decisions, against 20.8 with the defaults.  Every page
-    carries a CRC32 checksum and the footer the chunk's key range `key` (sim.runs.integrity)."""
+    constant through a hand are plain lz4, the card columns BYTE_STREAM_SPLIT lz4; one data page
+    per column (see _PAGE_ROWS).  Measured on 2,500 greedy hands with full decision logs: 7.3
+    us per hand for the basic decisions (20.8 with pyarrow's defaults), 18.0 with the card
+    columns (benchmarks/bench_log_cost.py).  Every page carries a CRC32 checksum and the footer
+    the chunk's key range `key` (sim.runs.integrity)."""
     fields = [pa.field(f.name, f.type, nullable=table.column(i).null_count > 0) for i, f in enumerate(table.schema)]
     meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
     meta = integrity.with_chunk_key(meta, key)
     table = pa.Table.from_arrays(table.columns, schema=pa.schema(fields, metadata=meta))
+    # the column names once: `table.column_names` builds a new list at each use (asked per
+    # card column, that cost 10 ms per chunk, 4 us per logged hand)
+    present = set(table.column_names)
     strings = [f.name for f in fields if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
-    runs = [k for k in RUN_COLUMNS.get(name, ()) if k in table.column_names]
+    runs = {k for k in RUN_COLUMNS.get(name, ()) if k in present}
     numbers = {f.name: "PLAIN" if f.name in runs else "BYTE_STREAM_SPLIT" for f in fields if f.name not in strings}
-    lz4 = set(runs) | {k for k in FAST_COLUMNS.get(name, ()) if k in table.column_names}
+    lz4 = runs | {k for k in FAST_COLUMNS.get(name, ()) if k in present}
     compression = {f.name: "lz4_raw" if f.name in lz4 else COMPRESSION for f in fields} if lz4 else COMPRESSION
-    keys = [k for k in KEY_COLUMNS[name] if k in table.column_names]
+    keys = [k for k in KEY_COLUMNS[name] if k in present]
     sink = pa.BufferOutputStream()
     pq.write_table(
         table, sink, compression=compression, use_dictionary=strings or False,
         column_encoding=numbers or None, write_statistics=keys or False,
-        write_batch_size=65536,  # fewer, larger batches: 6% faster than the default 1024 rows
-        write_page_checksum=True,
+        write_batch_size=1 << 18,  # fewer, larger batches: faster than the default 1024 rows
+        write_page_checksum=True, **_PAGE_ROWS,
     )
     return sink.getvalue().to_pybytes()
 
