@@ -212,11 +212,14 @@ def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) ->
 def dealt_value(rec: HandRecord, strategy: str, seat: int, n: int, seed: int) -> tuple[float, float]:
     """Mean hand result of the team of active ``seat`` over n deals in which that seat gets the
     cards it was dealt and every other card (the other hands, the upcard, the stock) is shuffled
-    anew, S at every seat, the same dealer and scores; and its 95% half-width.  The value of the
-    deal before the upcard is turned (red threes in the seat's cards are replaced at random)."""
-    from sim.core.apply import init_hand_nb
+    anew, S at every seat (each deal played by the compiled kernels), the same dealer and scores;
+    and its 95% half-width.  The value of the deal before the upcard is turned (red threes among
+    the seat's cards are replaced at random)."""
+    from sim.core.apply import SCORE_ROWS, init_hand_nb
     from sim.core.enums import MAX_TEAMS, Par
-    from sim.play.pyplay import play_hand_py
+    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
+    from sim.play.analysis import hand_result_nb, play_out_hidden_nb
+    from strategies.registry import MAX_KNOBS, parse_spec
 
     gs0 = rec.new_state()
     deck, n_act, dealer = gs0.deck, gs0.n_seats, int(gs0.state[Off.DEALER])
@@ -226,16 +229,25 @@ def dealt_value(rec: HandRecord, strategy: str, seat: int, n: int, seed: int) ->
     cum = np.zeros(MAX_TEAMS, np.int32)
     cum[: len(rec.cum)] = rec.cum
     team = int(gs0.state[Off.TEAM_OF_SEAT + seat])
-    rng = np.random.default_rng([seed, seat, 29])
+    ids, knobs = np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS, MAX_KNOBS))
+    sid, k = parse_spec(strategy, rec.rules.label)
+    ids[:], knobs[:] = sid, k
+    rngs, obs, buf = np.zeros((MAX_SEATS, 2), np.uint64), np.zeros(Off.STATE_SIZE, np.int32), np.zeros(N_ACTIONS, np.int32)
+    status, score = np.zeros(8, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+    shuffle = np.random.default_rng([seed, seat, 29])
     vals = []
     for r in range(n):
         d = deck.copy()
-        d[free] = deck[free][rng.permutation(len(free))]
+        d[free] = deck[free][shuffle.permutation(len(free))]
         state = np.zeros(Off.STATE_SIZE, np.int32)
         init_hand_nb(state, gs0.params, d, len(d), dealer, cum)
-        gs = GameState(rec.rules, state, gs0.params, d, gs0.seat_table)
-        gs = play_hand_py(rec.rules, [strategy] * rec.rules.players, seed + r, 0, rec.hand_index, rec.cum or None, gs=gs)
-        vals.append(team_result(gs, team))
+        for s in range(n_act):
+            seed_rng_nb(rngs[s], seed, r, 29, STREAM_PLAYERS + 1 + s)
+        play_out_hidden_nb(state, gs0.params, ids, knobs, rngs, obs, buf, 0, status)
+        if status[0] != 0:
+            raise RuntimeError(f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})")
+        us, them, _ = hand_result_nb(state, gs0.params, team, score)
+        vals.append(us - them)
     v = np.array(vals, float)
     return float(v.mean()), float(Z95 * v.std(ddof=1) / math.sqrt(len(v)))
 

@@ -206,3 +206,28 @@ def test_bad_samba_positions_are_one_line_errors(old, new, needle):
     with pytest.raises(PositionError, match=needle) as e:
         parse_position(SAMBA.replace(old, new))
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("argv", [
+    ["--rules", "samba", "--players", "4", "--seed", "1", "--position-at", "6:2"],
+    ["--players", "5", "--seed", "1", "--hand", "2", "--position-at", "6"],
+])
+def test_play_position_at_and_analyze_samba_and_five_players(tmp_path, capsys, argv):
+    assert main(["play", "--strategies", "expert", *argv]) == 0
+    text = capsys.readouterr().out
+    pos = parse_position(text)
+    assert len(pos.hand_sizes) == 4 and (pos.sequences is not None) == ("samba" in argv)
+    f = tmp_path / "p.txt"
+    f.write_text(text)
+    assert main(["analyze", str(f), "--rollouts", "12", "--infer", "expert", "--json"]) == 0
+    import json
+
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["actions"] and all(a["rollouts"] == 12 for a in obj["actions"])
+
+
+def test_play_position_at_a_seat_sitting_out_is_one_line(capsys):
+    # five players, hand 2: seat 4 sits out
+    assert main(["play", "--players", "5", "--seed", "1", "--hand", "2", "--position-at", "3", "--seat", "4"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seat 4" in err[0]
