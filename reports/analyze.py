@@ -133,6 +133,8 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
         me = position.me
         st[Off.HANDS : Off.HANDS + 15] = 0
         st[Off.HANDS + me * 15 : Off.HANDS + (me + 1) * 15] = obs[Off.HANDS : Off.HANDS + 15]
+        st[Off.HAND_SUITS : Off.HAND_SUITS + 44] = 0  # Samba: the suits go with the hand
+        st[Off.HAND_SUITS + me * 44 : Off.HAND_SUITS + (me + 1) * 44] = obs[Off.HAND_SUITS : Off.HAND_SUITS + 44]
         begin_turn_nb(st, setup.params)
         obs[: Off.PUB_SIZE] = st[: Off.PUB_SIZE]
     return decision_from_view(obs, setup.know, setup.params, position.me, label, setup.table)

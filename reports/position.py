@@ -6,8 +6,8 @@ the documented example is docs/position-example.txt.
 
 Rollouts (`rollout`) deal the unseen cards at random (sim.play.worlds; see sim.play.rollout for
 the rules of that random completion) and play the hand out with the chosen strategies.
-``n_teams`` is 2 for 2, 4 and 6 players, 3 for 3 players; 5 players are refused (the sit-out
-rotation makes "whose seat" ambiguous).
+``n_teams`` is the rules' (2 for 2, 4, 5 and 6 players in two teams, 3 otherwise); a 5-player
+position describes the four seats that play the hand.
 """
 
 from __future__ import annotations

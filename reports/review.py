@@ -17,9 +17,11 @@ team: its hand score minus the best opposing team's hand score):
   the CI excludes 0): ``?!`` doubtful >= 50, ``?`` mistake >= 100, ``??`` blunder >= 200 points.
 - The seat's equity at a point, V, is the value of the action S would choose there (so that V
   before a chance event is exactly the mean of V after it over the event's outcomes).
-- Luck: the deal (with the upcard and any turns played before the seat's first decision) is
-  V(first decision) - V(prior), V(prior) = the team's mean hand result over random deals with the
-  same dealer, scores and strategy S; a draw from the stock is V(the seat's next decision of the
+- Luck: the deal is V(dealt) - V(prior), V(prior) = the team's mean hand result over random deals
+  with the same dealer, scores and strategy S, V(dealt) = the same over deals that give the seat
+  the cards it was dealt (everything else shuffled anew); the upcard (with any red-three
+  replacements and the turns played before the seat's first decision) is V(first decision) -
+  V(dealt); a draw from the stock is V(the seat's next decision of the
   turn, seeing the card) - mean(the draw action before it); when the draw ends the hand, the hand's
   result stands for V after.
 - Summary per team: skill = sum of equity lost over its reviewed decisions whose loss is separable
@@ -207,6 +209,49 @@ def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) ->
     return float(v.mean()), float(Z95 * v.std(ddof=1) / math.sqrt(len(v)))
 
 
+def dealt_value(rec: HandRecord, strategy: str, seat: int, n: int, seed: int) -> tuple[float, float]:
+    """Mean hand result of the team of active ``seat`` over n deals in which that seat gets the
+    cards it was dealt and every other card (the other hands, the upcard, the stock) is shuffled
+    anew, S at every seat (each deal played by the compiled kernels), the same dealer and scores;
+    and its 95% half-width.  The value of the deal before the upcard is turned (red threes among
+    the seat's cards are replaced at random)."""
+    from sim.core.apply import SCORE_ROWS, init_hand_nb
+    from sim.core.enums import MAX_TEAMS, Par
+    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
+    from sim.play.analysis import hand_result_nb, play_out_hidden_nb
+    from strategies.registry import MAX_KNOBS, parse_spec
+
+    gs0 = rec.new_state()
+    deck, n_act, dealer = gs0.deck, gs0.n_seats, int(gs0.state[Off.DEALER])
+    j = (seat - dealer - 1) % n_act  # dealt one card at a time from the seat after the dealer
+    fixed = np.array([r * n_act + j for r in range(int(gs0.params[Par.HAND_SIZE]))])
+    free = np.setdiff1d(np.arange(len(deck)), fixed)
+    cum = np.zeros(MAX_TEAMS, np.int32)
+    cum[: len(rec.cum)] = rec.cum
+    team = int(gs0.state[Off.TEAM_OF_SEAT + seat])
+    ids, knobs = np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS, MAX_KNOBS))
+    sid, k = parse_spec(strategy, rec.rules.label)
+    ids[:], knobs[:] = sid, k
+    rngs, obs, buf = np.zeros((MAX_SEATS, 2), np.uint64), np.zeros(Off.STATE_SIZE, np.int32), np.zeros(N_ACTIONS, np.int32)
+    status, score = np.zeros(8, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+    shuffle = np.random.default_rng([seed, seat, 29])
+    vals = []
+    for r in range(n):
+        d = deck.copy()
+        d[free] = deck[free][shuffle.permutation(len(free))]
+        state = np.zeros(Off.STATE_SIZE, np.int32)
+        init_hand_nb(state, gs0.params, d, len(d), dealer, cum)
+        for s in range(n_act):
+            seed_rng_nb(rngs[s], seed, r, 29, STREAM_PLAYERS + 1 + s)
+        play_out_hidden_nb(state, gs0.params, ids, knobs, rngs, obs, buf, 0, status)
+        if status[0] != 0:
+            raise RuntimeError(f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})")
+        us, them, _ = hand_result_nb(state, gs0.params, team, score)
+        vals.append(us - them)
+    v = np.array(vals, float)
+    return float(v.mean()), float(Z95 * v.std(ddof=1) / math.sqrt(len(v)))
+
+
 # ----------------------------------------------------------------------------- the review
 
 
@@ -268,8 +313,6 @@ def review(
     seed = _checked("seed", seed, limits.REVIEW_SEED)
     if prior_hands is not None:
         prior_hands = _checked("prior_hands", prior_hands, limits.ROLLOUTS_PER_ACTION)
-    if rec.rules.players == 5:
-        raise ReviewError("review of 5-player hands is not supported (sit-out rotation)")
     pts, final = decision_points(rec, seats)
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
@@ -303,7 +346,10 @@ def review(
     reviewed = sorted({p.table_seat for p in pts}) if seats is None else sorted(seats)
     teams = sorted({int(t) for t in dec["team"]}) if len(dec) else []
     prior = {t: prior_value(rec, strategy, t, prior_hands or max(4 * rollouts, 200), seed + 7) for t in teams}
-    luck = _luck(dec, rec, final, prior, result)
+    table = list(final.seat_table)
+    dealt = {s: dealt_value(rec, strategy, table.index(s), prior_hands or max(rollouts, 100), seed + 11)
+             for s in sorted({p.table_seat for p in pts})}
+    luck = _luck(dec, rec, final, prior, result, dealt)
     summary = _summary(dec, luck, teams, rec, final, result)
     return Review(rec, reviewed, strategy, rollouts, dec, luck, summary, result, prior)
 
@@ -322,9 +368,11 @@ def _p_win_cols(played: pd.Series, is_best: bool) -> dict:
     return out
 
 
-def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, result: dict) -> pd.DataFrame:
-    """Chance events of the reviewed seats: the deal (per seat) and every draw from the stock."""
+def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, result: dict, dealt: dict) -> pd.DataFrame:
+    """Chance events of the reviewed seats: the deal and the upcard (per seat) and every draw
+    from the stock."""
     gs = rec.new_state()
+    upcard = " ".join(gs.pile())
     drawn: dict[int, str] = {}
     for i, a in enumerate(rec.actions):  # the cards each draw brought (for display)
         if a == Act.DRAW:
@@ -345,11 +393,14 @@ def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, res
         d = d.sort_values("index")
         team = int(d["team"].iloc[0])
         v0, h0 = prior[team]
+        vd, hd = dealt[seat]
         first = d.iloc[0]
-        rows.append({"index": -1, "turn": 0, "seat": seat, "team": team, "event": "deal",
-                     "cards": "deal, upcard" + (" and the turns before" if first["turn"] > 1 else ""),
-                     "before": v0, "after": first["value"], "luck": first["value"] - v0,
-                     "half": math.hypot(h0, first["value_half"]), "at_index": int(first["index"])})
+        rows.append({"index": -2, "turn": 0, "seat": seat, "team": team, "event": "deal", "cards": "the seat's cards",
+                     "before": v0, "after": vd, "luck": vd - v0, "half": math.hypot(h0, hd), "at_index": 0})
+        rows.append({"index": -1, "turn": 0, "seat": seat, "team": team, "event": "upcard",
+                     "cards": upcard + (" and the turns before" if first["turn"] > 1 else ""),
+                     "before": vd, "after": first["value"], "luck": first["value"] - vd,
+                     "half": math.hypot(hd, first["value_half"]), "at_index": int(first["index"])})
         recs = d.to_dict("records")
         for j, r in enumerate(recs):
             if not r["draw"]:

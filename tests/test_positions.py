@@ -28,11 +28,13 @@ def _norm(text: str) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("players,seed", [(2, 0), (3, 1), (4, 2), (6, 3)])
-def test_written_positions_read_back_with_the_same_legal_actions(players, seed):
-    rules = RuleSet.preset("classic", players, None, go_out_bonus=150) if players == 4 else RuleSet.preset("classic", players)
-    full = play_hand_py(rules, ["expert"] * players, seed)
-    gs = GameState.new_hand(rules, seed)
+@pytest.mark.parametrize("preset,players,seed", [("classic", 2, 0), ("classic", 3, 1), ("classic", 4, 2),
+                                                 ("classic", 6, 3), ("classic", 5, 2), ("samba", 4, 1)])
+def test_written_positions_read_back_with_the_same_legal_actions(preset, players, seed):
+    rules = RuleSet.preset(preset, players, None, go_out_bonus=150) if players == 4 else RuleSet.preset(preset, players)
+    hand = 1 if players == 5 else 0  # five players: seat 3 sits out
+    full = play_hand_py(rules, ["expert"] * players, seed, hand=hand)
+    gs = GameState.new_hand(rules, seed, hand=hand)
     phases = set()
     checked = 0
     for i, a in enumerate(full.actions):
@@ -157,3 +159,75 @@ def test_analyze_infer_on_a_written_position(tmp_path, capsys):
     obj = json.loads(capsys.readouterr().out)
     assert obj["actions"] and obj["uniform_actions"]
     assert obj["actions"][0]["mean"] != obj["uniform_actions"][0]["mean"]  # other worlds
+
+
+SAMBA = """rules: samba
+players: 4
+hand: KH KS 7H 8H 4C 2 JK 3
+melds us: K K K K K K K | K K K 2
+sequences us: 4H 5H 6H | 9S 10S JS QS
+melds them: Q Q Q
+pile_cards: 9 9C
+hand_sizes: 8 15 15 15
+stock: 86
+"""
+
+
+def test_a_typed_samba_position_has_closed_canastas_sequences_and_suits():
+    from sim.play.rollout import prepare
+    from sim.play.worlds import sample_worlds_nb
+
+    pos = parse_position(SAMBA)
+    assert pos.sequences[0] == [(2, 2, 3), (3, 7, 4)] and pos.pile_top_suit == 0
+    setup = prepare(pos)
+    obs = setup.obs
+    k = 11  # kings
+    assert obs[Off.CLOSED_COUNT + k] == 1 and obs[Off.CLOSED_NAT + k] == 7 and obs[Off.CLOSED_NATURAL] == 1
+    assert obs[Off.MELD_NAT + k] == 3 and obs[Off.MELD_TWO + k] == 1
+    assert list(obs[Off.SEQ_LEN : Off.SEQ_LEN + 3]) == [3, 4, 0] and obs[Off.HAND_SUITS + 2 * 11 + k - 2] == 1
+    gs = GameState.from_position(pos)
+    assert gs.sequences(gs.team) == {0: (2, 2, 3), 1: (3, 7, 4)} and "draw" in gs.legal_texts()
+    assert format_position(parse_position(format_position(pos))) == format_position(pos)
+    out = np.zeros((4, Off.STATE_SIZE), np.int32)
+    assert sample_worlds_nb(setup.obs, setup.know, setup.params, 1, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == 0
+
+
+@pytest.mark.parametrize("old,new,needle", [
+    ("hand: KH KS", "hand: K KS", "needs a suit"),
+    ("9S 10S JS QS", "9S 10S QS KS", "follow each other"),
+    ("9S 10S JS QS", "9S 10H JS", "one suit"),
+    ("pile_cards: 9 9C", "pile_cards: 9 9", "give its suit"),
+    ("rules: samba", "rules: classic", "sequences need"),
+    ("| K K K 2", "| K K K 2 | K K 2", "two open melds"),
+])
+def test_bad_samba_positions_are_one_line_errors(old, new, needle):
+    from sim.play.position import PositionError
+
+    with pytest.raises(PositionError, match=needle) as e:
+        parse_position(SAMBA.replace(old, new))
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("argv", [
+    ["--rules", "samba", "--players", "4", "--seed", "1", "--position-at", "6:2"],
+    ["--players", "5", "--seed", "1", "--hand", "2", "--position-at", "6"],
+])
+def test_play_position_at_and_analyze_samba_and_five_players(tmp_path, capsys, argv):
+    assert main(["play", "--strategies", "expert", *argv]) == 0
+    text = capsys.readouterr().out
+    pos = parse_position(text)
+    assert len(pos.hand_sizes) == 4 and (pos.sequences is not None) == ("samba" in argv)
+    f = tmp_path / "p.txt"
+    f.write_text(text)
+    assert main(["analyze", str(f), "--rollouts", "12", "--infer", "expert", "--json"]) == 0
+    import json
+
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["actions"] and all(a["rollouts"] == 12 for a in obj["actions"])
+
+
+def test_play_position_at_a_seat_sitting_out_is_one_line(capsys):
+    # five players, hand 2: seat 4 sits out
+    assert main(["play", "--players", "5", "--seed", "1", "--hand", "2", "--position-at", "3", "--seat", "4"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seat 4" in err[0]

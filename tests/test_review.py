@@ -131,6 +131,7 @@ def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
     fake = FakeEvaluator(bad, rec)
     monkeypatch.setattr("reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index])
     monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (-5.0, 3.0))
+    monkeypatch.setattr("reports.review.dealt_value", lambda rec, s, seat, n, seed: (7.0, 4.0))
     rv = review(rec, [1], fake, rollouts=40, seed=3)
     assert fake.calls == [p.index for p in pts]
     d = rv.decisions.set_index("index")
@@ -138,11 +139,13 @@ def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
     assert (d.drop(bad)["mark"] == "").all()
     row = rv.summary.iloc[0]
     assert row["mistakes"] == 1 and row["skill_lost"] == pytest.approx(d.loc[bad, "lost"])
-    # luck: the deal against the prior, each draw = V(next decision of the turn) - V(draw)
+    # luck: the deal against the prior, the upcard against the deal, each draw = V(next decision
+    # of the turn) - V(draw)
     lk = rv.luck
-    deal = lk[lk["event"] == "deal"].iloc[0]
+    deal, up = lk[lk["event"] == "deal"].iloc[0], lk[lk["event"] == "upcard"].iloc[0]
     first = pts[0].index
-    assert deal["luck"] == pytest.approx(10.0 * first - (-5.0))
+    assert deal["luck"] == pytest.approx(7.0 - (-5.0)) and deal["half"] == pytest.approx(5.0)
+    assert up["luck"] == pytest.approx(10.0 * first - 7.0) and up["before"] == 7.0
     for r in lk[lk["event"] == "draw"].itertuples():
         assert r.luck == pytest.approx(r.after - r.before)
         if r.at_index < len(rec.actions):
@@ -298,3 +301,45 @@ def test_a_random_player_loses_far_more_per_decision_than_expert():
             n += s["decisions"]
         rate[strat] = lost / n
     assert rate["random"] > 1.5 * rate["expert"] + 10, rate
+
+
+@pytest.mark.parametrize("argv, seat, label", [
+    (["--rules", "samba", "--players", "4", "--seed", "3", "--seat", "0"], 0, "samba-4p"),
+    (["--players", "5", "--seed", "3", "--hand", "1", "--seat", "4"], 4, "classic-5p"),  # seat 3 sits out
+])
+def test_cli_review_of_a_samba_and_a_five_player_hand(argv, seat, label, capsys):
+    assert main(["review", *argv, "--rollouts", "4", "--infer", "expert", "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["hand"]["rules"] == label and js["seats"] == [seat]
+    dec = js["decisions"]
+    assert len(dec) > 5 and {d["seat"] for d in dec} == {seat}
+    assert all(d["lost"] >= 0 for d in dec) and any(d["legal"] > 1 for d in dec)
+    assert {r["event"] for r in js["luck"]} >= {"deal", "draw"}
+
+
+def test_the_dealt_value_keeps_the_seats_cards(rec, monkeypatch):
+    """V(dealt) deals the seat the cards it was dealt and shuffles the rest anew; the same seed
+    gives the same value."""
+    import sim.core.apply as apply_mod
+    from reports.review import dealt_value
+
+    real = rec.new_state()
+    decks = []
+    orig = apply_mod.init_hand_nb
+
+    def spy(state, params, deck, n, dealer, cum):
+        decks.append(deck.copy())
+        return orig(state, params, deck, n, dealer, cum)
+
+    monkeypatch.setattr(apply_mod, "init_hand_nb", spy)
+    seat = 1
+    v1 = dealt_value(rec, "expert", seat, 6, 5)
+    n, hs = real.n_seats, rec.rules.hand_size
+    j = (seat - int(real.state[Off.DEALER]) - 1) % n
+    mine = [r * n + j for r in range(hs)]
+    assert len(decks) == 6
+    for d in decks:
+        assert (d[mine] == real.deck[mine]).all()
+        assert sorted(d) == sorted(real.deck) and (d != real.deck).any()
+    monkeypatch.setattr(apply_mod, "init_hand_nb", orig)
+    assert dealt_value(rec, "expert", seat, 6, 5) == v1 and v1[1] > 0

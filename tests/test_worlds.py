@@ -9,7 +9,17 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Kind, Off
+from sim.core.enums import (
+    MAX_CARDS,
+    MAX_SEATS,
+    MAX_SEQS,
+    MAX_TEAMS,
+    N_ACTIONS,
+    N_KINDS,
+    N_SUITED,
+    Kind,
+    Off,
+)
 from sim.core.legal import legal_actions_nb
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
@@ -115,8 +125,9 @@ def test_sampler_refuses_counts_that_do_not_add_up():
 def _decision_points(preset: str, players: int, seed: int, every: int = 7):
     """(GameState copy, seat to act) at every `every`-th decision of a hand played by expert."""
     rules = RuleSet.preset(preset, players)
-    full = play_hand_py(rules, ["expert"] * players, seed)
-    gs = GameState.new_hand(rules, seed)
+    hand = 1 if players == 5 else 0
+    full = play_hand_py(rules, ["expert"] * players, seed, hand=hand)
+    gs = GameState.new_hand(rules, seed, hand=hand)
     points = []
     for i, a in enumerate(full.actions):
         if i % every == 3:
@@ -126,18 +137,34 @@ def _decision_points(preset: str, players: int, seed: int, every: int = 7):
     return points
 
 
+def _suited_in_play(w) -> np.ndarray:
+    """Copies of each suited natural [suit, rank] in the hands, the stock, the pile, sequences."""
+    out = w[Off.HAND_SUITS : Off.HAND_SUITS + MAX_SEATS * N_SUITED].reshape(MAX_SEATS, 4, 11).sum(axis=0).astype(np.int64)
+    codes = list(w[Off.STOCK + w[Off.STOCK_POS] : Off.STOCK + w[Off.STOCK_POS] + w[Off.STOCK_LEN]])
+    codes += list(w[Off.PILE : Off.PILE + w[Off.PILE_LEN]])
+    for c in codes:
+        if 2 <= c & 15 <= 12:
+            out[c >> 4, (c & 15) - 2] += 1
+    for j in range(MAX_TEAMS * MAX_SEQS):
+        for k in range(w[Off.SEQ_LOW + j], w[Off.SEQ_LOW + j] + w[Off.SEQ_LEN + j]):
+            out[w[Off.SEQ_SUIT + j], k - 2] += 1
+    return out
+
+
 def _legal(arr, hand_off, params):
     buf = np.zeros(N_ACTIONS, np.int32)
     n = legal_actions_nb(arr, hand_off, params, buf)
     return sorted(buf[:n].tolist())
 
 
-@pytest.mark.parametrize("preset,players,seed", [("classic", 4, 1), ("classic", 2, 2), ("classic", 3, 5), ("classic", 6, 4)])
+@pytest.mark.parametrize("preset,players,seed", [("classic", 4, 1), ("classic", 2, 2), ("classic", 3, 5), ("classic", 6, 4),
+                                                 ("classic", 5, 3), ("samba", 4, 2)])
 def test_worlds_are_legal_and_look_the_same_to_the_viewer(preset, players, seed):
     comp = np.zeros(N_KINDS, np.int64)
     totals = np.zeros(N_KINDS, np.int64)
     buf = np.zeros(N_ACTIONS, np.int32)
     checked = 0
+    samba = preset == "samba"
     for gs, seat in _decision_points(preset, players, seed):
         deck_composition_nb(gs.params, comp)
         obs = gs.observation(seat)
@@ -151,7 +178,9 @@ def test_worlds_are_legal_and_look_the_same_to_the_viewer(preset, players, seed)
         view = np.zeros(Off.STATE_SIZE, np.int32)
         for w in out:
             assert check_state_nb(w, gs.params, comp, totals, buf) == 0
-            observe_nb(w, seat, 0, view, False)
+            if samba:
+                assert (_suited_in_play(w) <= gs.rules.decks).all()
+            observe_nb(w, seat, 0, view, samba)
             assert (view == obs).all()
             assert _legal(w, Off.HANDS + seat * N_KINDS, gs.params) == _legal(gs.state, Off.HANDS + seat * N_KINDS, gs.params)
             for s in range(gs.n_seats):
@@ -190,7 +219,7 @@ def test_scrambled_hidden_cards_give_bit_identical_worlds():
 
 
 def test_consistent_worlds_agree_with_the_last_discards():
-    from sim.play.worlds import _model_agrees_nb
+    from sim.play.worlds import model_agrees_nb as _model_agrees_nb
 
     sid, knobs = parse_spec("expert")
     constrained = agreed = 0
@@ -214,3 +243,63 @@ def test_consistent_worlds_agree_with_the_last_discards():
         assert stats[1] <= stats[0]
     assert constrained > 10
     assert agreed >= 0.8 * constrained
+
+
+# ----------------------------------------------------------------------------- Samba suits
+
+
+def _tiny_samba():
+    """A Samba observation (4 seats, 3 packs) where four cards are unseen: 4C and 4D (the viewer
+    holds every other four), a five that is 5H or 5S (one of those two copies is melded), a king
+    that is KH or one of two KS (two of those three are melded).  Seat 1 holds 2 cards, the
+    pile 1 hidden card under its known top 9C, the stock 1 card; seats 2 and 3 hold none."""
+    params = RuleSet.preset("samba", 4).to_params(0).astype(np.int32)
+    comp = np.zeros(N_KINDS, np.int64)
+    deck_composition_nb(params, comp)
+    obs = np.zeros(Off.STATE_SIZE, np.int32)
+    obs[Off.N_SEATS], obs[Off.N_TEAMS] = 4, 2
+    obs[Off.TEAM_OF_SEAT : Off.TEAM_OF_SEAT + 4] = (0, 1, 0, 1)
+    obs[Off.WENT_OUT_SEAT] = -1
+    obs[Off.LAST_DISCARD : Off.LAST_DISCARD + 6] = -1
+    obs[Off.TEAM_RED3], obs[Off.TEAM_RED3 + 1] = 3, 3
+    held = {Kind.FOUR: (2, 2, 3, 3), Kind.FIVE: (3, 3, 2, 2), Kind.KING: (3, 3, 2, 1)}  # per suit C D H S
+    unseen = {Kind.FOUR: 2, Kind.FIVE: 1, Kind.KING: 1}
+    obs[Off.HANDS + Kind.BLACK3] = 6
+    for k, per_suit in held.items():
+        obs[Off.HANDS + k] = sum(per_suit)
+        for s, c in enumerate(per_suit):
+            obs[Off.HAND_SUITS + s * 11 + k - 2] = c
+    for k in NATURALS:
+        obs[Off.MELD_NAT + k] = comp[k] - obs[Off.HANDS + k] - unseen.get(k, 0) - (k == Kind.NINE)
+    obs[Off.MELD_TWO + Kind.SIX] = comp[Kind.TWO]
+    obs[Off.MELD_JOKER + Kind.SEVEN] = comp[Kind.JOKER]
+    obs[Off.HAND_SIZE : Off.HAND_SIZE + 4] = (int(obs[Off.HANDS : Off.HANDS + N_KINDS].sum()), 2, 0, 0)
+    obs[Off.PILE_LEN], obs[Off.PILE_TOP], obs[Off.PILE_TOP_SUIT] = 2, Kind.NINE, 0
+    obs[Off.PILE_COUNTS + Kind.NINE] = 1
+    obs[Off.STOCK_LEN] = 1
+    return obs, new_know(0, 1), params
+
+
+def test_samba_sampler_matches_exact_distribution():
+    obs, know, params = _tiny_samba()
+    c = lambda k, s: k | (s << 4)  # noqa: E731
+    exact: Counter = Counter()
+    for five, w5 in ((c(Kind.FIVE, 2), 1), (c(Kind.FIVE, 3), 1)):
+        for king, wk in ((c(Kind.KING, 2), 1), (c(Kind.KING, 3), 2)):
+            for perm in itertools.permutations([c(Kind.FOUR, 0), c(Kind.FOUR, 1), five, king]):
+                exact[(tuple(sorted(perm[1:3])), perm[0], perm[3])] += w5 * wk
+    n = 20000
+    out = np.zeros((n, Off.STATE_SIZE), np.int32)
+    assert sample_worlds_nb(obs, know, params, 4, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
+    got: Counter = Counter()
+    for w in out:
+        hs = w[Off.HAND_SUITS + N_SUITED : Off.HAND_SUITS + 2 * N_SUITED]
+        hand = tuple(sorted((2 + i % 11) | ((i // 11) << 4) for i in np.flatnonzero(hs) for _ in range(int(hs[i]))))
+        got[(hand, int(w[Off.PILE]), int(w[Off.STOCK]))] += 1
+    assert set(got) <= set(exact), set(got) - set(exact)
+    keys = sorted(exact)
+    total = sum(exact.values())
+    f_exp = np.array([exact[k] / total * n for k in keys])
+    f_obs = np.array([got.get(k, 0) for k in keys])
+    assert len(keys) > 20
+    assert chisquare(f_obs, f_exp).pvalue > 0.001

@@ -51,7 +51,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="an equity table from `canasta equity -o FILE`: adds P(win the game) per action "
                    "from the position's cumulative scores")
     p.add_argument("--infer", default=None, metavar="MODEL",
-                   help="sample worlds that agree with each opponent's last discard under this strategy")
+                   help="sample worlds that agree with each other seat's last turn under this strategy: its "
+                   "discard (last_discard + pile_cards) and its draw or take (last_turn S: lines)")
     p.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default: the position's, else classic)")
     p.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",

@@ -50,8 +50,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--continue-with", dest="strategy", default="expert", metavar="S",
                    help="strategy every seat plays in the rollouts (default expert)")
     p.add_argument("--infer", default=None, metavar="MODEL",
-                   help="sample only worlds where each opponent's hidden hand agrees with its last discard under "
-                   "the strategy MODEL (default: uniform worlds)")
+                   help="sample only worlds where each other seat's hidden hand agrees with its last turn (its "
+                   "discard and the draw or take before it) under the strategy MODEL (default: uniform worlds)")
     p.add_argument("--equity", default=None, metavar="FILE.parquet",
                    help="an equity table (canasta equity -o): also show P(win the game) after each played action")
     p.add_argument("--rollout-seed", type=whole(*limits.REVIEW_SEED), default=0,

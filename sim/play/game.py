@@ -172,7 +172,7 @@ class GameState:
     def position(self, seat: int | None = None):
         """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
         (`format_position` writes it as text)."""
-        from sim.play.position import position_from_state
+        from sim.play.position_state import position_from_state
 
         s = self.seat if seat is None else int(seat)
         return position_from_state(self.state, self._knows[s], self.rules, s)

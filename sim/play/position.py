@@ -10,8 +10,8 @@ in a hand or a meld; laid red threes are counts).  Teams are named from the view
     rules: classic             # rule preset (default classic)
     set: go_out_bonus=200; game_target=10000   # --set values, separated by ';'
     team_layout: 2x3           # six players only
-    players: 4                 # 2..6 (required; 5 is refused: sit-out rotation)
-    decks: 2                   # packs (default 2, 3 with 5-6 players)
+    players: 4                 # 2..6 (required); with 5, the four seats of the hand, in turn order
+    decks: 2                   # packs (default: the rules' own)
     me: 0                      # the viewer's seat (default 0); teams = seat % n_teams
     to_move: 0                 # seat whose turn it is (default: me)
     phase: draw                # draw (before drawing / taking) or meld (after it; default draw)
@@ -32,6 +32,8 @@ in a hand or a meld; laid red threes are counts).  Teams are named from the view
     turn: 17                   # 0-based turn number in the hand (optional)
     melded: 0 2                # seats that have melded this hand (decides concealed going out)
     last_discard: - 9 5 K      # per seat: the kind each seat discarded last, '-' for none
+    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (sim/play/last_turn.py):
+    last_turn 3: take pair | took 5 K K | discard K  # for --infer; its discard sets last_discard
     # phase: meld only
     took_pile: no              # the seat to move took the pile this turn
     pending: 0                 # points laid this turn towards the team's unmade initial meld
@@ -44,7 +46,8 @@ and numbers, seats in range, a meld has 3+ cards of one natural rank 4..A plus w
 at least 2 naturals, at most 3 wild cards and no more wild cards than naturals, no threes in
 melds, one meld per rank per team, no card kind more often than the packs hold, every seat's
 known cards fit its hand, and stock + pile + hands + aside + melds + red threes = 54 * decks.
-Samba sequences cannot be described (yet).
+Samba: suits, sequences and closed canastas, see sim/play/position_samba.py.  Five players: the
+position describes the four who play the hand (seats 0..3 in turn order, teams alternate).
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ import numpy as np
 
 from sim.core.enums import KIND_NAMES, N_KINDS, Kind
 from sim.core.errors import CanastaError
+from sim.play.last_turn import last_turn_text, parse_last_turns
+from sim.play.position_samba import check_suits, samba_keys, sequence_text, suited_text, top_suit_of
 
 __all__ = ["PositionError", "Position", "Meld", "parse_position", "load_position", "format_position", "parse_cards",
            "card_kind", "pack_limits", "TEAM_NAMES"]
@@ -163,6 +168,12 @@ class Position:
     aside: np.ndarray | None = None  # counts per kind
     canastas_this_turn: int = 0
     melded_before: bool | None = None
+    last_turns: dict = field(default_factory=dict)  # seat -> sim.play.last_turn.LastTurn
+    # Samba (sim.play.position_samba): suits of the hand's naturals int64[4, 11], the top's suit,
+    # each team's sequences [(suit, low kind, length)]
+    hand_suits: np.ndarray | None = None
+    pile_top_suit: int = -1
+    sequences: list | None = None
 
     @property
     def n_teams(self) -> int:
@@ -236,7 +247,8 @@ KEYS = {
     "players", "decks", "me", "to_move", "hand", "pile", "pile_top", "frozen", "hand_sizes",
     "stock", "scores", "turn", "pile_cards", "melded", "rules", "set", "team_layout", "phase",
     "opened", "last_discard", "took_pile", "pending", "aside", "canastas_this_turn", "melded_before",
-} | {f"melds {t}" for t in TEAM_NAMES} | {f"red3 {t}" for t in TEAM_NAMES} | {f"known {s}" for s in range(6)}
+} | {f"melds {t}" for t in TEAM_NAMES} | {f"red3 {t}" for t in TEAM_NAMES} | {f"known {s}" for s in range(6)} \
+    | {f"last_turn {s}" for s in range(6)} | {f"sequences {t}" for t in TEAM_NAMES}
 MELD_PHASE_KEYS = ("took_pile", "pending", "aside", "canastas_this_turn", "melded_before")
 
 
@@ -251,7 +263,7 @@ def _read_lines(text: str) -> dict[str, str]:
             raise PositionError(f"line {lineno}: expected 'key: value', got {line!r}")
         key = " ".join(key.lower().split())
         for multi in ("to move", "pile top", "hand sizes", "pile cards", "team layout", "last discard",
-                      "took pile", "canastas this turn", "melded before"):
+                      "took pile", "canastas this turn", "melded before", "last turn"):
             key = key.replace(multi, multi.replace(" ", "_"))
         if key not in KEYS:
             raise PositionError(f"line {lineno}: unknown key {key!r}")
@@ -268,7 +280,16 @@ def _parse_rules(raw: dict[str, str]) -> tuple[str | None, dict, str | None]:
     return raw.get("rules") or None, parse_overrides(items), raw.get("team_layout") or None
 
 
-def _parse_teams(raw, players, n_teams, decks):
+def _ruleset(name, players, layout, overrides):
+    from sim.core.rules import RuleSet
+
+    try:
+        return RuleSet.preset(name or "classic", players, layout, **overrides)
+    except (ValueError, TypeError) as exc:
+        raise PositionError(f"rules: {str(exc).splitlines()[0]}") from None
+
+
+def _parse_teams(raw, players, n_teams, decks, ruleset=None):
     teams = TEAM_NAMES[:n_teams]
     for t in TEAM_NAMES[n_teams:]:
         if f"melds {t}" in raw or f"red3 {t}" in raw:
@@ -276,10 +297,12 @@ def _parse_teams(raw, players, n_teams, decks):
     melds: list[list[Meld]] = []
     for t in teams:
         ms = [_meld(t, part) for part in raw.get(f"melds {t}", "").split("|") if part.strip()]
-        ranks = [m.kind for m in ms]
+        multi = ruleset is not None and ruleset.multiple_melds_per_rank
+        ranks = [m.kind for m in ms if not (multi and m.size >= ruleset.canasta_size)]  # closed canastas
         dup = {r for r in ranks if ranks.count(r) > 1}
         if dup:
-            raise PositionError(f"melds {t}: two melds of {KIND_NAMES[min(dup)]}s (one meld per rank)")
+            raise PositionError(f"melds {t}: two open melds of {KIND_NAMES[min(dup)]}s (one per rank"
+                                + (", closed canastas aside)" if multi else ")"))
         melds.append(ms)
     red3 = [_int(f"red3 {t}", raw.get(f"red3 {t}", "0"), 0, 2 * decks) for t in teams]
     opened = None
@@ -342,11 +365,12 @@ def _pile_frozen(raw, size, top, pile_cards) -> bool:
 
 
 def _parse_seats(raw, players, me, hand, decks):
+    """``players``: the seats in the hand (four of five players play each hand)."""
     if "hand_sizes" not in raw:
         raise PositionError("the position needs 'hand_sizes:' (one number per seat)")
     sizes = [_int("hand_sizes", v, 0, 54 * decks) for v in raw["hand_sizes"].replace(",", " ").split()]
     if len(sizes) != players:
-        raise PositionError(f"hand_sizes: {len(sizes)} numbers for {players} players")
+        raise PositionError(f"hand_sizes: {len(sizes)} numbers for {players} seats in the hand")
     if sizes[me] != int(hand.sum()):
         raise PositionError(f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards")
     known = {}
@@ -369,10 +393,15 @@ def _parse_seats(raw, players, me, hand, decks):
         last = [-1 if t == "-" else card_kind(t) for t in toks]
         if Kind.RED3 in last:
             raise PositionError("last_discard: a red three is never discarded")
+    turns = parse_last_turns(raw, players, me, last, PositionError)
+    if turns:
+        last = last or [-1] * players
+        for s, lt in turns.items():
+            last[s] = lt.discard
     melded = None
     if "melded" in raw:
         melded = sorted({_int("melded", v, 0, players - 1) for v in raw["melded"].replace(",", " ").split() if v != "-"})
-    return sizes, known, last, melded
+    return sizes, known, last, melded, turns
 
 
 def _parse_turn_state(raw, phase: str) -> dict:
@@ -401,22 +430,22 @@ def parse_position(text: str) -> Position:
     if "players" not in raw:
         raise PositionError("the position needs 'players: N'")
     players = _int("players", raw["players"], 2, 6)
-    if players == 5:
-        raise PositionError("players: 5-player positions are not supported (sit-out rotation)")
     rules, overrides, layout = _parse_rules(raw)
-    n_teams = 2 if players in (2, 4, 6) else 3
-    decks = _int("decks", raw.get("decks", "3" if players >= 5 else "2"), 1, 3)
-    me = _int("me", raw.get("me", "0"), 0, players - 1)
-    to_move = _int("to_move", raw.get("to_move", str(me)), 0, players - 1)
+    ruleset = _ruleset(rules, players, layout, overrides)
+    seats, n_teams = ruleset.n_active, ruleset.n_teams  # five players: four play each hand
+    decks = _int("decks", raw.get("decks", str(ruleset.decks)), 1, 3)
+    me = _int("me", raw.get("me", "0"), 0, seats - 1)
+    to_move = _int("to_move", raw.get("to_move", str(me)), 0, seats - 1)
     phase = raw.get("phase", "draw").strip().lower()
     if phase not in ("draw", "meld"):
         raise PositionError(f"phase: {phase!r}; use draw (before drawing or taking) or meld (after it)")
+    samba = samba_keys(raw, ruleset, TEAM_NAMES[:n_teams], PositionError)
     hand = parse_cards(raw.get("hand", ""))
     if hand[Kind.RED3]:
         raise PositionError("hand: red threes are laid at once, they cannot stay in a hand")
-    melds, red3, opened = _parse_teams(raw, players, n_teams, decks)
+    melds, red3, opened = _parse_teams(raw, players, n_teams, decks, ruleset)
     pile_size, pile_top, frozen, pile_cards = _parse_pile(raw, decks)
-    sizes, known, last, melded = _parse_seats(raw, players, me, hand, decks)
+    sizes, known, last, melded, turns = _parse_seats(raw, seats, me, hand, decks)
     if "stock" not in raw:
         raise PositionError("the position needs 'stock: N' (cards left in the stock)")
     stock = _int("stock", raw["stock"], 0, 54 * decks)
@@ -427,7 +456,9 @@ def parse_position(text: str) -> Position:
     pos = Position(players, decks, me, to_move, hand, melds, red3, pile_size, pile_top, frozen,
                    sizes, stock, scores, turn, pile_cards=pile_cards, melded=melded, rules=rules,
                    overrides=overrides, team_layout=layout, phase=phase, opened=opened, known=known,
-                   last_discard=last, **_parse_turn_state(raw, phase))
+                   last_discard=last, last_turns=turns, **samba, **_parse_turn_state(raw, phase))
+    if pos.sequences is not None:
+        pos.pile_top_suit = top_suit_of(raw, pile_top, PositionError)
     _check_position(pos)
     return pos
 
@@ -441,6 +472,8 @@ def _check_position(pos: Position) -> None:
             seen[Kind.TWO] += m.twos
             seen[Kind.JOKER] += m.jokers
     seen[Kind.RED3] += sum(pos.red3)
+    for seq in (q for qs in pos.sequences or [] for q in qs):
+        seen[seq[1] : seq[1] + seq[2]] += 1
     for k in pos.pile_cards or ([pos.pile_top] if pos.pile_top >= 0 else []):
         seen[k] += 1
     for c in pos.known.values():
@@ -453,7 +486,8 @@ def _check_position(pos: Position) -> None:
     if over.size:
         k = int(over[0])
         raise PositionError(f"{KIND_NAMES[k]}: {int(seen[k])} cards seen but {pos.decks} packs hold {int(lim[k])}")
-    melded = sum(m.size for ms in pos.melds for m in ms)
+    melded = sum(m.size for ms in pos.melds for m in ms) + sum(q[2] for qs in pos.sequences or [] for q in qs)
+    check_suits(pos, PositionError)
     total = pos.stock + pos.pile_size + sum(pos.hand_sizes) + aside + melded + sum(pos.red3)
     if total != 54 * pos.decks:
         raise PositionError(
@@ -508,6 +542,12 @@ def _set_text(overrides: dict) -> str:
     return "; ".join(parts)
 
 
+def _hand_text(pos: Position) -> str:
+    if pos.hand_suits is None:
+        return cards_text(pos.hand)
+    return suited_text(pos.hand, pos.hand_suits)
+
+
 def format_position(pos: Position) -> str:
     """The text of ``pos`` (parse_position reads it back)."""
     teams = TEAM_NAMES[: pos.n_teams]
@@ -519,18 +559,21 @@ def format_position(pos: Position) -> str:
     if pos.team_layout:
         out.append(f"team_layout: {pos.team_layout}")
     out += [f"players: {pos.players}", f"decks: {pos.decks}", f"me: {pos.me}", f"to_move: {pos.to_move}",
-            f"phase: {pos.phase}", f"hand: {cards_text(pos.hand)}"]
+            f"phase: {pos.phase}", f"hand: {_hand_text(pos)}"]
     for t, name in enumerate(teams):
         if pos.melds[t]:
             out.append(f"melds {name}: " + " | ".join(m.text() for m in pos.melds[t]))
+        if pos.sequences and pos.sequences[t]:
+            out.append(f"sequences {name}: " + " | ".join(sequence_text(q) for q in pos.sequences[t]))
         if pos.red3[t]:
             out.append(f"red3 {name}: {pos.red3[t]}")
     out.append("opened: " + (" ".join(n for t, n in enumerate(teams) if pos.team_opened(t)) or "-"))
     out.append(f"pile: {pos.pile_size}")
+    suit = "CDHS"[pos.pile_top_suit] if pos.pile_top_suit >= 0 and pos.pile_top != Kind.JOKER else ""
     if pos.pile_cards:
-        out.append("pile_cards: " + " ".join(KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in pos.pile_cards))
+        out.append("pile_cards: " + " ".join(KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in pos.pile_cards) + suit)
     elif pos.pile_top >= 0:
-        out.append(f"pile_top: {KIND_NAMES[pos.pile_top]}")
+        out.append(f"pile_top: {KIND_NAMES[pos.pile_top]}{suit}")
     out.append(f"frozen: {'yes' if pos.frozen else 'no'}")
     out.append("hand_sizes: " + " ".join(str(x) for x in pos.hand_sizes))
     for s, c in sorted(pos.known.items()):
@@ -543,6 +586,8 @@ def format_position(pos: Position) -> str:
         out.append("melded: " + (" ".join(str(s) for s in pos.melded) or "-"))
     if pos.last_discard is not None:
         out.append("last_discard: " + " ".join("-" if k < 0 else KIND_NAMES[k] for k in pos.last_discard))
+    if pos.last_turns:
+        out += [f"last_turn {s}: {last_turn_text(lt)}" for s, lt in sorted(pos.last_turns.items())]
     if pos.phase == "meld":
         out += [f"took_pile: {'yes' if pos.took_pile else 'no'}", f"pending: {pos.pending}",
                 f"canastas_this_turn: {pos.canastas_this_turn}"]
@@ -551,56 +596,3 @@ def format_position(pos: Position) -> str:
         if pos.melded_before is not None:
             out.append(f"melded_before: {'yes' if pos.melded_before else 'no'}")
     return "\n".join(out) + "\n"
-
-
-# ----------------------------------------------------------------------------- from a game
-
-
-def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -> Position:
-    """What ``seat`` knows of a running hand (a full state, int32[STATE_SIZE], and that seat's
-    knowledge, sim.play.worlds layout) as a Position.  Reads the public fields, the seat's own
-    hand and the pile's cards above the ones nobody has seen.  ValueError if the hand is over,
-    for five players, or for Samba rules."""
-    from sim.core.enums import Off, Phase
-    from sim.play.worlds import Know
-
-    if int(state[Off.PHASE]) == Phase.OVER:
-        raise PositionError("the hand is over: there is no decision to describe")
-    if rules.players == 5 or rules.sequences or rules.multiple_melds_per_rank:
-        raise PositionError("positions cannot describe five players or Samba rules yet")
-    n, nt = int(state[Off.N_SEATS]), int(state[Off.N_TEAMS])
-    eng = [-1] * nt
-    for s in range(n):
-        eng[(s % nt - seat % nt) % nt] = int(state[Off.TEAM_OF_SEAT + s])
-    melds = []
-    for t in eng:
-        ms = []
-        for k in range(N_KINDS):
-            i = t * N_KINDS + k
-            nat, two, jk = int(state[Off.MELD_NAT + i]), int(state[Off.MELD_TWO + i]), int(state[Off.MELD_JOKER + i])
-            if nat + two + jk:
-                ms.append(Meld(k, nat, two, jk))
-        melds.append(ms)
-    hidden, size = int(know[Know.PILE_HIDDEN]), int(state[Off.PILE_LEN])
-    pile = [int(c) & 15 for c in state[Off.PILE + hidden : Off.PILE + size]]
-    known = {s: know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].astype(np.int64)
-             for s in range(n) if s != seat and know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].any()}
-    pos = Position(
-        rules.players, rules.decks, seat, int(state[Off.SEAT]),
-        state[Off.HANDS + seat * N_KINDS : Off.HANDS + (seat + 1) * N_KINDS].astype(np.int64),
-        melds, [int(state[Off.TEAM_RED3 + t]) for t in eng], size, pile[-1] if pile else -1,
-        int(state[Off.PILE_FREEZE]) > 0, [int(x) for x in state[Off.HAND_SIZE : Off.HAND_SIZE + n]],
-        int(state[Off.STOCK_LEN]), [int(state[Off.CUM_SCORE + t]) for t in eng], int(state[Off.TURN]),
-        pile_cards=pile or None, melded=[s for s in range(n) if state[Off.SEAT_MELDED + s]],
-        rules=rules.name, overrides={k: getattr(rules, k) for k in rules.differences_from_preset()},
-        team_layout=rules.team_layout or None, phase="draw" if int(state[Off.PHASE]) == Phase.DRAW else "meld",
-        opened=[bool(state[Off.TEAM_OPENED + t]) for t in eng], known=known,
-        last_discard=[int(x) for x in state[Off.LAST_DISCARD : Off.LAST_DISCARD + n]])
-    if pos.phase == "meld":
-        aside = know[Know.ASIDE : Know.ASIDE + N_KINDS].astype(np.int64)
-        pos.took_pile = bool(state[Off.TOOK_PILE])
-        pos.pending = int(state[Off.PENDING_VALUE])
-        pos.aside = aside if int(state[Off.ASIDE_LEN]) else None
-        pos.canastas_this_turn = int(state[Off.CANASTAS_THIS_TURN])
-        pos.melded_before = bool(state[Off.MELDED_BEFORE])
-    return pos

@@ -66,9 +66,11 @@ from sim.core.enums import (
     KIND_NAMES,
     MAX_CARDS,
     MAX_SEATS,
+    MAX_SEQS,
     MAX_TEAMS,
     N_ACTIONS,
     N_KINDS,
+    N_SUITED,
     End,
     Kind,
     Off,
@@ -77,6 +79,7 @@ from sim.core.enums import (
 )
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb
 from sim.play.analysis import play_out_hidden_nb
+from sim.play.last_turn import discard_visible, draw_snapshot, undo_later_turns
 from sim.play.loop import (
     ILLEGAL,
     INVARIANT,
@@ -238,12 +241,11 @@ def rules_for_position(position, rules):
     reason = rules.engine_supported()
     if reason:
         raise ValueError(reason)
-    if rules.sequences or rules.multiple_melds_per_rank:
-        raise ValueError("position files cannot describe Samba sequences or several melds per rank yet")
+    if rules.sequences and position.sequences is None:
+        raise ValueError("the rules have sequences (Samba) but the position was read without them: "
+                         "give rules: samba in the position")
     if rules.players != position.players:
         raise ValueError(f"the rules are for {rules.players} players but the position has {position.players}")
-    if rules.players == 5:
-        raise ValueError("5-player positions are not supported (sit-out rotation)")
     if rules.decks != position.decks:
         raise ValueError(f"the rules use {rules.decks} packs but the position says decks: {position.decks}")
     return rules
@@ -304,14 +306,26 @@ def _turn_fields(obs, position, n: int, melded: set[int]) -> None:
 
 
 def _team_fields(obs, position, params, eng) -> None:
+    multi, size = params[Par.MULTI_MELDS] != 0, int(params[Par.CANASTA_SIZE])
     for pt, t in enumerate(eng):
         cum = int(position.scores[pt])
         obs[Off.CUM_SCORE + t] = cum
         obs[Off.TEAM_MIN + t] = team_minimum_nb(params, cum)
         obs[Off.TEAM_RED3 + t] = position.red3[pt]
         obs[Off.TEAM_OPENED + t] = 1 if position.team_opened(pt) else 0
+        for q, (suit, low, n) in enumerate((position.sequences or [[]] * len(eng))[pt]):
+            obs[Off.SEQ_SUIT + t * MAX_SEQS + q] = suit
+            obs[Off.SEQ_LOW + t * MAX_SEQS + q] = low
+            obs[Off.SEQ_LEN + t * MAX_SEQS + q] = n
         for m in position.melds[pt]:
             i = t * N_KINDS + m.kind
+            if multi and m.size >= size:  # closed canastas: the engine keeps their totals
+                obs[Off.CLOSED_COUNT + i] += 1
+                obs[Off.CLOSED_NAT + i] += m.naturals
+                obs[Off.CLOSED_TWO + t] += m.twos
+                obs[Off.CLOSED_JOKER + t] += m.jokers
+                obs[Off.CLOSED_NATURAL + t] += m.twos + m.jokers == 0
+                continue
             obs[Off.MELD_NAT + i] = m.naturals
             obs[Off.MELD_TWO + i] = m.twos
             obs[Off.MELD_JOKER + i] = m.jokers
@@ -329,6 +343,7 @@ def _pile_fields(obs, position, rules) -> None:
         raise ValueError("frozen: no, but the pile holds a wild card or red three")
     obs[Off.PILE_LEN] = position.pile_size
     obs[Off.PILE_TOP] = listed[-1] if listed else -1
+    obs[Off.PILE_TOP_SUIT] = position.pile_top_suit if listed else -1
     obs[Off.PILE_FREEZE] = freeze if freeze else (1 if position.frozen else 0)
     obs[Off.STOCK_LEN] = position.stock
 
@@ -368,23 +383,16 @@ def _typed_snapshots(obs, know, position, n: int) -> None:
     Needs ``last_discard`` and those pile cards in ``pile_cards``; none when the pile was taken
     since or the listed cards disagree with the last discards."""
     listed = list(position.pile_cards or [])
-    last = position.last_discard
-    if last is None or position.took_pile or not listed:
-        return
-    m = position.to_move
     hidden = position.pile_hidden
     for d in range(1, n):
-        s = (m - d) % n
-        order = [(m - 1 - j) % n for j in range(d)]  # the later seats' discards, then s's
-        if s == position.me or len(listed) < d or any(listed[-1 - j] != last[order[j]] for j in range(d)):
+        s = (position.to_move - d) % n
+        if not discard_visible(position, d):
             continue
         snap = obs[: Off.PUB_SIZE].copy()
         for j in range(d):
             snap[Off.PILE_COUNTS + listed[-1 - j]] -= 1
         snap[Off.PILE_LEN] -= d
         rest = listed[: len(listed) - d]
-        if not rest and hidden:
-            continue  # the top card then is one nobody knows
         snap[Off.PILE_TOP] = rest[-1] if rest else -1
         freeze = sum(1 for k in rest if k in (Kind.TWO, Kind.JOKER, Kind.RED3))
         snap[Off.PILE_FREEZE] = freeze if freeze or not rest else int(bool(obs[Off.PILE_FREEZE]) and hidden > 0
@@ -419,6 +427,8 @@ def prepare(position, rules=None) -> RolloutSetup:
     _team_fields(obs, position, params, eng)
     _pile_fields(obs, position, rules)
     obs[Off.HANDS : Off.HANDS + N_KINDS] = position.hand
+    if position.hand_suits is not None:
+        obs[Off.HAND_SUITS : Off.HAND_SUITS + N_SUITED] = position.hand_suits.reshape(-1)
     know = new_know(position.me, position.pile_hidden)
     for s, c in position.known.items():
         know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS] = c
@@ -426,6 +436,9 @@ def prepare(position, rules=None) -> RolloutSetup:
         know[Know.ASIDE : Know.ASIDE + N_KINDS] = position.aside
     _check_cards(obs, know, params, position)
     _typed_snapshots(obs, know, position, n)
+    for s, lt in position.last_turns.items():
+        draw_snapshot(know, params, s, lt)
+    undo_later_turns(know, params, position, n)
     return RolloutSetup(params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw", rules.label)
 
 
@@ -459,6 +472,7 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
                            np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64))
     if code != 0:
         raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[code]}")
+    _keep_pile_order(state, position)
     if setup.begin:
         begin_turn_nb(state, setup.params)
     comp = np.zeros(N_KINDS, np.int64)
@@ -467,6 +481,20 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
     if code != 0:
         raise ValueError(f"the position is impossible under these rules: {_check_text(code)}")
     return state
+
+
+def _keep_pile_order(state: np.ndarray, position) -> None:
+    """The known pile cards in the order the position lists them (the sampler places them by
+    kind; the order tells which seat discarded which, for --infer)."""
+    listed = list(position.pile_cards or [])
+    if len(listed) < 2:
+        return
+    lo = position.pile_hidden
+    codes = [int(c) for c in state[Off.PILE + lo : Off.PILE + lo + len(listed)]]
+    for j, k in enumerate(listed):
+        c = next(c for c in codes if c & 15 == k)
+        codes.remove(c)
+        state[Off.PILE + lo + j] = c
 
 
 def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, check: bool = False) -> np.ndarray:
