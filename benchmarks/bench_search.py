@@ -1,11 +1,15 @@
-"""Strength and speed of the search players on duplicate deals (classic rules).
+"""Strength and speed of the search players on duplicate deals (any of the 13 tables).
 
     python benchmarks/bench_search.py seat   --deals 500 [--spec pimc] [--base expert]
+                                             [--rules classic --players 6 --layout 3x2]
         one searching seat (seat 0) among base-strategy players, paired with all-base play on
-        the same deals: per deal d = (team 0 - team 1 | search at seat 0) - (the same, all base)
+        the same deals: per deal d = (m | search at seat 0) - (m | all base), where m is the
+        score of seat 0's team minus the mean score of the other teams (team 0 - team 1 with
+        two teams).  --max-seconds stops adding chunks after that much wall time and saves what
+        was played (for a sequence of tables under a deadline).
     python benchmarks/bench_search.py team   --deals 500 [--spec pimc] [--vs expert]
         a whole team of the search player against a team of --vs, reports.compare duplicate
-        deals (each deal played in both seatings)
+        deals (each deal played in both seatings; tables with two teams)
     python benchmarks/bench_search.py speed  --deals 50 [--spec pimc]
         hands per second, one process, the search player as one seat of four
 
@@ -43,53 +47,63 @@ def _save(row: dict) -> None:
     print(json.dumps(row, indent=1))
 
 
-def _diff(hands: np.ndarray) -> np.ndarray:
-    s = hands["score"].astype(np.float64)
-    return s[:, 0] - s[:, 1]
+def _rules(args) -> RuleSet:
+    return RuleSet.preset(args.rules, players=args.players, team_layout=args.layout)
+
+
+def _diff(hands: np.ndarray, n_teams: int) -> np.ndarray:
+    """Seat 0's team (always team 0, also with five players) minus the mean of the other teams."""
+    s = hands["score"][:, :n_teams].astype(np.float64)
+    return s[:, 0] - s[:, 1:].mean(axis=1)
 
 
 def seat(args) -> None:
-    rules = RuleSet.preset("classic", players=4)
-    base = [args.base] * 4
+    rules = _rules(args)
+    base = [args.base] * rules.players
     searched = [args.spec] + base[1:]
-    d, secs = [], 0.0
+    d, secs, cpu, t0 = [], 0.0, 0.0, time.perf_counter()
     for lo in range(args.start, args.start + args.deals, args.chunk):
+        if args.max_seconds and d and time.perf_counter() - t0 > args.max_seconds:
+            break
         n = min(args.chunk, args.start + args.deals - lo)
-        t = time.perf_counter()
-        a = _diff(run_chunk(rules, searched, args.seed, lo, n).hands)
-        secs += time.perf_counter() - t
-        b = _diff(run_chunk(rules, base, args.seed, lo, n).hands)
+        t, c = time.perf_counter(), time.process_time()
+        a = _diff(run_chunk(rules, searched, args.seed, lo, n).hands, rules.n_teams)
+        secs, cpu = secs + time.perf_counter() - t, cpu + time.process_time() - c
+        b = _diff(run_chunk(rules, base, args.seed, lo, n).hands, rules.n_teams)
         d.append(a - b)
         x = np.concatenate(d)
         m, lo_ci, hi_ci = stats.mean_ci(x)[:3]
         print(f"{x.size} deals: {m:+.1f} [{lo_ci:+.1f}, {hi_ci:+.1f}]  {x.size / secs:.1f} hands/s", flush=True)
     x = np.concatenate(d)
     m, lo_ci, hi_ci = stats.mean_ci(x)[:3]
-    _save({"design": "one searching seat (seat 0) vs all-base play, same deals", "spec": args.spec,
-           "base": args.base, "seed": args.seed, "deals": int(x.size), "mean_diff_per_hand": round(m, 1),
-           "ci_low": round(lo_ci, 1), "ci_high": round(hi_ci, 1), "hands_per_s_searching_table": round(x.size / secs, 2)})
+    _save({"design": "one searching seat (seat 0) vs all-base play, same deals", "table": rules.label,
+           "spec": args.spec, "base": args.base, "start": args.start, "seed": args.seed, "deals": int(x.size), "mean_diff_per_hand": round(m, 1),
+           "ci_low": round(lo_ci, 1), "ci_high": round(hi_ci, 1), "hands_per_s_searching_table": round(x.size / secs, 2),
+           "hands_per_cpu_s_searching_table": round(x.size / cpu, 2)})
 
 
 def team(args) -> None:
     t = time.perf_counter()
-    df = compare([args.spec, args.vs], rules="classic", hands=args.deals, seed=args.seed, jobs=args.jobs,
+    rules = _rules(args)
+    df = compare([args.spec, args.vs], rules=rules, hands=args.deals, seed=args.seed, jobs=args.jobs,
                  level=0.95)
     r = df.iloc[0]
-    _save({"design": "team vs team, duplicate deals (reports.compare)", "a": args.spec, "b": args.vs,
+    _save({"design": "team vs team, duplicate deals (reports.compare)", "table": rules.label, "a": args.spec, "b": args.vs,
            "seed": args.seed, "deals": int(r["deals"]), "mean_diff_per_hand": round(float(r["mean_diff_per_hand"]), 1),
            "ci_low": round(float(r["ci_low"]), 1), "ci_high": round(float(r["ci_high"]), 1),
            "seconds": round(time.perf_counter() - t, 1)})
 
 
 def speed(args) -> None:
-    rules = RuleSet.preset("classic", players=4)
-    seats = [args.spec, args.base, args.base, args.base]
+    rules = _rules(args)
+    seats = [args.spec] + [args.base] * (rules.players - 1)
     run_chunk(rules, seats, args.seed, 10_000_000, 2)  # load the compiled kernels
     t, c = time.perf_counter(), time.process_time()
     run_chunk(rules, seats, args.seed, args.start, args.deals)
     secs, cpu = time.perf_counter() - t, time.process_time() - c
     # CPU seconds of this process: hands per second of one core, whatever else loads the machine
-    _save({"design": "speed: one searching seat of four, one process", "spec": args.spec, "deals": args.deals,
+    _save({"design": f"speed: one searching seat of {rules.players}, one process", "table": rules.label,
+           "spec": args.spec, "deals": args.deals,
            "seconds": round(secs, 2), "hands_per_s": round(args.deals / secs, 2),
            "cpu_seconds": round(cpu, 2), "hands_per_cpu_s": round(args.deals / cpu, 2)})
 
@@ -105,6 +119,11 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--chunk", type=int, default=50)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--rules", default="classic", help="preset: classic, german, samba")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--layout", default=None, help="six players: 2x3 (default) or 3x2")
+    p.add_argument("--max-seconds", type=float, default=0.0,
+                   help="seat: stop adding chunks after this wall time (0: play all --deals)")
     args = p.parse_args()
     {"seat": seat, "team": team, "speed": speed}[args.what](args)
 

@@ -47,7 +47,6 @@ from reports.progress import grow, progress_bar
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
-from sim.play.search.spec import is_search
 from sim.runs.runner import takes_option
 
 __all__ = [
@@ -194,9 +193,11 @@ def _plays_per_deal(strategies: Sequence[str]) -> int:
     return k * (k - 1)
 
 
-def plays_in_python_or_search(spec: str) -> bool:
-    """A search player (pimc, ismcts) or an OpenSpiel bot: played by loops without chance terms."""
-    return is_search(spec) or str(spec).startswith("openspiel-")
+def plays_in_python(spec: str) -> bool:
+    """An OpenSpiel bot: played by a Python loop without chance terms (search players, pimc and
+    ismcts, play in the compiled loop and record them)."""
+    return str(spec).startswith("openspiel-")
+
 
 
 def play_duplicate(
@@ -396,8 +397,8 @@ def compare(
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
         raise CanastaError("--until-ci must be positive")
-    if luck is None:  # the compiled self-play loop records chance terms; search players' loops do not
-        luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(plays_in_python_or_search(s) for s in strategies)
+    if luck is None:  # the compiled self-play loop records chance terms; the OpenSpiel bots' loop does not
+        luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(plays_in_python(s) for s in strategies)
     first = hands if until_ci is None else min(hands, max_hands)
     per = _plays_per_deal(strategies)
     with progress_bar(progress, per * (first + (games or 0)), "deal", "compare") as bar:

@@ -80,6 +80,27 @@ def test_a_search_with_an_impossible_guard_plays_like_its_base():
     assert np.array_equal(a, b)
 
 
+def test_search_tables_log_cards_and_record_luck_and_start_scores_like_plain_tables():
+    """The one self-play loop serves search tables: with guard=1e9 (the base's choice every time)
+    the hands, chance terms, basic and card-detail decision columns equal all-expert play's."""
+    kw = {"log_rate": 1.0, "log_detail": "cards", "luck": True, "start_scores": [600, 1600], "check": True}
+    a = run_chunk(RULES, ["expert", "pimc:worlds=2,guard=1e9", "expert", "expert"], 3, 0, 2, **kw)
+    b = run_chunk(RULES, ["expert"] * 4, 3, 0, 2, **kw)
+    assert np.array_equal(a.hands, b.hands)
+    assert np.any(a.hands["luck"] != 0) and (a.hands["cum_before"][:, :2] == [600, 1600]).all()
+    assert a.decision_columns.keys() == b.decision_columns.keys()
+    assert len(a.decision_columns) > len(run_chunk(RULES, ["expert"] * 4, 3, 0, 1, log_rate=1.0).decision_columns)
+    for name, col in b.decision_columns.items():
+        assert np.array_equal(a.decision_columns[name], col), name
+    # a searching seat that deviates plays the same with or without chance terms recorded
+    spec = ["pimc:worlds=4,guard=0", "expert", "ismcts:iters=8", "expert"]
+    c = run_chunk(RULES, spec, 3, 0, 2, luck=True).hands
+    d = run_chunk(RULES, spec, 3, 0, 2).hands
+    assert np.any(c["luck"] != 0) and not np.any(d["luck"] != 0)
+    d["luck"] = c["luck"]
+    assert np.array_equal(c, d)
+
+
 def test_results_depend_on_the_hand_key_only():
     spec = ["pimc:worlds=4", "expert", "ismcts:iters=16", "greedy"]
     whole = run_chunk(RULES, spec, 11, 0, 4, check=True).hands

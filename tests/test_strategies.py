@@ -147,6 +147,7 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
 # numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
 HOT_MODULES = ("sim.core.legal", "sim.core.readers", "sim.core.opening", "sim.core.suits", "sim.core.why", "sim.core.apply", "sim.play.loop", "sim.play.cardlog", "sim.core.rng", "sim.play.rollout",
                "sim.play.worlds", "sim.play.analysis", "sim.core.luck",
+               "sim.play.search.pimc", "sim.play.search.ismcts", "sim.play.search.loop",
                "strategies.registry", "strategies.greedy", "strategies.heuristic",
                "strategies.random_play", "strategies.sequences")
 ALLOCATING_KERNELS = {"sim.play.loop.play_chunk_nb", "sim.play.rollout.rollouts_nb",

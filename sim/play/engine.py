@@ -18,7 +18,7 @@ from sim.core.enums import (
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
 from sim.play.loop import play_chunk_nb
-from sim.play.search.loop import CFG_SIZE, play_chunk_search_nb
+from sim.play.search.loop import CFG_SIZE, new_agent
 from sim.play.search.spec import base_arrays, is_search, parse_search
 from sim.play.status import CHECK_TEXT, Broken, Illegal, Slot, Status
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
@@ -169,9 +169,6 @@ def run_chunk(
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
-    if search and (luck or cards or start_scores is not None):
-        raise ValueError("search players (pimc, ismcts) play without luck terms, card-detail logs and start "
-                         "scores; leave those out or seat only compiled strategies")
     start_cum = _start_scores(start_scores, rules.n_teams, count)
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
@@ -184,18 +181,13 @@ def run_chunk(
         game_out = np.zeros(count + 1, game_record_dt)
         d8, d16, d32, d64, dc = _decision_columns(dec_cap, reuse_buffers, len(card_fields))  # used rows are written in full
         status = np.zeros(Slot.SIZE, np.int64)
-        if search:  # search players: the loop that keeps their knowledge (sim.play.search.loop)
-            done, n_h, n_g, n_d = play_chunk_search_nb(
-                params_rot, seat_tables, ids, knobs, cfg, seed, start, count, games_mode,
-                float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64,
-                reserve if log_rate > 0 else 0, status, np.zeros(8, np.int64),
-            )
-        else:
-            done, n_h, n_g, n_d = play_chunk_nb(
-                params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
-                float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
-                start_cum, cards, dc, bool(luck),
-            )
+        # search players: their context keeps their knowledge and scratch (sim.play.search.loop)
+        agent = new_agent(cfg) if search else None
+        done, n_h, n_g, n_d = play_chunk_nb(
+            params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
+            float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
+            start_cum, cards, dc, bool(luck), agent,
+        )
         if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
                 hands_cap *= 2

@@ -6,7 +6,8 @@ Kernels fill preallocated record arrays and return how much they used (vectorbt 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from sim.core.apply import (
     SCORE_ROWS,
@@ -49,6 +50,61 @@ OK = Status.OK
 ILLEGAL = Status.ILLEGAL
 INVARIANT = Status.INVARIANT
 BUFFER = Status.BUFFER
+
+
+# ------------------------------------------------------------------ the table's agent
+# One loop plays every table.  Its `agent` argument is None for tables of compiled strategies;
+# the search players (sim.play.search.loop, a higher layer this module cannot import) pass their
+# context and register their own implementations of these four hooks for its type.  numba picks
+# the implementation by the argument's type when it compiles the loop, so a plain table's loop
+# is the hooks below inlined: build_obs_nb + decide_nb, nothing else.
+
+
+def agent_hand_start(agent, state, seat_table):  # pragma: no cover - resolved by numba
+    """A hand was dealt and the players' streams seeded; seat_table: table seat of each seat."""
+    raise NotImplementedError
+
+
+def agent_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):  # pragma: no cover
+    """The action of `seat`, the seat to act (obs: scratch for its observation)."""
+    raise NotImplementedError
+
+
+def agent_before(agent, state, params, action):  # pragma: no cover - resolved by numba
+    """`action` is about to be applied to `state`."""
+    raise NotImplementedError
+
+
+def agent_after(agent, state):  # pragma: no cover - resolved by numba
+    """An action was applied."""
+    raise NotImplementedError
+
+
+@overload(agent_hand_start, inline="always")
+def _plain_hand_start(agent, state, seat_table):
+    if isinstance(agent, types.NoneType):
+        return lambda agent, state, seat_table: None
+
+
+@overload(agent_decide, inline="always")
+def _plain_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):
+    if isinstance(agent, types.NoneType):
+        def impl(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):
+            build_obs_nb(state, seat, obs, samba)
+            return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
+        return impl
+
+
+@overload(agent_before, inline="always")
+def _plain_before(agent, state, params, action):
+    if isinstance(agent, types.NoneType):
+        return lambda agent, state, params, action: None
+
+
+@overload(agent_after, inline="always")
+def _plain_after(agent, state):
+    if isinstance(agent, types.NoneType):
+        return lambda agent, state: None
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -298,7 +354,7 @@ def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, d8, d
 @njit(cache=True, _nrt=False)
 def play_hand_nb(
     state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-    seed, game, hand, log, d8, d16, d32, d64, dec_n, check, composition, totals, status, cards, dc,
+    seed, game, hand, log, d8, d16, d32, d64, dec_n, check, composition, totals, status, cards, dc, agent,
 ) -> int:
     """Play one hand to its end from a dealt deck; returns the new number of decision rows.
 
@@ -314,10 +370,12 @@ def play_hand_nb(
     status : int64[Slot.SIZE]      set on an illegal action or a broken invariant (status.py)
     cards : bool                   also log the card columns (`--log-detail cards`) into
     dc : int8[n_card_fields, capacity]  (layout `sim.core.enums.DC`; a dummy when not `cards`)
+    agent : None, or the search players' context (see `agent_decide`)
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
         seed_rng_nb(rng[s], seed, game, hand, STREAM_PLAYERS + 1 + s)
+    agent_hand_start(agent, state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS])
     if check:
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
@@ -325,7 +383,7 @@ def play_hand_nb(
             return dec_n
     return play_out_nb(
         state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
-        check, composition, totals, status, cards, dc,
+        check, composition, totals, status, cards, dc, agent,
     )
 
 
@@ -343,10 +401,10 @@ def _cached_canastas_wrong_nb(state, params, can0, can1, can2) -> bool:
 @njit(cache=True, _nrt=False)
 def play_out_nb(
     state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
-    check, composition, totals, status, cards, dc,
+    check, composition, totals, status, cards, dc, agent,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
-    decides from its observation, the engine applies; optional decision log and invariant
+    (or search player: `agent`) decides from its observation, the engine applies; optional decision log and invariant
     checks.  Returns the new number of decision rows.  On an illegal action status holds Status.ILLEGAL
     and the `Illegal` slots (seat, action, why, game, hand, strategy id); on a broken invariant
     Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/status.py.  With `cards` the rows
@@ -367,8 +425,8 @@ def play_out_nb(
     prev_team = -1  # and that row's team
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
-        build_obs_nb(state, seat, obs, samba)
-        action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
+        action = agent_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand)
+        agent_before(agent, state, params, action)
         if log:
             if dec_n >= d8.shape[1]:
                 status[Slot.CODE] = Status.BUFFER
@@ -426,6 +484,7 @@ def play_out_nb(
             status[Illegal.HAND] = hand
             status[Illegal.STRATEGY] = strat_ids[seat]
             return dec_n
+        agent_after(agent, state)
         if check:
             code = check_state_nb(state, params, composition, totals, buf)
             if code != 0:
@@ -509,6 +568,7 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
     log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, start_cum, cards, dc, luck,
+    agent,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -527,6 +587,7 @@ def play_chunk_nb(
                    (row i; a single row applies to every unit; zeros = a game from 0-0)
     cards, dc : log the card columns too, into int8[n_card_fields, capacity] (`sim.core.enums.DC`)
     luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
+    agent : None, or the search players' context (`sim.play.search.loop.new_agent`)
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
@@ -575,7 +636,7 @@ def play_chunk_nb(
             dec_start = n_dec
             n_dec = play_hand_nb(
                 state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-                seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status, cards, dc,
+                seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status, cards, dc, agent,
             )
             if status[Slot.CODE] != Status.OK:
                 return done, n_hands, n_games, n_dec

@@ -6,7 +6,8 @@ import numpy as np
 
 from sim.core.enums import MAX_SEATS, Off, Par
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.play.search.loop import search_decide_nb
+from sim.play.search.loop import ISMCTS, Cfg, search_decide_nb
+from sim.play.search.pimc import new_scratch
 from sim.play.search.spec import base_arrays, parse_search
 from sim.play.worlds import Know, observe_nb
 
@@ -33,6 +34,8 @@ def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.nda
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
     seed_rng_nb(rng[seat], seed, game, hand, STREAM_PLAYERS + 1 + seat)
     stats = np.zeros(8, np.int64)
-    action = search_decide_nb(sp.cfg(), obs, know, params, base_id, base_knobs, rng[seat], seed, game,
-                              hand, stats)
+    cfg = sp.cfg()
+    sc = new_scratch(int(cfg[Cfg.BUDGET]) if cfg[Cfg.KIND] == ISMCTS else 0, base_knobs.shape[0])
+    action = search_decide_nb(cfg, obs, know, params, base_id, base_knobs, rng[seat], seed, game,
+                              hand, stats, sc)
     return int(action), stats

@@ -21,53 +21,57 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.apply import SCORE_ROWS, apply_action_nb
-from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Off, Phase
+from sim.core.apply import apply_action_nb
+from sim.core.enums import N_KINDS, Off, Phase
 from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, randint_nb, seed_rng_nb
 from sim.play.analysis import hand_result_nb, play_out_hidden_nb
-from sim.play.search.pimc import ST_DEVIATED, ST_ERRORS, ST_ROLLOUTS, ST_SEARCHED, searched_nb
+from sim.play.search.pimc import (
+    ST_DEVIATED,
+    ST_ERRORS,
+    ST_ROLLOUTS,
+    ST_SEARCHED,
+    Scratch,
+    base_players_nb,
+    searched_nb,
+)
 from sim.play.worlds import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
 
 __all__ = ["ismcts_decide_nb"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _new_node_nb(child: np.ndarray, visits: np.ndarray, avail: np.ndarray, total: np.ndarray, ch: int) -> None:
+    """Node ``ch`` fresh: no children, no visits (the scratch tree is reused across decisions)."""
+    for a in range(child.shape[1]):
+        child[ch, a] = -1
+    visits[ch] = 0.0
+    avail[ch] = 0.0
+    total[ch] = 0.0
+
+
+@njit(cache=True, _nrt=False)
 def ismcts_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_id: int,
                      base_knobs: np.ndarray, base_action: int, iters: int, mask: int, c: float,
-                     tries: int, infer: bool, dseed: int, stats: np.ndarray) -> int:
+                     tries: int, infer: bool, dseed: int, stats: np.ndarray, sc: Scratch) -> int:
     """The ismcts player's action at the viewer's decision (arguments as in
-    `sim.play.search.pimc.pimc_decide_nb`; ``iters`` iterations, exploration constant ``c``)."""
+    `sim.play.search.pimc.pimc_decide_nb`; ``iters`` iterations, exploration constant ``c``;
+    ``sc`` from `sim.play.search.pimc.new_scratch` with at least ``iters`` iterations)."""
     if not searched_nb(obs, base_action, mask):
         return base_action
-    buf = np.zeros(N_ACTIONS, np.int32)
+    buf = sc.buf
     if legal_actions_nb(obs, Off.HANDS, params, buf) <= 1:
         return base_action
     stats[ST_SEARCHED] += 1
     cap = iters + 2
-    child = np.full((cap, N_ACTIONS), -1, np.int32)
-    visits = np.zeros(cap, np.float64)
-    avail = np.zeros(cap, np.float64)
-    total = np.zeros(cap, np.float64)
+    child, visits, avail, total, path = sc.child, sc.visits, sc.avail, sc.total, sc.path
+    _new_node_nb(child, visits, avail, total, 0)
     n_nodes = 1
-    path = np.zeros(cap, np.int32)
-    world = np.zeros(Off.STATE_SIZE, np.int32)
-    sobs = np.zeros(Off.STATE_SIZE, np.int32)
-    mobs = np.zeros(Off.STATE_SIZE, np.int32)
-    pool = np.zeros(MAX_CARDS, np.int32)
-    unseen = np.zeros(N_KINDS, np.int64)
-    suit_next = np.zeros(N_KINDS, np.int64)
-    wrng = np.zeros(2, np.uint64)
-    rng = np.zeros((MAX_SEATS, 2), np.uint64)
-    score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
-    ids = np.full(MAX_SEATS, base_id, np.int64)
-    knobs = np.zeros((MAX_SEATS, base_knobs.shape[0]), np.float64)
-    for s in range(MAX_SEATS):
-        knobs[s] = base_knobs
-    wstats = np.zeros(2, np.int64)
-    status = np.zeros(8, np.int64)
-    legal = np.zeros(N_ACTIONS, np.int32)
-    untried = np.zeros(N_ACTIONS, np.int32)
+    base_players_nb(sc, base_id, base_knobs)
+    world, sobs, mobs, pool, unseen = sc.world, sc.sobs, sc.mobs, sc.pool, sc.unseen
+    suit_next, wrng, rng, score = sc.suit_next, sc.wrng, sc.rng, sc.score
+    ids, knobs, wstats, status = sc.ids, sc.knobs, sc.wstats, sc.status
+    legal, untried = sc.legal, sc.untried
     viewer = know[Know.VIEWER]
     team = obs[Off.TEAM_OF_SEAT + viewer]
     hidden0 = know[Know.PILE_HIDDEN]
@@ -106,6 +110,7 @@ def ismcts_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base
                             pick = base_action
                 ch = n_nodes
                 n_nodes += 1
+                _new_node_nb(child, visits, avail, total, ch)
                 child[node, pick] = ch
                 avail[ch] = 1.0
                 apply_action_nb(world, params, pick)

@@ -25,6 +25,8 @@ true states with the same observation give the same decision.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -34,9 +36,10 @@ from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, key_nb, seed_rng_nb
 from sim.play.analysis import hand_result_nb, play_out_hidden_nb
 from sim.play.worlds import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
+from strategies.registry import MAX_KNOBS
 
 __all__ = ["pimc_decide_nb", "searched_nb", "decision_key_nb", "OUT_HAND", "STREAM_SEARCH",
-           "ST_SEARCHED", "ST_DEVIATED", "ST_ROLLOUTS", "ST_ERRORS"]
+           "ST_SEARCHED", "ST_DEVIATED", "ST_ROLLOUTS", "ST_ERRORS", "Scratch", "new_scratch"]
 
 OUT_HAND = 4  # "out" class: meld-phase decisions with at most this many cards in hand
 STREAM_SEARCH = 32  # the search's random streams: key (seed, game, hand, STREAM_SEARCH + decisions)
@@ -47,6 +50,65 @@ ST_ROLLOUTS = 2  # rollouts played
 ST_ERRORS = 3  # decisions where the world sampler failed (the base's choice was played)
 ST_CONSTRAINED = 4  # model-consistent sampling: seats constrained (sim.play.worlds stats[0])
 ST_UNMATCHED = 5  # ... of which no redraw agreed with the model (stats[1])
+
+
+class Scratch(NamedTuple):
+    """The search kernels' working arrays, allocated once per chunk (`new_scratch`) and reused by
+    every decision, so the kernels allocate nothing.  Every array a decision reads is written
+    (or reset) by that decision first: results do not depend on earlier decisions."""
+
+    world: np.ndarray  # int32[STATE_SIZE]  a sampled world
+    state: np.ndarray  # int32[STATE_SIZE]  the rollout's state (pimc)
+    sobs: np.ndarray  # int32[STATE_SIZE]  observations in rollouts
+    mobs: np.ndarray  # int32[STATE_SIZE]  the world model's observations
+    pool: np.ndarray  # int32[MAX_CARDS]
+    unseen: np.ndarray  # int64[N_KINDS]
+    suit_next: np.ndarray  # int64[N_KINDS]
+    wrng: np.ndarray  # uint64[2]  the world's stream
+    rng: np.ndarray  # uint64[MAX_SEATS, 2]  the rollout players' streams
+    score: np.ndarray  # int32[SCORE_ROWS, MAX_TEAMS]
+    ids: np.ndarray  # int64[MAX_SEATS]  the base strategy at every seat
+    knobs: np.ndarray  # float64[MAX_SEATS, n_knobs]  its knobs
+    wstats: np.ndarray  # int64[2]  world sampler counters
+    status: np.ndarray  # int64[8]  rollout status
+    buf: np.ndarray  # int32[N_ACTIONS]  legal actions
+    actions: np.ndarray  # int32[N_ACTIONS]  the decision's legal actions (pimc)
+    legal: np.ndarray  # int32[N_ACTIONS]  (ismcts)
+    untried: np.ndarray  # int32[N_ACTIONS]  (ismcts)
+    vals: np.ndarray  # float64[N_ACTIONS]  (pimc)
+    sums: np.ndarray  # float64[N_ACTIONS]  (pimc)
+    sq: np.ndarray  # float64[N_ACTIONS]  (pimc)
+    child: np.ndarray  # int32[cap, N_ACTIONS]  the ismcts tree (cap = iterations + 2)
+    visits: np.ndarray  # float64[cap]
+    avail: np.ndarray  # float64[cap]
+    total: np.ndarray  # float64[cap]
+    path: np.ndarray  # int32[cap]
+
+
+def new_scratch(iters: int = 0, n_knobs: int = MAX_KNOBS) -> Scratch:
+    """Working arrays for search decisions: ``iters`` = the most ismcts iterations of any seat
+    (0: pimc only), ``n_knobs`` = the width of the knob vectors."""
+    cap = max(int(iters), 0) + 2
+    st = lambda: np.zeros(Off.STATE_SIZE, np.int32)  # noqa: E731
+    act = lambda dt: np.zeros(N_ACTIONS, dt)  # noqa: E731
+    return Scratch(st(), st(), st(), st(), np.zeros(MAX_CARDS, np.int32), np.zeros(N_KINDS, np.int64),
+                   np.zeros(N_KINDS, np.int64), np.zeros(2, np.uint64), np.zeros((MAX_SEATS, 2), np.uint64),
+                   np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32), np.zeros(MAX_SEATS, np.int64),
+                   np.zeros((MAX_SEATS, n_knobs), np.float64), np.zeros(2, np.int64), np.zeros(8, np.int64),
+                   act(np.int32), act(np.int32), act(np.int32), act(np.int32), act(np.float64),
+                   act(np.float64), act(np.float64), np.full((cap, N_ACTIONS), -1, np.int32),
+                   np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap, np.int32))
+
+
+@njit(cache=True, _nrt=False)
+def base_players_nb(sc: Scratch, base_id: int, base_knobs: np.ndarray) -> None:
+    """The base strategy at every seat of the rollouts; zero the sampler and rollout counters."""
+    for s in range(MAX_SEATS):
+        sc.ids[s] = base_id
+        for j in range(base_knobs.shape[0]):
+            sc.knobs[s, j] = base_knobs[j]
+    sc.wstats[:] = 0
+    sc.status[:] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -82,10 +144,11 @@ def _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, ba
     return sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_id: int,
                    base_knobs: np.ndarray, base_action: int, worlds: int, rollouts: int, mask: int,
-                   guard: float, tries: int, infer: bool, dseed: int, stats: np.ndarray) -> int:
+                   guard: float, tries: int, infer: bool, dseed: int, stats: np.ndarray,
+                   sc: Scratch) -> int:
     """The pimc player's action at the viewer's decision.
 
     Parameters
@@ -103,15 +166,18 @@ def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_i
     infer : bool                model-consistent (True) or uniform (False) worlds
     dseed : int                 the decision's seed (`decision_key_nb`)
     stats : int64[8]            counters (ST_*), added to
+    sc : Scratch                working arrays (`new_scratch`)
     Returns the action to play.
     """
     if not searched_nb(obs, base_action, mask):
         return base_action
-    buf = np.zeros(N_ACTIONS, np.int32)
+    buf = sc.buf
     n_act = legal_actions_nb(obs, Off.HANDS, params, buf)
     if n_act <= 1:
         return base_action
-    actions = buf[:n_act].copy()
+    actions = sc.actions
+    for a in range(n_act):
+        actions[a] = buf[a]
     ref = -1
     for a in range(n_act):
         if actions[a] == base_action:
@@ -119,28 +185,17 @@ def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_i
     if ref < 0:
         return base_action
     stats[ST_SEARCHED] += 1
-    world = np.zeros(Off.STATE_SIZE, np.int32)
-    state = np.zeros(Off.STATE_SIZE, np.int32)
-    sobs = np.zeros(Off.STATE_SIZE, np.int32)
-    mobs = np.zeros(Off.STATE_SIZE, np.int32)
-    pool = np.zeros(MAX_CARDS, np.int32)
-    unseen = np.zeros(N_KINDS, np.int64)
-    suit_next = np.zeros(N_KINDS, np.int64)
-    wrng = np.zeros(2, np.uint64)
-    rng = np.zeros((MAX_SEATS, 2), np.uint64)
-    score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
-    ids = np.full(MAX_SEATS, base_id, np.int64)
-    knobs = np.zeros((MAX_SEATS, base_knobs.shape[0]), np.float64)
-    for s in range(MAX_SEATS):
-        knobs[s] = base_knobs
-    wstats = np.zeros(2, np.int64)
-    status = np.zeros(8, np.int64)
+    base_players_nb(sc, base_id, base_knobs)
+    world, state, sobs, mobs, pool = sc.world, sc.state, sc.sobs, sc.mobs, sc.pool
+    unseen, suit_next, wrng, rng, score = sc.unseen, sc.suit_next, sc.wrng, sc.rng, sc.score
+    ids, knobs, wstats, status = sc.ids, sc.knobs, sc.wstats, sc.status
     viewer = know[Know.VIEWER]
     team = obs[Off.TEAM_OF_SEAT + viewer]
     hidden0 = know[Know.PILE_HIDDEN]
-    vals = np.zeros(n_act, np.float64)
-    sums = np.zeros(n_act, np.float64)  # paired differences to the base's choice
-    sq = np.zeros(n_act, np.float64)
+    vals, sums, sq = sc.vals, sc.sums, sc.sq  # sums, sq: paired differences to the base's choice
+    for a in range(n_act):
+        sums[a] = 0.0
+        sq[a] = 0.0
     n = 0
     for i in range(worlds):
         seed_rng_nb(wrng, dseed, i, 0, STREAM_WORLD)
