@@ -34,7 +34,7 @@ from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.core.legal import legal_actions_nb, why_illegal_nb
-from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
+from sim.core.readers import lowest_bit_nb, meld_nat_nb, team_of_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
 KNOBS: dict[str, float] = {}
@@ -88,29 +88,54 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     a = sequence_move_nb(obs, params)
     if a >= 0:
         return a
+    # the candidates of steps 1-3 as bit masks over the natural ranks, bit LAST_NATURAL - k
+    # for rank k (the lowest set bit is the highest rank): computed once without branches,
+    # then only the set bits are visited (a check does not change obs: it restores it)
+    base = team * N_KINDS
+    hand = obs[H : H + N_KINDS]
+    nat = obs[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
+    twos = obs[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
+    jokers = obs[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
+    held = np.int64(0)
+    pair = np.int64(0)
+    trip = np.int64(0)
+    melded = np.int64(0)
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[k]
+        r = LAST_NATURAL - k
+        held |= np.int64(c > 0) << r
+        pair |= np.int64(c >= 2) << r
+        trip |= np.int64(c >= 3) << r
+        melded |= np.int64(nat[k] + twos[k] + jokers[k] > 0) << r
     # 1. naturals onto team melds
-    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if obs[H + k] > 0 and meld_size_nb(obs, team, k) > 0:
-            if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
-                return Act.ADD_NAT + k
+    m = held & melded
+    while m != 0:
+        k = LAST_NATURAL - lowest_bit_nb(m)
+        m &= m - 1
+        if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
+            return Act.ADD_NAT + k
     # 2. new natural melds
-    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if obs[H + k] >= 3 and meld_size_nb(obs, team, k) == 0:
-            a = Act.MELD + k * 3
-            if why_illegal_nb(obs, H, params, a) == 0:
-                return a
+    m = trip & ~melded
+    while m != 0:
+        k = LAST_NATURAL - lowest_bit_nb(m)
+        m &= m - 1
+        a = Act.MELD + k * 3
+        if why_illegal_nb(obs, H, params, a) == 0:
+            return a
     # 3. pair + wild
     if obs[H + Kind.JOKER] + obs[H + Kind.TWO] > 0:
-        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-            if obs[H + k] >= 2 and meld_size_nb(obs, team, k) == 0:
-                if obs[H + Kind.JOKER] > 0:
-                    a = Act.MELD + k * 3 + 2
-                    if why_illegal_nb(obs, H, params, a) == 0:
-                        return a
-                if obs[H + Kind.TWO] > 0:
-                    a = Act.MELD + k * 3 + 1
-                    if why_illegal_nb(obs, H, params, a) == 0:
-                        return a
+        m = pair & ~melded
+        while m != 0:
+            k = LAST_NATURAL - lowest_bit_nb(m)
+            m &= m - 1
+            if obs[H + Kind.JOKER] > 0:
+                a = Act.MELD + k * 3 + 2
+                if why_illegal_nb(obs, H, params, a) == 0:
+                    return a
+            if obs[H + Kind.TWO] > 0:
+                a = Act.MELD + k * 3 + 1
+                if why_illegal_nb(obs, H, params, a) == 0:
+                    return a
         # 4. wild additions: jokers first; largest non-canasta meld, then canastas (ties: the
         # higher rank) -- candidates visited best-first without sorting
         for w in range(2):
@@ -125,7 +150,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
                     if tried & (1 << k):
                         continue
-                    s = meld_size_nb(obs, team, k)
+                    s = nat[k] + twos[k] + jokers[k]
                     if s == 0:
                         continue
                     key = (0 if s >= csize else 100000) + s * 16 + k
@@ -149,19 +174,20 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
 def _discard_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     """6. discard the least useful card."""
     H = Off.HANDS
+    hand = obs[H : H + N_KINDS]
+    value = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
     best = -1
     best_key = 1 << 30
+    # the kind tests fold away (the loop is unrolled); the held test is a select, not a branch
     for k in range(N_KINDS - 1):  # never a red three (cannot be held anyway)
-        c = obs[H + k]
-        if c == 0:
-            continue
+        c = hand[k]
         if k == Kind.BLACK3:
             key = 0
         elif k == Kind.TWO or k == Kind.JOKER:
-            key = WILD_DISCARD_BASE + params[Par.CARD_VALUE + k]
+            key = WILD_DISCARD_BASE + value[k]
         else:
-            cc = c if c < 3 else 3
-            key = cc * 1000 + params[Par.CARD_VALUE + k] * 16 + k
+            key = min(c, 3) * 1000 + value[k] * 16 + k
+        key = key if c > 0 else 1 << 30
         if key < best_key:
             best_key = key
             best = k
