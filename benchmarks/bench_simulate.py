@@ -9,7 +9,10 @@ speed-up from 1 to 2 workers.  Prints a table and writes benchmarks/results/simu
 
 Every measurement is a full `sim.runs.runner.simulate` into a temporary run folder (play, flatten,
 parquet encode in the workers, write in the parent), after a warm-up run that compiles the core
-(numba) in the processes used.  Strategies play themselves (all seats the same).
+(numba) in the processes used.  Strategies play themselves (all seats the same).  With one job
+each cell also records this process's CPU seconds (the machine is shared: CPU time varies less
+than elapsed time), and the cost of full decision logging is given two ways: the fastest runs'
+ratio, and the ratio round by round (the cells take turns) as median [min, max].
 """
 
 from __future__ import annotations
