@@ -193,8 +193,10 @@ def test_worlds_are_legal_and_look_the_same_to_the_viewer(preset, players, seed)
     assert checked > 20
 
 
-def test_scrambled_hidden_cards_give_bit_identical_worlds():
-    gs, seat = _decision_points("classic", 4, 9)[4]
+@pytest.mark.parametrize("preset", ["classic", "samba"])
+def test_scrambled_hidden_cards_give_bit_identical_worlds(preset):
+    gs, seat = _decision_points(preset, 4, 9)[4]
+    samba = preset == "samba"
     obs, know = gs.observation(seat), gs.knowledge(seat)
     a = np.zeros((30, Off.STATE_SIZE), np.int32)
     assert sample_worlds_nb(obs, know, gs.params, 5, 0, a, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
@@ -202,13 +204,13 @@ def test_scrambled_hidden_cards_give_bit_identical_worlds():
     scr = a[7].copy()
     assert scr[Off.HANDS : Off.HANDS + 4 * N_KINDS].tobytes() != gs.state[Off.HANDS : Off.HANDS + 4 * N_KINDS].tobytes()
     view = np.zeros(Off.STATE_SIZE, np.int32)
-    observe_nb(scr, seat, 0, view, False)
+    observe_nb(scr, seat, 0, view, samba)
     assert (view == obs).all()
     b = np.zeros_like(a)
     assert sample_worlds_nb(view, know, gs.params, 5, 0, b, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
     assert a.tobytes() == b.tobytes()
     # the same holds for model-consistent worlds
-    sid, knobs = parse_spec("expert")
+    sid, knobs = parse_spec("expert", gs.rules.label)
     c = np.zeros_like(a)
     d = np.zeros_like(a)
     stats = np.zeros(2, np.int64)
