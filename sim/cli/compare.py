@@ -14,7 +14,7 @@ EPILOG = """example:
       plays duplicate deals (each deal twice, seats swapped) until the 95% CI of
       expert-minus-greedy points per hand is narrower than +-10, then prints one row.
       The headline is luck-adjusted (the luck of every draw and of the deal, measured against
-      its expectation, is taken out: about 1.3x fewer deals for the same CI); the plain
+      its expectation, is taken out: about 1.4x fewer deals for the same CI); the plain
       duplicate estimate is printed beside it (--plain makes it the headline).
   canasta compare expert greedy patient --hands 20000 --out cmp.csv
       every pairing on the same deals plus a Bradley-Terry / Elo ranking.
