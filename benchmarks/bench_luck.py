@@ -1,14 +1,22 @@
 """How many fewer deals the luck-adjusted estimate needs, and that it is unbiased.
 
 Plays expert against greedy on duplicate deals (classic 4p by default) with the engine's chance
-terms recorded (sim/core/luck.py) and prints, for the first --deals deals:
-- the variance of the plain paired differences over independent hands (seating 1 alone), over
-  duplicate deals, and of the luck-adjusted duplicate differences, with the factors between
-  them (a factor f means f times fewer deals for the same CI half-width);
-and over --check-deals deals: the plain and the adjusted mean with their 95% CIs (they must
-agree: the adjustment has mean zero by construction).  Writes benchmarks/results/luck.json.
+terms recorded (sim/core/luck.py), once with the ordinary stock and once with per-seat stock
+streams (run_chunk(seat_stock=True): a seat draws the same cards in both seatings of a deal for
+as long as its queue lasts), and prints for the first --deals deals the variance of the
+per-deal estimate of each design, as a factor against plain duplicate deals (a factor f means
+f times fewer deals for the same CI half-width), with a 95% bootstrap interval over deals (the
+designs share the deal keys, so deals are resampled jointly; the cross-fitted adjustments are
+held fixed):
+- independent: seating 1 alone (two independent hands per deal), plain and luck-adjusted;
+- duplicate: plain and luck-adjusted;
+- duplicate with per-seat stock streams: plain and luck-adjusted.
+`canasta compare` uses luck-adjusted duplicate deals with the ordinary stock (the streams add
+nothing once the luck is adjusted).  Over --check-deals fresh deals of that design: the plain and the adjusted mean with
+their 95% CIs (they must agree: the adjustment has mean zero by construction).  Writes
+benchmarks/results/luck.json.
 
-    python benchmarks/bench_luck.py --deals 20000 --check-deals 200000
+    nice -n 10 python benchmarks/bench_luck.py --deals 20000 --check-deals 200000
 """
 
 from __future__ import annotations
@@ -20,11 +28,45 @@ from pathlib import Path
 
 import numpy as np
 
-from reports.luck import adjust, chance_terms, luck_adjusted, play_luck_pairs
+from reports.luck import adjust, luck_adjusted, play_luck_pairs
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def per_deal_variants(plain, streams) -> dict[str, np.ndarray]:
+    """Per-deal estimates of A - B (float64[n] each) whose variances the factors compare.
+
+    The independent design's unit is a deal's two independent hands, so its per-deal value is
+    seating 1's hand alone scaled to the same variance (its variance halved: sqrt(2) x spread
+    over 2 hands = the mean of two independent hands)."""
+    one = plain.seatings[:, 0]
+    x1 = plain.first_terms
+    half = 1 / np.sqrt(2)  # the mean of two independent hands: half the variance of one
+    return {
+        "independent": one * half,
+        "independent_adjusted": adjust(one, x1) * half,
+        "duplicate": plain.diff,
+        "duplicate_adjusted": adjust(plain.diff, plain.terms),
+        "streams": streams.diff,
+        "streams_adjusted": adjust(streams.diff, streams.terms),
+    }
+
+
+def factors(variants: dict[str, np.ndarray], base: str = "duplicate", n_boot: int = 400,
+            seed: int = 0) -> dict[str, dict[str, float]]:
+    """var(base) / var(variant) for every variant, with a 95% bootstrap interval over deals."""
+    rng = np.random.default_rng(seed)
+    n = len(variants[base])
+    idx = [rng.integers(0, n, n) for _ in range(n_boot)]
+    out = {}
+    for name, v in variants.items():
+        f = np.var(variants[base], ddof=1) / np.var(v, ddof=1)
+        boots = [np.var(variants[base][i], ddof=1) / np.var(v[i], ddof=1) for i in idx]
+        lo, hi = np.quantile(boots, [0.025, 0.975])
+        out[name] = {"factor": float(f), "low": float(lo), "high": float(hi)}
+    return out
 
 
 def main() -> None:
@@ -35,41 +77,32 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20_000)
     ap.add_argument("--check-deals", type=int, default=200_000)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--save", default="", help="also save the per-deal arrays to this .npz")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "luck.json"))
     args = ap.parse_args()
     rules = RuleSet.preset(args.rules)
-    run_chunk(rules, (args.a, args.b) * 2, 0, 0, 10, luck=True)  # compile outside the clock
+    run_chunk(rules, (args.a, args.b) * 2, 0, 0, 10, luck=True, seat_stock=True)  # compile outside the clock
 
     t0 = time.perf_counter()
-    pairs = play_luck_pairs(rules, args.a, args.b, seed=args.seed, count=args.deals)
+    plain = play_luck_pairs(rules, args.a, args.b, seed=args.seed, count=args.deals)
+    streams = play_luck_pairs(rules, args.a, args.b, seed=args.seed, count=args.deals, seat_stock=True)
     played = time.perf_counter() - t0
-    # independent hands: seating 1 alone, its own terms (deal terms included)
-    one = run_chunk(rules, (args.a, args.b) * 2, args.seed, 0, args.deals, luck=True).hands
-    d1 = one["score"][:, 0].astype(np.float64) - one["score"][:, 1]
-    terms = chance_terms(one)
-    x1 = terms[:, 0, :] - terms[:, 1, :]
-    var_indep = float(np.var(d1, ddof=1)) / 2  # two independent hands per deal
-    var_indep_adj = float(np.var(adjust(d1, x1), ddof=1)) / 2
-    est = luck_adjusted(pairs.diff, pairs.terms)
-    var_dup = float(np.var(pairs.diff, ddof=1))
-    var_dup_adj = var_dup / est.variance_reduction
-    factors = {
-        "independent_adjusted_vs_independent": var_indep / var_indep_adj,
-        "duplicate_vs_independent": var_indep / var_dup,
-        "duplicate_adjusted_vs_duplicate": est.variance_reduction,
-        "duplicate_adjusted_vs_duplicate_ci": est.variance_reduction_ci,
-        "duplicate_adjusted_vs_independent": var_indep / var_dup_adj,
-    }
-    print(f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 2 x {args.deals:,} hands)")
-    for k, v in factors.items():
-        print(f"  {k:40s} {v if isinstance(v, tuple) else round(v, 3)}")
+    if args.save:
+        np.savez_compressed(args.save, diff=plain.diff, terms=plain.terms, seatings=plain.seatings,
+                            s_diff=streams.diff, s_terms=streams.terms, s_seatings=streams.seatings)
+    table = factors(per_deal_variants(plain, streams))
+    print(f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 4 x {args.deals:,} hands)")
+    print("  factor vs plain duplicate deals (95% bootstrap CI over deals):")
+    for k, v in table.items():
+        print(f"  {k:24s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]")
 
     check = {}
     if args.check_deals:
         t0 = time.perf_counter()
         big = play_luck_pairs(rules, args.a, args.b, seed=args.seed + 1, count=args.check_deals)
         e = luck_adjusted(big.diff, big.terms, n_boot=0)
-        check = {"deals": args.check_deals, "plain_mean": e.plain_mean, "plain_ci": e.plain_ci,
+        check = {"deals": args.check_deals, "design": "duplicate deals, luck-adjusted (as canasta compare)",
+                 "plain_mean": e.plain_mean, "plain_ci": e.plain_ci,
                  "adjusted_mean": e.mean, "adjusted_ci": e.ci, "variance_reduction": e.variance_reduction,
                  "seconds": round(time.perf_counter() - t0, 1)}
         agree = e.ci[0] <= e.plain_mean <= e.ci[1] or e.plain_ci[0] <= e.mean <= e.plain_ci[1]
@@ -77,7 +110,8 @@ def main() -> None:
               f"adjusted {e.mean:.1f} [{e.ci[0]:.1f}, {e.ci[1]:.1f}] -> {'agree' if agree else 'DISAGREE'}")
         check["agree"] = bool(agree)
     Path(args.out).write_text(json.dumps({"rules": args.rules, "a": args.a, "b": args.b, "deals": args.deals,
-                                          "seed": args.seed, "factors": factors, "unbiased_check": check}, indent=1))
+                                          "seed": args.seed, "factors_vs_duplicate": table,
+                                          "unbiased_check": check}, indent=1))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from reports import checks, stats
-from reports.luck import chance_terms, luck_adjusted
+from reports.luck import chance_terms, luck_adjusted, seating_terms
 from reports.progress import grow, progress_bar
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
@@ -219,7 +219,8 @@ def play_duplicate(
     seating 1 (A = team 0) and seating 2 (A = team 1); hands mode uses ``score``, games mode
     ``final``.  All pairings use the same deal keys.  With ``luck`` (hands mode, a chunk
     function that takes it) each value is (d1, d2, terms): terms[i] = the chance terms of deal
-    i (sim/core/luck.py), A's team minus B's, seating 1 then seating 2 (2 x N_LUCK columns)."""
+    i (sim/core/luck.py), A's team minus B's, summed over the two seatings (N_LUCK columns,
+    `reports.luck.seating_terms`)."""
     fn = chunk_fn or _default_chunk_fn()
     luck = bool(luck) and mode == "hands"
     pairs = list(itertools.combinations(strategies, 2))
@@ -247,7 +248,7 @@ def play_duplicate(
                 assert rec is not None  # keys.size == count >= 1 was checked above
                 chance = chance_terms(rec)
                 terms.append(chance[:, a_team, :] - chance[:, b_team, :])
-        out[(a, b)] = (d[0], d[1], np.hstack(terms)) if luck else (d[0], d[1])
+        out[(a, b)] = (d[0], d[1], seating_terms(terms[0], terms[1])) if luck else (d[0], d[1])
     return out
 
 

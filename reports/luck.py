@@ -44,11 +44,16 @@ class LuckPairs:
     """Duplicate deals of A against B with their chance terms.
 
     diff : float64[n]  per deal, (A's team - B's team) averaged over the two seatings
-    terms : float64[n, 2 * N_LUCK]  per deal and seating, A's team's terms minus B's team's
+    terms : float64[n, N_LUCK]  per deal, A's team's terms minus B's team's, summed over the
+            two seatings (`seating_terms`)
+    seatings : float64[n, 2]  per deal, A's team - B's team in seating 1 and in seating 2
+    first_terms : float64[n, N_LUCK]  seating 1's terms alone (A's team minus B's team)
     """
 
     diff: np.ndarray
     terms: np.ndarray
+    seatings: np.ndarray
+    first_terms: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -65,8 +70,9 @@ class LuckEstimate:
 
 
 def play_luck_pairs(rules, a: str, b: str, seed: int = 0, start: int = 0, count: int = 10_000,
-                    chunk: int = 2_000, chunk_fn: Callable | None = None) -> LuckPairs:
-    """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms."""
+                    chunk: int = 2_000, chunk_fn: Callable | None = None, seat_stock: bool = False) -> LuckPairs:
+    """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms;
+    seat_stock: with per-seat stock streams (run_chunk's option)."""
     from reports.compare import seat_strategies  # the seat expansion compare uses
 
     fn = chunk_fn or engine.run_chunk
@@ -76,14 +82,25 @@ def play_luck_pairs(rules, a: str, b: str, seed: int = 0, start: int = 0, count:
         a_team, b_team = (0, 1) if seating == 0 else (1, 0)
         d_parts, t_parts = [], []
         for s in range(start, start + count, chunk):
-            res = fn(rules, seats, seed, s, min(chunk, start + count - s), luck=True)
+            n = min(chunk, start + count - s)
+            # seat_stock only when asked: a chunk function without the option still serves
+            res = (fn(rules, seats, seed, s, n, luck=True, seat_stock=True) if seat_stock
+                   else fn(rules, seats, seed, s, n, luck=True))
             h = res.hands
             d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
             luck = chance_terms(h)
             t_parts.append(luck[:, a_team, :] - luck[:, b_team, :])
         diffs.append(np.concatenate(d_parts))
         terms.append(np.concatenate(t_parts))
-    return LuckPairs((diffs[0] + diffs[1]) / 2.0, np.hstack(terms))
+    return LuckPairs((diffs[0] + diffs[1]) / 2.0, seating_terms(terms[0], terms[1]), np.column_stack(diffs), terms[0])
+
+
+def seating_terms(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """A deal's regressors: its two seatings' terms (each A's team minus B's) summed.  The
+    seatings are the same game with the teams swapped, so one coefficient per term serves both;
+    half the columns fit better (measured: x1.41 against x1.39 with separate columns on 20,000
+    deals) and leave fewer deals without an adjustment in a small run (`adjust`)."""
+    return first + second
 
 
 # Ridge penalty on the standardized terms, times the training deals.  Plain least squares on
@@ -153,4 +170,5 @@ def luck_adjusted(y: np.ndarray, x: np.ndarray, level: float = 0.95, folds: int 
                         (adjusted.low, adjusted.high), vr, (float(lo), float(hi)))
 
 
-__all__ = ["LuckPairs", "LuckEstimate", "chance_terms", "play_luck_pairs", "adjust", "luck_adjusted", "min_deals", "N_LUCK"]
+__all__ = ["LuckPairs", "LuckEstimate", "chance_terms", "seating_terms", "play_luck_pairs", "adjust", "luck_adjusted",
+           "min_deals", "N_LUCK"]

@@ -15,7 +15,7 @@ EPILOG = """example:
       plays duplicate deals (each deal twice, seats swapped) until the 95% CI of
       expert-minus-greedy points per hand is narrower than +-10, then prints one row.
       The headline is luck-adjusted (the luck of every draw and of the deal, measured against
-      its expectation, is taken out: about 1.3x fewer deals for the same CI); the plain
+      its expectation, is taken out: about 1.4x fewer deals for the same CI); the plain
       duplicate estimate is printed beside it (--plain makes it the headline).
   canasta compare expert greedy patient --hands 20000 --out cmp.csv
       every pairing on the same deals plus a Bradley-Terry / Elo ranking.
@@ -100,7 +100,7 @@ def print_pairs(pairs) -> None:
                                                     "plain_ci_high", signed=True)
         from reports.luck import N_LUCK, min_deals
 
-        need = min_deals(2 * N_LUCK)  # the terms of both seatings
+        need = min_deals(N_LUCK)  # one column per term, the seatings summed
         show["luck adjustment: x fewer deals [95% CI]"] = [
             txt if math.isfinite(v) else f"not applied (< {need:,} deals)"
             for txt, v in zip(ci_column(pairs, "luck_variance_reduction", "luck_variance_reduction_low",

@@ -64,24 +64,35 @@ class LuckT(NamedTuple):
 
     Draw terms (a stock card drawn by one of the team's seats), DRAW_BASE of them: one per
     card kind (Kind order), then MELDED (a natural of a rank the drawer's team has a meld of),
-    PAIRS (a natural of a rank the drawer holds one of), TRIPS (holds two or more of).  The
-    block repeats three times with the term multiplied by something known before the draw:
+    PAIRS (a natural of a rank the drawer holds one of), TRIPS (holds two or more of), and the
+    canasta-progress features DRAW_MELD_SIZE..DRAW_RED3_HELD (some weighted: the term is then
+    the drawn card's weight minus the stock's average weight).  The
+    block repeats five times with the term multiplied by something known before the draw:
     1 (block 0), whether the drawer's team has opened (block 1), the share of the pack still
-    in the stock (block 2).  Deal terms: jokers, twos, red threes, black threes dealt to the
+    in the stock (block 2), the pile's size (block 3), whether another team has opened
+    (block 4).  Deal terms: jokers, twos, red threes, black threes dealt to the
     team's seats."""
 
     DRAW_KIND: int = 0  # + kind (the red three's term is left at 0: the kind terms sum to 0)
     DRAW_MELDED: int = 15
     DRAW_PAIRS: int = 16
     DRAW_TRIPS: int = 17
-    DRAW_BASE: int = 18  # terms per block
-    OPENED_BLOCK: int = 18  # + term: the block-0 term when the team had opened, else 0
-    EARLY_BLOCK: int = 36  # + term: the block-0 term x stock / pack at the draw
-    DEAL_JOKERS: int = 54
-    DEAL_TWOS: int = 55
-    DEAL_RED3: int = 56
-    DEAL_BLACK3: int = 57
-    N_LUCK: int = 58
+    DRAW_MELD_SIZE: int = 18  # weight: cards in the team's unfinished meld of the drawn rank
+    DRAW_NEAR: int = 19  # a natural of a rank the team has an unfinished meld of 5-6 cards of
+    DRAW_COMPLETES: int = 20  # meld + the drawer's cards of the rank + this one reach a canasta
+    DRAW_TEAM_PAIR: int = 21  # the drawer's team holds two or more of the rank (both hands)
+    DRAW_WILD_NEAR: int = 22  # a wild card, weighted by the team's unfinished melds of 5-6
+    DRAW_RED3_HELD: int = 23  # a red three, weighted by the red threes the team has laid
+    DRAW_BASE: int = 24  # terms per block
+    OPENED_BLOCK: int = 24  # + term: the block-0 term when the team had opened, else 0
+    EARLY_BLOCK: int = 48  # + term: the block-0 term x stock / pack at the draw
+    PILE_BLOCK: int = 72  # + term: the block-0 term x min(pile, 24) / 8
+    THEIRS_BLOCK: int = 96  # + term: the block-0 term when another team had opened, else 0
+    DEAL_JOKERS: int = 120
+    DEAL_TWOS: int = 121
+    DEAL_RED3: int = 122
+    DEAL_BLACK3: int = 123
+    N_LUCK: int = 124
 
 
 Luck = LuckT()
@@ -154,6 +165,11 @@ STATE_LAYOUT: tuple[Field, ...] = (
     Field("PILE", MAX_CARDS, "card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards"),
     Field("STOCK_POS", 1, "index of the stock's top card"),
     Field("PILE_TAKES", MAX_TEAMS, "piles taken per team this hand"),
+    # per-seat stock streams (run_chunk(seat_stock=True), for duplicate deals): after the upcard
+    # the stock is split into one interleaved queue per seat; a seat draws the next card of its
+    # own queue (the top card when its queue is empty); private like the stock
+    Field("SEAT_STOCK", 1, "1: each seat draws from its own queue of the stock"),
+    Field("STOCK_QUEUE", MAX_CARDS, "queue (seat) of the stock card at the same index of STOCK"),
     # chance bookkeeping for luck-adjusted estimates (sim/core/luck.py), kept only while
     # LUCK_ON is set; private like the stock: never copied into an observation
     Field("STOCK_KINDS", N_KINDS, "cards of each kind left in the stock (only while LUCK_ON)"),

@@ -572,7 +572,7 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
 def play_chunk_nb(
     params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
     log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, start_cum, cards, dc, luck,
-    agent,
+    agent, seat_stock,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -592,10 +592,14 @@ def play_chunk_nb(
     cards, dc : log the card columns too, into int8[n_card_fields, capacity] (`sim.core.enums.DC`)
     luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
     agent : None, or the search players' context (`sim.play.search.loop.new_agent`)
+    seat_stock : bool  per-seat stock streams (sim.core.apply.split_stock_nb): each seat draws
+                 from its own queue of the stock, so a duplicate deal's seat draws the same
+                 cards in both seatings for as long as its queue lasts
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
-    state[Off.LUCK_ON] = 1 if luck else 0  # init_hand_nb keeps it
+    state[Off.LUCK_ON] = 1 if luck else 0  # init_hand_nb keeps them
+    state[Off.SEAT_STOCK] = 1 if seat_stock else 0
     obs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
