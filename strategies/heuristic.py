@@ -38,7 +38,7 @@ from sim.core.legal import (
     why_illegal_nb,
     wild_capacity_nb,
 )
-from sim.core.readers import meld_nat_nb, meld_size_nb, meld_wild_nb, team_of_nb
+from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -104,7 +104,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         return _draw_nb(obs, params, knobs, buf, team)
 
     # ---------------------------------------------------------------- context
-    nh = 0
+    nh = np.int64(0)  # np.int64(0), not 0: see _table_nb
     for k in range(N_KINDS):
         nh += obs[H + k]
     my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
@@ -188,17 +188,29 @@ def _table_nb(obs, params, team) -> tuple:
     n_teams = obs[Off.N_TEAMS]
     csize = params[Par.CANASTA_SIZE]
     need_can = params[Par.CANASTAS_TO_GO_OUT]
-    my_can = 0
-    opp_opened = False
+    # np.int64(0) / np.bool_(False), not 0 / False: numba types a variable set from a constant
+    # as that literal at first and compiles each callee it reaches once more for the literal
+    my_can = np.int64(0)
+    opp_opened: np.bool_ = np.bool_(False)
+    threat_teams = 0  # bit t: team t may go out soon (enough canastas, or one short with a meld of 5+)
     for t in range(n_teams):
         if t == team:
             my_can = canastas_nb(obs, params, t)
-        elif obs[Off.TEAM_OPENED + t] != 0:
-            opp_opened = True
+            continue
+        if obs[Off.TEAM_OPENED + t] != 0:
+            opp_opened = np.bool_(True)
+        c = canastas_nb(obs, params, t)
+        near = 0
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            ms = meld_size_nb(obs, t, k)
+            if csize - 2 <= ms < csize:
+                near = 1
+        if c + near >= need_can:
+            threat_teams |= 1 << t
     opp_min_cards = 1000
     threat_cards = 1000  # fewest cards of an opponent whose team may go out
-    my_side_cards = 0
-    opp_side_cards = 0
+    my_side_cards = np.int64(0)
+    opp_side_cards = np.int64(0)
     for s in range(n_seats):
         t = obs[Off.TEAM_OF_SEAT + s]
         hs = obs[Off.HAND_SIZE + s]
@@ -208,14 +220,7 @@ def _table_nb(obs, params, team) -> tuple:
             opp_side_cards += hs
             if hs < opp_min_cards:
                 opp_min_cards = hs
-            # its team may go out soon: enough canastas, or one short with a meld of 5+
-            c = canastas_nb(obs, params, t)
-            near = 0
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                ms = meld_size_nb(obs, t, k)
-                if csize - 2 <= ms < csize:
-                    near = 1
-            if c + near >= need_can and hs < threat_cards:
+            if (threat_teams >> t) & 1 != 0 and hs < threat_cards:
                 threat_cards = hs
     return my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards
 
@@ -233,14 +238,30 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     twos = obs[H + Kind.TWO]
     wilds = jokers + twos
     joker_first = knobs[K.joker_first] != 0
-    # 1. naturals onto team melds (largest meld first, so canastas come sooner)
+    # candidates are visited best-first (the largest key not yet tried) instead of looping over
+    # every size and rank: the same order, a few passes over the ranks instead of ~200 steps
+    base = team * N_KINDS
+    hand = obs[H : H + N_KINDS]
+    m_nat = obs[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
+    m_two = obs[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
+    m_joker = obs[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
+    # 1. naturals onto team melds (largest meld first, so canastas come sooner; ties: the
+    # higher rank)
     if nh - 1 >= keep:
-        for size in range(3 * csize, 2, -1):
-            for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                if obs[H + k] > 0:
-                    if meld_size_nb(obs, team, k) == size:
-                        if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
-                            return Act.ADD_NAT + k
+        tried = 0
+        while True:
+            best_k = -1
+            best_key = -1
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                s = m_nat[k] + m_two[k] + m_joker[k]
+                if hand[k] > 0 and 3 <= s <= 3 * csize and (tried >> k) & 1 == 0 and s * 16 + k > best_key:
+                    best_key = s * 16 + k
+                    best_k = k
+            if best_k < 0:
+                break
+            tried |= 1 << best_k
+            if why_illegal_nb(obs, H, params, Act.ADD_NAT + best_k) == 0:
+                return Act.ADD_NAT + best_k
     # 2. new natural melds
     hold = knobs[K.hold_melds] != 0 and not meld_all
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
@@ -256,18 +277,26 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     add_w = Act.ADD_JOKER if w_first == Kind.JOKER else Act.ADD_TWO
     # 3. wilds that complete a canasta this turn (fewest needed first)
     if nh - 1 >= keep:
-        for need in range(1, wilds + 1):
-            for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                nat = meld_nat_nb(obs, team, k)
-                w = meld_wild_nb(obs, team, k)
-                if nat + w == 0 or csize - (nat + w) != need:
+        tried = 0
+        while True:
+            best_k = -1
+            best_key = -(1 << 30)
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                nat = m_nat[k]
+                w = m_two[k] + m_joker[k]
+                need = csize - (nat + w)
+                if nat + w == 0 or need < 1 or need > wilds or (tried >> k) & 1 != 0:
                     continue
-                if wild_capacity_nb(params, nat, w) < need:
+                if wild_capacity_nb(params, nat, w) < need or nh - need < keep:
                     continue
-                if nh - need < keep:
-                    continue
-                if why_illegal_nb(obs, H, params, add_w + k) == 0:
-                    return add_w + k
+                if -need * 16 + k > best_key:  # fewest needed first, ties: the higher rank
+                    best_key = -need * 16 + k
+                    best_k = k
+            if best_k < 0:
+                break
+            tried |= 1 << best_k
+            if why_illegal_nb(obs, H, params, add_w + best_k) == 0:
+                return add_w + best_k
     # 4. a natural pair + a wild
     if (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2)) and knobs[K.max_wild_commit] >= 1 and nh - 3 >= keep:
         v = 2 if w_first == Kind.JOKER else 1
@@ -279,18 +308,26 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
                         return a
     # 5. more wilds: only when everything goes down (largest open meld first, then canastas)
     if meld_all and nh - 1 >= keep:
-        for closed in range(2):
-            for size in range(3 * csize, 2, -1):
-                if (closed == 0) == (size >= csize):
+        tried = 0
+        while True:
+            best_k = -1
+            best_key = -1
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                w = m_two[k] + m_joker[k]
+                s = m_nat[k] + w
+                if s < 3 or s > 3 * csize or (tried >> k) & 1 != 0:
                     continue
-                for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-                    w = meld_wild_nb(obs, team, k)
-                    if meld_nat_nb(obs, team, k) + w != size:
-                        continue
-                    if not going_out and closed == 0 and w >= knobs[K.max_wild_commit]:
-                        continue
-                    if why_illegal_nb(obs, H, params, add_w + k) == 0:
-                        return add_w + k
+                if not going_out and s < csize and w >= knobs[K.max_wild_commit]:
+                    continue
+                key = (100000 if s < csize else 0) + s * 16 + k  # open melds before canastas
+                if key > best_key:
+                    best_key = key
+                    best_k = k
+            if best_k < 0:
+                break
+            tried |= 1 << best_k
+            if why_illegal_nb(obs, H, params, add_w + best_k) == 0:
+                return add_w + best_k
     return _black3_nb(obs, params, team)
 
 

@@ -276,7 +276,7 @@ def _opened_check_nb(state, params, seat, team, points) -> None:
 
 
 @njit(cache=True, _nrt=False)
-def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand=True) -> None:
+def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand) -> None:
     """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals (and the wild
     cards, if `wilds_from_hand`) leave the hand here (a pile take removes them beforehand).  Tracks points towards the opening and canastas;
     with several melds per rank a completed canasta is closed to make room for a new meld."""
@@ -435,7 +435,9 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
         if jokers > 0:
             _remove_nb(state, params, seat, Kind.JOKER, jokers)
         _take_pile_nb(state, params, seat, team)
-        _meld_cards_nb(state, params, seat, team, kind, hand_nat + 1, twos, jokers, 0, False)
+        # every _meld_cards_nb call passes int64 counts and an explicit non-literal flag: a
+        # literal argument (3, 0, True...) would make numba compile it once per value set
+        _meld_cards_nb(state, params, seat, team, np.int64(kind), hand_nat + 1, np.int64(twos), np.int64(jokers), np.int64(0), action < 0)
     elif action >= Act.TAKE_SEQ:
         top = _take_pile_nb(state, params, seat, team)
         _sequence_nb(state, params, seat, team, action, top)
@@ -454,19 +456,18 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     elif action < Act.ADD_NAT:
         kind = (action - Act.MELD) // 3
         variant = (action - Act.MELD) % 3
-        if variant == 0:
-            _meld_cards_nb(state, params, seat, team, kind, 3, 0, 0, 3)
-        elif variant == 1:
-            _meld_cards_nb(state, params, seat, team, kind, 2, 1, 0, 2)
+        nat = np.int64(3 if variant == 0 else 2)
+        _meld_cards_nb(state, params, seat, team, np.int64(kind), nat, np.int64(variant == 1), np.int64(variant == 2), nat, action >= 0)
+    else:  # an addition: a natural, a two or a joker
+        if action < Act.ADD_TWO:
+            kind = action - Act.ADD_NAT
+        elif action < Act.ADD_JOKER:
+            kind = action - Act.ADD_TWO
         else:
-            _meld_cards_nb(state, params, seat, team, kind, 2, 0, 1, 2)
-    elif action < Act.ADD_TWO:
-        kind = action - Act.ADD_NAT
-        _meld_cards_nb(state, params, seat, team, kind, 1, 0, 0, 1)
-    elif action < Act.ADD_JOKER:
-        _meld_cards_nb(state, params, seat, team, action - Act.ADD_TWO, 0, 1, 0, 0)
-    else:
-        _meld_cards_nb(state, params, seat, team, action - Act.ADD_JOKER, 0, 0, 1, 0)
+            kind = action - Act.ADD_JOKER
+        nat = np.int64(action < Act.ADD_TWO)
+        two = np.int64(Act.ADD_TWO <= action < Act.ADD_JOKER)
+        _meld_cards_nb(state, params, seat, team, np.int64(kind), nat, two, np.int64(action >= Act.ADD_JOKER), nat, action >= 0)
     if state[Off.HAND_SIZE + seat] == 0 and state[Off.ASIDE_LEN] == 0:
         _went_out_nb(state, seat, False)
     return Why.OK

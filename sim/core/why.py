@@ -236,7 +236,8 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
     suits = suits_out_nb(arr, suit_off_nb(hand_off), params, top, add_nat)
     arr[hand_off + top] += 1
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, 1)
-    why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, gained, rest, top)
+    # int64 arguments throughout (np.int64(...)): one compiled signature per function, see docs/ENGINE.md
+    why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, gained, rest, np.int64(top))
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
     arr[hand_off + top] -= 1
     suits_back_nb(arr, suit_off_nb(hand_off), params, top, add_nat, suits)
@@ -327,7 +328,7 @@ def meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, 
         arr[hand_off + kind] -= 1
         arr[Off.PENDING_VALUE] += pend
         suits = suits_out_nb(arr, suit_off_nb(hand_off), params, kind, 1)
-        why = _after_move_ok_nb(arr, hand, params, team, arr[Off.ASIDE_LEN], hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, np.int64(arr[Off.ASIDE_LEN]), hand_off)
         suits_back_nb(arr, suit_off_nb(hand_off), params, kind, 1, suits)
         arr[Off.PENDING_VALUE] -= pend
         arr[hand_off + kind] += 1
@@ -337,7 +338,7 @@ def meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, 
     if kind == Kind.BLACK3:
         why = _why_black3_after_nb(arr, hand, params, team, new_size)
     else:
-        why = _after_move_ok_nb(arr, hand, params, team, arr[Off.ASIDE_LEN], hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, np.int64(arr[Off.ASIDE_LEN]), hand_off)
     _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pend, completes, -1)
     suits_back_nb(arr, suit_off_nb(hand_off), params, kind, n_nat, suits)
     return why
@@ -479,7 +480,7 @@ def why_seq_nb(arr, hand_off, params, action, team) -> int:
                 return Why.FROZEN
         elif arr[so + suit * 11 + new_kind - FIRST_NATURAL] < 1:
             return Why.NO_CARDS
-    points = 0
+    points = np.int64(0)  # not 0: a literal would compile _after_take_ok_nb once more
     for k in range(lo, hi + 1):
         points += params[Par.CARD_VALUE + k]
     completes = 1 if length == csize else 0
@@ -496,6 +497,6 @@ def why_seq_nb(arr, hand_off, params, action, team) -> int:
     if take:
         why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, new_kind)
     else:
-        why = _after_move_ok_nb(arr, hand, params, team, arr[Off.ASIDE_LEN], hand_off)
+        why = _after_move_ok_nb(arr, hand, params, team, np.int64(arr[Off.ASIDE_LEN]), hand_off)
     _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, -1)
     return why

@@ -442,12 +442,12 @@ def play_out_nb(
                 recount = -1
             if recount != -1:
                 n_teams = state[Off.N_TEAMS]
-                if recount == -2 or recount == 0:
-                    can0 = canastas_nb(state, params, 0)
+                if recount == -2 or recount == 0:  # np.int64(t): one compiled canastas_nb, not one per literal
+                    can0 = canastas_nb(state, params, np.int64(0))
                 if (recount == -2 or recount == 1) and n_teams > 1:
-                    can1 = canastas_nb(state, params, 1)
+                    can1 = canastas_nb(state, params, np.int64(1))
                 if (recount == -2 or recount == 2) and n_teams > 2:
-                    can2 = canastas_nb(state, params, 2)
+                    can2 = canastas_nb(state, params, np.int64(2))
             if check and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
                 flag_invariant_nb(status, Check.LOGGED_CANASTAS, game, hand, state[Off.TURN])
                 return dec_n
@@ -614,14 +614,16 @@ def play_chunk_nb(
     n_rot = params_rot.shape[0]
     n_hands = 0
     n_games = 0
-    n_dec = 0
+    # np.int64(0), not 0: a variable set from a constant is typed as that literal at first, and
+    # numba compiles each kernel it is passed to (play_out_nb...) once more for the literal
+    n_dec = np.int64(0)
     done = 0
     for u in range(count):
         game = start + u
         row = u if start_cum.shape[0] > 1 else 0
         for t in range(MAX_TEAMS):
             cum[t] = start_cum[row, t]
-        h = 0
+        h = np.int64(0)  # see n_dec
         while True:
             rot = h % n_rot
             params = params_rot[rot]

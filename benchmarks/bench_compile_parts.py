@@ -1,0 +1,72 @@
+"""Where a cold compile goes: per numba function, its exclusive CPU seconds and how many
+signatures were compiled (a fresh NUMBA_CACHE_DIR, the warm-ups of `canasta simulate` and
+`canasta play`).
+
+    python benchmarks/bench_compile_parts.py                 # simulate + play, this checkout
+    python benchmarks/bench_compile_parts.py --what play --top 20
+
+Two things make a cold compile slow (docs/ENGINE.md, "Compile time"):
+- numba links a callee's LLVM module into its caller's and optimizes the result again, so each
+  separately compiled level of calls re-optimizes everything below it;
+- every distinct argument type set compiles a function (and all it calls) once more, and a
+  constant argument (`f(x, 0)`), or a variable set from a constant, is typed as that literal
+  value first.  Functions listed with several signatures show where that happens.
+Exclusive time = the compile event's time minus that of the compiles nested in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = """
+import collections, resource, sys, time
+from numba.core import event as ev
+stack, excl, sigs = [], collections.defaultdict(float), collections.defaultdict(list)
+class Listener(ev.Listener):
+    def on_start(self, event):
+        f = event.data["dispatcher"].py_func
+        stack.append([f.__module__ + "." + f.__qualname__, str(event.data["args"]), time.process_time(), 0.0])
+    def on_end(self, event):
+        name, args, t0, child = stack.pop()
+        dt = time.process_time() - t0
+        excl[name] += dt - child
+        sigs[name].append(args)
+        if stack:
+            stack[-1][3] += dt
+ev.register("numba:compile", Listener())
+from sim.play.warm import warm_play, warm_simulate
+if sys.argv[1] in ("simulate", "both"):
+    warm_simulate()
+if sys.argv[1] in ("play", "both"):
+    warm_play()
+ru = resource.getrusage(resource.RUSAGE_SELF)
+print(f"process CPU {ru.ru_utime + ru.ru_stime:.1f} s; {len(excl)} functions, {sum(map(len, sigs.values()))} signatures")
+print(" excl_s  sigs  function")
+for name, s in sorted(excl.items(), key=lambda kv: -kv[1])[: int(sys.argv[2])]:
+    print(f"{s:7.2f} {len(sigs[name]):5d}  {name}")
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--what", default="both", choices=("simulate", "play", "both"))
+    ap.add_argument("--tree", default=str(ROOT), help="source tree to compile (default this checkout)")
+    ap.add_argument("--top", type=int, default=40, help="functions to list")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=args.tree)
+        out = subprocess.run([sys.executable, "-c", CHILD, args.what, str(args.top)], env=env, cwd=args.tree,
+                             capture_output=True, text=True, check=True)
+    print(out.stdout, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
