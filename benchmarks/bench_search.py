@@ -6,7 +6,9 @@
         the same deals: per deal d = (m | search at seat 0) - (m | all base), where m is the
         score of seat 0's team minus the mean score of the other teams (team 0 - team 1 with
         two teams).  --max-seconds stops adding chunks after that much wall time and saves what
-        was played (for a sequence of tables under a deadline).
+        was played (for a sequence of tables under a deadline).  Five players: every deal is
+        hand 0 of its game, where seat 1 sits out, so the four who play get the four-player deal
+        (with the tuned five-player knobs, today the same as the four-player ones).
     python benchmarks/bench_search.py team   --deals 500 [--spec pimc] [--vs expert]
         a whole team of the search player against a team of --vs, reports.compare duplicate
         deals (each deal played in both seatings; tables with two teams)

@@ -6,8 +6,7 @@ Kernels fill preallocated record arrays and return how much they used (vectorbt 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from sim.core.apply import (
     SCORE_ROWS,
@@ -41,70 +40,15 @@ from sim.core.enums import (
 from sim.core.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
 from sim.core.readers import code_kind_nb, make_code_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
+from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.cardlog import drawn_kinds_nb, log_cards_nb
 from sim.play.status import Broken, Check, Illegal, Slot, Status
-from strategies.registry import decide_nb
 
 # kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/status.py)
 OK = Status.OK
 ILLEGAL = Status.ILLEGAL
 INVARIANT = Status.INVARIANT
 BUFFER = Status.BUFFER
-
-
-# ------------------------------------------------------------------ the table's agent
-# One loop plays every table.  Its `agent` argument is None for tables of compiled strategies;
-# the search players (sim.play.search.loop, a higher layer this module cannot import) pass their
-# context and register their own implementations of these four hooks for its type.  numba picks
-# the implementation by the argument's type when it compiles the loop, so a plain table's loop
-# is the hooks below inlined: build_obs_nb + decide_nb, nothing else.
-
-
-def agent_hand_start(agent, state, seat_table):  # pragma: no cover - resolved by numba
-    """A hand was dealt and the players' streams seeded; seat_table: table seat of each seat."""
-    raise NotImplementedError
-
-
-def agent_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):  # pragma: no cover
-    """The action of `seat`, the seat to act (obs: scratch for its observation)."""
-    raise NotImplementedError
-
-
-def agent_before(agent, state, params, action):  # pragma: no cover - resolved by numba
-    """`action` is about to be applied to `state`."""
-    raise NotImplementedError
-
-
-def agent_after(agent, state):  # pragma: no cover - resolved by numba
-    """An action was applied."""
-    raise NotImplementedError
-
-
-@overload(agent_hand_start, inline="always")
-def _plain_hand_start(agent, state, seat_table):
-    if isinstance(agent, types.NoneType):
-        return lambda agent, state, seat_table: None
-
-
-@overload(agent_decide, inline="always")
-def _plain_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):
-    if isinstance(agent, types.NoneType):
-        def impl(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):
-            build_obs_nb(state, seat, obs, samba)
-            return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
-        return impl
-
-
-@overload(agent_before, inline="always")
-def _plain_before(agent, state, params, action):
-    if isinstance(agent, types.NoneType):
-        return lambda agent, state, params, action: None
-
-
-@overload(agent_after, inline="always")
-def _plain_after(agent, state):
-    if isinstance(agent, types.NoneType):
-        return lambda agent, state: None
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -374,7 +318,7 @@ def play_hand_nb(
     status : int64[Slot.SIZE]      set on an illegal action or a broken invariant (status.py)
     cards : bool                   also log the card columns (`--log-detail cards`) into
     dc : int8[n_card_fields, capacity]  (layout `sim.core.enums.DC`; a dummy when not `cards`)
-    agent : None, or the search players' context (see `agent_decide`)
+    agent : None, or the search players' context (`sim.play.agent`)
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
@@ -408,7 +352,7 @@ def play_out_nb(
     check, composition, totals, status, cards, dc, agent,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
-    (or search player: `agent`) decides from its observation, the engine applies; optional decision log and invariant
+    (or search player: `agent`, sim/play/agent.py) decides from its observation, the engine applies; optional decision log and invariant
     checks.  Returns the new number of decision rows.  On an illegal action status holds Status.ILLEGAL
     and the `Illegal` slots (seat, action, why, game, hand, strategy id); on a broken invariant
     Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/status.py.  With `cards` the rows
@@ -429,7 +373,8 @@ def play_out_nb(
     prev_team = -1  # and that row's team
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
-        action = agent_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand)
+        build_obs_nb(state, seat, obs, samba)
+        action = agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
         agent_before(agent, state, params, action)
         if log:
             if dec_n >= d8.shape[1]:

@@ -2,7 +2,8 @@
 
 Every table plays through `sim.play.loop.play_chunk_nb` (same deals, keys, records, decision
 logs, card-detail logs, luck terms and start scores).  A table with search players passes a
-`SearchAgent` as the loop's ``agent``; this module implements the loop's four agent hooks for it:
+`SearchAgent` as the loop's ``agent``; this module implements the loop's four agent hooks
+(`sim.play.agent`) for it:
 
 - at each hand's start, each searching seat gets its row of the search configuration (``cfg``,
   float64[MAX_SEATS, CFG_SIZE], layout `Cfg`, by table seat in ``table_cfg``) and a fresh
@@ -28,10 +29,10 @@ from numba import njit, types
 from numba.extending import overload
 
 from sim.core.enums import MAX_SEATS, Off
-from sim.play.loop import agent_after, agent_before, agent_decide, agent_hand_start, build_obs_nb
+from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.search.ismcts import ismcts_decide_nb
 from sim.play.search.pimc import Scratch, decision_key_nb, new_scratch, pimc_decide_nb
-from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
+from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, mask_pile_nb
 from strategies.registry import decide_nb
 
 __all__ = ["Cfg", "CFG_SIZE", "NONE", "PIMC", "ISMCTS", "SearchAgent", "new_agent", "search_decide_nb"]
@@ -114,12 +115,13 @@ def _hand_start_nb(agent: SearchAgent, state: np.ndarray, seat_table: np.ndarray
 
 
 @njit(cache=True, _nrt=False)
-def _decide_nb(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand) -> int:
+def _decide_nb(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand) -> int:
+    """``obs`` = `build_obs_nb` of ``seat``: a searching seat's also leaves out the pile cards it
+    has not seen (together `sim.play.worlds.observe_nb`)."""
     if agent.cfg[seat, Cfg.KIND] == NONE:
-        build_obs_nb(state, seat, obs, samba)
         return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
     know = agent.know[seat]
-    observe_nb(state, seat, know[Know.PILE_HIDDEN] if state[Off.PILE_LEN] > 0 else 0, obs, samba)
+    mask_pile_nb(state, know[Know.PILE_HIDDEN] if state[Off.PILE_LEN] > 0 else 0, obs)
     return search_decide_nb(agent.cfg[seat], obs, know, params, strat_ids[seat], knobs[seat], rng[seat],
                             seed, game, hand, agent.stats, agent.sc)
 
@@ -145,10 +147,10 @@ def _ov_hand_start(agent, state, seat_table):
 
 
 @overload(agent_decide)
-def _ov_decide(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):
+def _ov_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):
     if _is_agent(agent):
-        def impl(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand):
-            return _decide_nb(agent, state, params, seat, obs, strat_ids, knobs, rng, buf, samba, seed, game, hand)
+        def impl(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):
+            return _decide_nb(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
         return impl
 
 
