@@ -73,3 +73,16 @@ def test_compare_three_strategies_on_the_engine(capsys):
     from reports.luck import N_LUCK, min_deals
 
     assert f"not applied (< {min_deals(N_LUCK):,} deals)" in out  # 6 deals: nothing fitted
+
+
+def test_strategies_describes_the_search_players(capsys):
+    from sim.cli.strategies import search_rows
+    from sim.play.search.spec import ISMCTS_DEFAULTS, PIMC_DEFAULTS
+
+    assert main(["strategies", "pimc", "ismcts"]) == 0
+    out = capsys.readouterr().out
+    assert "== pimc:" in out and "== ismcts:" in out
+    for name, defaults in (("pimc", PIMC_DEFAULTS), ("ismcts", ISMCTS_DEFAULTS)):
+        rows = search_rows(name)
+        assert [r["knob"] for r in rows] == list(defaults)  # every knob, none invented
+        assert all(r["meaning"] for r in rows), rows  # each with its meaning

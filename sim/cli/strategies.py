@@ -11,6 +11,7 @@ EPILOG = """examples:
   canasta strategies                 every strategy: its plan, then its knobs
   canasta strategies expert tunable  only these two
   canasta strategies --brief         one line per strategy
+  canasta strategies pimc            a search player: its plan and knobs
 Knobs are set in a strategy spec: expert:open_threshold=0,safe_discard=1 (simulate --strategies,
 compare, sweep --knob).
 """
@@ -88,6 +89,44 @@ def knob_rows(name: str) -> list[dict[str, Any]]:
     return rows
 
 
+SEARCH_PLANS = {
+    "pimc": ("search player: determinized Monte Carlo (perfect-information Monte Carlo)",
+             "At each searched decision of its seat it samples worlds consistent with what the seat\n"
+             "has seen (hidden cards dealt so that the other seats' last turns agree with the base\n"
+             "strategy), plays every legal action in every world to the end of the hand with the\n"
+             "base strategy (common random numbers across actions) and plays the best mean."),
+    "ismcts": ("search player: single-observer information-set MCTS (Cowling et al., 2012)",
+               "Each iteration samples one world as pimc does and descends a tree of the seat's\n"
+               "own decisions by UCB, with the base strategy playing the other seats and the\n"
+               "rollouts; it plays the most visited action."),
+}
+
+
+SEARCH_KNOBS = {  # the knobs of sim.play.search.spec, as its docstring describes them
+    "worlds": "worlds sampled per searched decision",
+    "rollouts": "rollouts per world and action, each with its own random streams (only useful when "
+                "the base strategy is random: expert is deterministic)",
+    "iters": "iterations (one sampled world each) per searched decision",
+    "c": "UCB exploration constant, in points",
+    "base": "the base strategy: plays the rollouts, models the other seats when worlds are sampled "
+            "and is the guard's reference (a registered strategy name)",
+    "search": "which decisions to search, joined by '+': take (draw or take the pile), discard, "
+              "meld, out (meld-phase decisions with at most 4 cards in hand), all",
+    "guard": "leave the base's choice only when the mean paired gain exceeds this many standard "
+             "errors (0: play the best mean)",
+    "tries": "redraws of an opponent's hidden cards until the base strategy holding them would have "
+             "played its last turn as it did (the draw or take, and the discard; 0: uniform worlds)",
+}
+
+
+def search_rows(name: str) -> list[dict[str, Any]]:
+    """Knobs of a search player (pimc, ismcts): default and meaning."""
+    from sim.play.search import spec
+
+    defaults = spec.PIMC_DEFAULTS if name == "pimc" else spec.ISMCTS_DEFAULTS
+    return [{"knob": k, "default": v, "meaning": SEARCH_KNOBS.get(k, "")} for k, v in defaults.items()]
+
+
 def plan(name: str) -> tuple[str, str]:
     """(one-line summary, plan text) from the strategy module's docstring."""
     doc = inspect.getdoc(strategy_modules()[name]) or name
@@ -105,15 +144,24 @@ def run(args: argparse.Namespace) -> int:
     from sim.cli.tables import fmt_num, print_table
 
     mods = strategy_modules()
-    names = args.names or list(mods)
+    names = args.names or [*mods, *SEARCH_PLANS]
     for n in names:
-        if n not in mods:
-            raise ValueError(f"unknown strategy {n!r}; known strategies: {', '.join(mods)}")
+        if n not in mods and n not in SEARCH_PLANS:
+            raise ValueError(f"unknown strategy {n!r}; known strategies: {', '.join([*mods, *SEARCH_PLANS])}")
     if args.brief:
-        print_table(pd.DataFrame([{"strategy": n, "knobs": len(knob_rows(n)), "plan": plan(n)[0]}
-                                  for n in names]), title="Strategies", wrap=("plan",))
+        print_table(pd.DataFrame([
+            {"strategy": n, "knobs": len(search_rows(n)) if n in SEARCH_PLANS else len(knob_rows(n)),
+             "plan": SEARCH_PLANS[n][0] if n in SEARCH_PLANS else plan(n)[0]} for n in names]),
+            title="Strategies", wrap=("plan",))
         return 0
     for n in names:
+        if n in SEARCH_PLANS:
+            print(f"== {n}: {SEARCH_PLANS[n][0]}")
+            print(SEARCH_PLANS[n][1])
+            print_table(pd.DataFrame(search_rows(n)), title=f"knobs of {n} (set with {n}:knob=value,...)",
+                        formats={"default": str}, wrap=("meaning",))
+            print()
+            continue
         summary, text = plan(n)
         print(f"== {n}: {summary}")
         if text:

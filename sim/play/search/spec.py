@@ -15,7 +15,8 @@ pimc
     guard    leave the base's choice only when the mean paired gain exceeds guard standard
              errors (0: play the best mean)
     tries    model-consistent worlds: redraws of an opponent's hidden cards until the base
-             strategy holding them would have made its last discard (0: uniform worlds)
+             strategy holding them would have played its last turn as it did (the draw or
+             take of the pile, and the discard; 0: uniform worlds)
 ismcts
     iters    iterations (determinizations) per searched decision
     c        UCB exploration constant, in points
