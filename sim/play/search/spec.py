@@ -37,7 +37,7 @@ __all__ = ["SEARCH_NAMES", "SearchSpec", "is_search", "parse_search", "PIMC_DEFA
 
 SEARCH_NAMES = ("pimc", "ismcts")
 CLASSES = {"take": 1, "discard": 2, "meld": 4, "out": 8, "all": 15}
-PIMC_DEFAULTS = {"worlds": 64, "rollouts": 1, "base": "expert", "search": "take+discard+out",
+PIMC_DEFAULTS = {"worlds": 32, "rollouts": 1, "base": "expert", "search": "take+discard+out",
                  "guard": 1.0, "tries": 64}
 ISMCTS_DEFAULTS = {"iters": 256, "c": 300.0, "base": "expert", "search": "take+discard+out",
                    "tries": 64}
