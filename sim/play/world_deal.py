@@ -25,7 +25,7 @@ from sim.play.knowledge import Know
 from sim.play.loop import deck_composition_nb
 
 __all__ = ["OK", "COUNTS", "PILE", "SAMBA", "ERROR_TEXT", "WILD_TRIES", "STREAM_WORLD", "unseen_nb",
-           "sample_world_nb", "known_part_nb", "hidden_pile_nb", "pile_mode_nb", "place_pile_nb", "sample_nb",
+           "sample_world_nb", "known_part_nb", "known_and_pile_nb", "hidden_pile_nb", "pile_mode_nb", "place_pile_nb", "sample_nb",
            "fill_stock_nb", "to_hand_nb"]
 
 OK = 0
@@ -283,6 +283,23 @@ def place_pile_nb(out, pool, p) -> None:
 
 
 @njit(cache=True, _nrt=False)
+def known_and_pile_nb(obs, know, params, out, pool, unseen, suit_next, rng) -> int:
+    """The part of a world every sampler shares: the viewer's known cards placed
+    (`known_part_nb`), then the hidden pile cards drawn and placed at pool[:PILE_HIDDEN].
+    Returns the number of unseen cards in ``pool`` (>= 0), or minus an error code."""
+    nr = known_part_nb(obs, know, params, out, pool, unseen, suit_next, rng)
+    if nr < 0:
+        return nr
+    n_plain = nr - unseen[Kind.TWO] - unseen[Kind.JOKER]
+    p = know[Know.PILE_HIDDEN]
+    code = hidden_pile_nb(rng, pool, n_plain, nr, p, pile_mode_nb(obs))
+    if code != OK:
+        return -code
+    place_pile_nb(out, pool, p)
+    return nr
+
+
+@njit(cache=True, _nrt=False)
 def fill_stock_nb(rng, out, pool, idx, nr, n_r3) -> None:
     """pool[idx:nr] (already in uniform random order) and the red threes make the stock, in a
     uniformly random order."""
@@ -318,15 +335,10 @@ def sample_world_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, rng: 
     pool : int32[>= MAX_CARDS], unseen : int64[N_KINDS], suit_next : int64[N_KINDS]  scratch
     Returns OK or an error code (`ERROR_TEXT`); ``out`` is then undefined.
     """
-    nr = known_part_nb(obs, know, params, out, pool, unseen, suit_next, rng)
+    nr = known_and_pile_nb(obs, know, params, out, pool, unseen, suit_next, rng)
     if nr < 0:
         return -nr
-    n_plain = nr - unseen[Kind.TWO] - unseen[Kind.JOKER]
     p = know[Know.PILE_HIDDEN]
-    code = hidden_pile_nb(rng, pool, n_plain, nr, p, pile_mode_nb(obs))
-    if code != OK:
-        return code
-    place_pile_nb(out, pool, p)
     sample_nb(rng, pool, p, nr, nr - p)
     idx = p
     viewer = know[Know.VIEWER]

@@ -30,10 +30,7 @@ from sim.play.knowledge import Know
 from sim.play.world_deal import (
     OK,
     fill_stock_nb,
-    hidden_pile_nb,
-    known_part_nb,
-    pile_mode_nb,
-    place_pile_nb,
+    known_and_pile_nb,
     sample_nb,
     to_hand_nb,
 )
@@ -141,15 +138,10 @@ def sample_consistent_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, 
     ``tries`` times from the cards not yet dealt (the last draw is kept if none agrees).
     Scratch: mobs int32[STATE_SIZE], buf int32[N_ACTIONS].  stats int64[2] gets += (seats
     constrained, seats for which no draw agreed).  Returns OK or an error code."""
-    nr = known_part_nb(obs, know, params, out, pool, unseen, suit_next, rng)
+    nr = known_and_pile_nb(obs, know, params, out, pool, unseen, suit_next, rng)
     if nr < 0:
         return -nr
-    n_plain = nr - unseen[Kind.TWO] - unseen[Kind.JOKER]
     p = know[Know.PILE_HIDDEN]
-    code = hidden_pile_nb(rng, pool, n_plain, nr, p, pile_mode_nb(obs))
-    if code != OK:
-        return code
-    place_pile_nb(out, pool, p)
     idx = p
     viewer = know[Know.VIEWER]
     for s in range(obs[Off.N_SEATS]):
