@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +40,7 @@ import pandas as pd
 from reports.stats import mean_ci
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
+from sim.runs.progress import new_bar, on_terminal
 
 __all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze", "paired_rollouts",
            "to_json", "format_table", "BATCH"]
@@ -348,10 +348,7 @@ def _pool(jobs: int):
 
 
 def _bar(progress: bool | None, total: int):
-    from tqdm.auto import tqdm
-
-    enabled = sys.stderr.isatty() if progress is None else progress
-    return tqdm(total=total, unit="rollout", disable=not enabled, file=sys.stderr, dynamic_ncols=True)
+    return new_bar(total, "rollout", on_terminal() if progress is None else progress)
 
 
 def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:

@@ -43,10 +43,10 @@ import pandas as pd
 
 from reports import checks, stats
 from reports.luck import chance_terms, luck_adjusted, seating_terms
-from reports.progress import grow, progress_bar
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
+from sim.runs.progress import grow, progress_bar
 from sim.runs.runner import takes_option
 
 __all__ = [
@@ -372,7 +372,7 @@ def compare(
     """Compare strategies head to head on duplicate deals; one row per pairing.
 
     progress: a progress bar of deals played (each deal counts once per seating and pairing):
-    True, False, None (= on a terminal only) or a bar to advance (reports/progress.py).
+    True, False, None (= on a terminal only) or a bar to advance (sim/runs/progress.py).
 
     luck: the luck-adjusted estimate (reports/luck.py) as the headline, the plain one beside it
     (None: whenever the chunk function can record chance terms, as the engine's can).

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,6 +37,7 @@ import pandas as pd
 
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
+from sim.runs.progress import new_bar, on_terminal
 
 __all__ = ["EquityError", "equity_table", "Equity", "load_equity", "save_equity", "format_table", "heatmap",
            "run_equity", "wilson", "EQUITY_COLUMNS", "DEFAULT_GAMES", "DEFAULT_STEP"]
@@ -127,7 +127,6 @@ def equity_table(
     docstring).  ``strategies``: one spec per seat.  The result depends on (rules, strategies,
     step, low, games, seed) only, never on ``jobs``."""
     from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
 
     from sim.play.engine import engine_check, strategy_tables
 
@@ -146,10 +145,7 @@ def equity_table(
              for c, (a, b) in enumerate(cells) for s in range(0, games, CHUNK_GAMES))
     wins = np.zeros((len(cells), nt))
     played = np.zeros((len(cells), nt))
-    if progress is None:
-        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
-    bar = tqdm(total=len(cells) * games, unit="game", unit_scale=True, disable=not progress,
-               dynamic_ncols=True, file=sys.stderr)
+    bar = new_bar(len(cells) * games, "game", on_terminal() if progress is None else progress)
     gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
         delayed(_task)(rules, strategies, seed, *t) for t in tasks)
     try:

@@ -46,6 +46,7 @@ from sim.core.enums import MAX_SEATS, N_ACTIONS, Act, Off
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
+from sim.runs.progress import new_bar
 
 __all__ = ["ReviewError", "HandRecord", "Review", "Evaluator", "MARKS", "mark_for", "hand_by_key", "review",
            "decision_points", "prior_value", "LUCK_SHOWN"]
@@ -307,8 +308,6 @@ def review(
     progress: bool = False,
 ) -> Review:
     """Review the decisions of the table ``seats`` (None: every seat) of ``rec``."""
-    from tqdm.auto import tqdm
-
     rollouts = _checked("rollouts", rollouts, limits.ROLLOUTS_PER_ACTION)
     seed = _checked("seed", seed, limits.REVIEW_SEED)
     if prior_hands is not None:
@@ -317,7 +316,8 @@ def review(
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
     rows = []
-    for p in tqdm(pts, unit="decision", disable=not progress, dynamic_ncols=True):
+    bar = new_bar(len(pts), "decision", progress)
+    for p in pts:
         ev = evaluator(p.state, p.legal, rollouts, seed * 1_000_003 + p.index)
         best = int(ev.index[0])  # the evaluator lists the best action first
         played = _row(ev, p.played)
@@ -339,6 +339,8 @@ def review(
             "draw": p.played == Act.DRAW,
             **_p_win_cols(played, best == p.played),
         })
+        bar.update(1)
+    bar.close()
     dec = pd.DataFrame(rows, columns=[
         "index", "turn", "seat", "team", "phase", "legal", "played", "best", "lost", "lost_low", "lost_high",
         "mark", "value", "value_half", "played_value", "played_half", "draw"]

@@ -76,6 +76,7 @@ def timeline_figure(rv: Review):
     n_actions = len(rv.record.actions)
     colors = ["tab:blue", "tab:red", "tab:green"]
     n_teams = len(rv.result)
+    labelled: list[float] = []  # x of the luck labels written: close ones are stacked, not overlaid
     for t in sorted(d["team"].unique()):
         dt = d[d["team"] == t].sort_values("index")
         xs = list(dt["index"]) + [n_actions]
@@ -95,8 +96,11 @@ def timeline_figure(rv: Review):
             up = r.luck > 0
             ax.scatter([r.at_index], [r.after], s=70, marker="^" if up else "v",
                        color="tab:green" if up else "tab:orange", zorder=5, edgecolor="black")
-            ax.annotate(f"{r.event} {r.cards[:12]} {r.luck:+.0f}", (r.at_index, r.after), textcoords="offset points",
-                        xytext=(4, -12), fontsize=7, color="dimgray")
+            k = sum(abs(x - r.at_index) < 0.06 * n_actions for x in labelled)
+            labelled.append(r.at_index)
+            what = r.event if r.event == "deal" else f"{r.event} {r.cards[:12]}"
+            ax.annotate(f"{what} {r.luck:+.0f}", (r.at_index, r.after), textcoords="offset points",
+                        xytext=(4, -12 - 10 * k), fontsize=7, color="dimgray")
     ax.axhline(0, color="gray", lw=0.6)
     ax.set_xlabel("action of the hand")
     ax.set_ylabel("equity: expected hand result (points)")
@@ -166,7 +170,7 @@ def write_html(rv: Review, path) -> Path:
         f"<style>{CSS}</style></head><body><h1>Canasta hand review</h1>{head}"
         "<h2>Summary per team</h2>" + _table(summ, {"seats"}) +
         "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: the sum of its luck values "
-        "(deal, draws); 95% intervals.</p>"
+        "(deal, upcard, draws); 95% intervals.</p>"
         f'<h2>Equity through the hand</h2><img alt="equity timeline" src="data:image/png;base64,{img}">'
         "<h2>Decisions</h2>" + _table(shown, {"played", "best", "mark"}, lambda i: level.get(marks[i], "")) +
         "<h2>Luck</h2>" + _table(luck[["turn", "seat", "team", "event", "cards", "before", "after", "luck"]],

@@ -22,8 +22,8 @@ import pandas as pd
 
 from reports import stats
 from reports.compare import compare
-from reports.progress import progress_bar
 from sim.core.errors import CanastaError
+from sim.runs.progress import progress_bar
 
 __all__ = ["make_spec", "parse_spec", "parse_knobs", "sweep"]
 

@@ -40,6 +40,7 @@ from reports.sweep import parse_spec
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.play import engine
+from sim.runs.progress import new_bar, on_terminal
 from strategies.registry import StrategyError, knob_defaults, knob_values
 
 __all__ = ["KnobRange", "TuneError", "TuneResult", "HEURISTIC_RANGES", "default_space",
@@ -244,14 +245,7 @@ def _hands_per_deal(rules, candidates: Sequence[str], opponents: Sequence[str]) 
 
 class _Progress:
     def __init__(self, total: int, enabled: bool) -> None:
-        self.bar = None
-        if enabled:
-            import sys
-
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=total, unit="hands", unit_scale=True, desc="tune",
-                            disable=not sys.stderr.isatty(), leave=False)
+        self.bar = new_bar(total, "hands", enabled and on_terminal(), "tune", leave=False) if enabled else None
 
     def add(self, n: int, note: str = "") -> None:
         if self.bar is not None:

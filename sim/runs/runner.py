@@ -36,6 +36,7 @@ from sim.play import engine
 from sim.play.specs import check_spec
 from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.runs import integrity, store, workers
+from sim.runs.progress import new_bar
 from sim.runs.result import RunResult, hands_per_second  # noqa: F401 - the runner's names of before
 from sim.runs.store import RunFolderError
 from strategies import registry
@@ -370,19 +371,7 @@ def _compile_first(client: Any) -> None:
 
 
 def _progress_bar(enabled: bool, plan: Plan, initial: int):
-    from tqdm.auto import tqdm
-
-    unit = "hand" if plan.mode == "hands" else "game"
-    return tqdm(
-        total=plan.total,
-        initial=initial,
-        unit=unit,
-        unit_scale=True,
-        disable=not enabled,
-        dynamic_ncols=True,
-        smoothing=0.1,
-        file=sys.stderr,
-    )
+    return new_bar(plan.total, "hand" if plan.mode == "hands" else "game", enabled, initial=initial)
 
 
 # ----------------------------------------------------------------------------- simulate

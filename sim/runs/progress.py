@@ -1,4 +1,5 @@
-"""One progress bar for long report work (compare, sweep): on a terminal only, quiet when piped.
+"""The progress bars of long work (simulate, compare, sweep, tune, equity): on a terminal only,
+quiet when piped.  Every bar is made by `new_bar`, so they all look and behave alike.
 
 A function that plays takes ``progress``: True/False, None (= a bar when stderr is a
 terminal) or an existing bar (anything with ``update``), so that a caller running several
@@ -15,6 +16,15 @@ def on_terminal() -> bool:
     return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
+def new_bar(total: int | None, unit: str, enabled: bool, desc: str | None = None, initial: int = 0,
+            leave: bool = True) -> Any:
+    """A tqdm bar on stderr (disabled: draws nothing) with the lab's settings."""
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, unit=unit, unit_scale=True, disable=not enabled, desc=desc,
+                dynamic_ncols=True, smoothing=0.1, file=sys.stderr, leave=leave)
+
+
 @contextmanager
 def progress_bar(progress: Any, total: int, unit: str, desc: str | None = None):
     """Yield a bar: ``progress`` itself when it is a bar (its owner has set its total for all
@@ -23,11 +33,8 @@ def progress_bar(progress: Any, total: int, unit: str, desc: str | None = None):
     if hasattr(progress, "update"):
         yield progress
         return
-    from tqdm.auto import tqdm
-
     enabled = on_terminal() if progress is None else bool(progress)
-    bar = tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, desc=desc,
-               dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
+    bar = new_bar(total, unit, enabled, desc)
     try:
         yield bar
     finally:
