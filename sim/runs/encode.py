@@ -334,11 +334,12 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     use the BYTE_STREAM_SPLIT encoding under zstd (smaller than dictionaries here, and twice as
     fast to write), the constant strings (rules, strategies) dictionaries; only the key columns
     carry min/max statistics (enough for filters on keys); the decision columns that stay
-    constant through a hand are plain lz4, the card columns BYTE_STREAM_SPLIT lz4; one data page
-    per column (see _PAGE_ROWS).  Measured on 2,500 greedy hands with full decision logs: 7.3
-    us per hand for the basic decisions (20.8 with pyarrow's defaults), 18.0 with the card
-    columns (benchmarks/bench_log_cost.py).  Every page carries a CRC32 checksum and the footer
-    the chunk's key range `key` (sim.runs.integrity)."""
+    constant through a hand are plain lz4; a decisions table with card columns is lz4
+    throughout, its card columns BYTE_STREAM_SPLIT but those that hold -1 (PLAIN); one data
+    page per column (see _PAGE_ROWS).  Measured on 2,500 greedy hands with full decision logs:
+    7.7 us per hand for the basic decisions (20.8 with pyarrow's defaults), 16.5 with the card
+    columns (benchmarks/bench_log_cost.py, docs/DATA.md).  Every page carries a CRC32 checksum
+    and the footer the chunk's key range `key` (sim.runs.integrity)."""
     fields = [pa.field(f.name, f.type, nullable=table.column(i).null_count > 0) for i, f in enumerate(table.schema)]
     meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
     meta = integrity.with_chunk_key(meta, key)
