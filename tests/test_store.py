@@ -87,3 +87,25 @@ def test_encoding_is_compact_and_non_nullable():
     assert meta.row_group(0).column(meta.schema.names.index("game")).is_stats_set
     assert not col.is_stats_set
     assert len(data) / 200 < 600  # bytes per hand with full decision logs (about 400)
+
+
+def test_cards_decisions_are_lz4_with_plain_signed_card_columns():
+    """With the card columns every decision column is lz4 (the basic ones too); the card
+    columns that hold -1 are PLAIN, the others BYTE_STREAM_SPLIT; a basic shard keeps zstd."""
+    import pyarrow.parquet as pq
+
+    rules = RuleSet.preset("classic")
+    s = ("greedy",) * 4
+    res = run_chunk(rules, s, 3, 0, 100, log_rate=1.0, log_detail="cards")
+    tables = store.record_tables(res.hands, res.decision_columns, res.games, rules, s)
+    meta = pq.ParquetFile(pa.BufferReader(store.encode_table(tables["decisions"], "decisions"))).metadata
+    cols = {meta.schema.names[i]: meta.row_group(0).column(i) for i in range(meta.num_columns)}
+    assert all(c.compression.startswith("LZ4") for c in cols.values())
+    for name in ("pile_top", "drawn_1", "drawn_2", "act_kind", "act_target"):
+        assert "BYTE_STREAM_SPLIT" not in cols[name].encodings, name
+    for name in ("hand_A", "meld_us_K", "red3_them", "action", "n_legal"):
+        assert "BYTE_STREAM_SPLIT" in cols[name].encodings, name
+    basic = run_chunk(rules, s, 3, 0, 100, log_rate=1.0)
+    btables = store.record_tables(basic.hands, basic.decision_columns, basic.games, rules, s)
+    bmeta = pq.ParquetFile(pa.BufferReader(store.encode_table(btables["decisions"], "decisions"))).metadata
+    assert bmeta.row_group(0).column(bmeta.schema.names.index("action")).compression == "ZSTD"

@@ -68,6 +68,12 @@ RUN_COLUMNS = {"decisions": ("seed", "game", "hand", "cum_us", "cum_them", "pile
 # --log-detail cards: the card columns (int8 values, which parquet stores as INT32) under lz4
 # rather than zstd: half the encoding time for about twice the bytes (docs/DATA.md)
 FAST_COLUMNS = {"decisions": tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)}
+# ... and a decision table with card columns has every column under lz4 (the basic ones too:
+# 1.9 us less per logged hand for 16% more bytes, issue 15's cost budget); basic logs keep zstd
+CARDS_MARK = "pile_top"
+# card columns that hold -1 (no card): BYTE_STREAM_SPLIT would put their sign bytes (0x00 or
+# 0xff by row) into three streams lz4 compresses poorly; PLAIN is faster and smaller on them
+SIGNED_CARD_COLUMNS = ("pile_top", "drawn_1", "drawn_2", "act_kind", "act_target")
 
 HAND_TEAM_FIELDS = (
     "score",
@@ -311,7 +317,9 @@ def strategy_column(seat: np.ndarray, strategies: Sequence[str]) -> pa.Dictionar
     distinct strategy names in seat order, an int8 index per row."""
     names = list(dict.fromkeys(str(x) for x in strategies))
     index_of_seat = np.array([names.index(str(x)) for x in strategies], dtype=np.int8)
-    return pa.DictionaryArray.from_arrays(pa.array(index_of_seat[seat]), pa.array(names, pa.string()))
+    # self-play (one name): every index is 0, without a lookup per row (0.15 us per logged hand)
+    index = np.zeros(len(seat), np.int8) if len(names) == 1 else index_of_seat[seat]
+    return pa.DictionaryArray.from_arrays(pa.array(index), pa.array(names, pa.string()))
 
 
 def frame_tables(frames: Mapping[str, pd.DataFrame]) -> dict[str, pa.Table]:
@@ -326,11 +334,12 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     use the BYTE_STREAM_SPLIT encoding under zstd (smaller than dictionaries here, and twice as
     fast to write), the constant strings (rules, strategies) dictionaries; only the key columns
     carry min/max statistics (enough for filters on keys); the decision columns that stay
-    constant through a hand are plain lz4, the card columns BYTE_STREAM_SPLIT lz4; one data page
-    per column (see _PAGE_ROWS).  Measured on 2,500 greedy hands with full decision logs: 7.3
-    us per hand for the basic decisions (20.8 with pyarrow's defaults), 18.0 with the card
-    columns (benchmarks/bench_log_cost.py).  Every page carries a CRC32 checksum and the footer
-    the chunk's key range `key` (sim.runs.integrity)."""
+    constant through a hand are plain lz4; a decisions table with card columns is lz4
+    throughout, its card columns BYTE_STREAM_SPLIT but those that hold -1 (PLAIN); one data
+    page per column (see _PAGE_ROWS).  Measured on 2,500 greedy hands with full decision logs:
+    7.7 us per hand for the basic decisions (20.8 with pyarrow's defaults), 16.5 with the card
+    columns (benchmarks/bench_log_cost.py, docs/DATA.md).  Every page carries a CRC32 checksum
+    and the footer the chunk's key range `key` (sim.runs.integrity)."""
     fields = [pa.field(f.name, f.type, nullable=table.column(i).null_count > 0) for i, f in enumerate(table.schema)]
     meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
     meta = integrity.with_chunk_key(meta, key)
@@ -340,9 +349,15 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     present = set(table.column_names)
     strings = [f.name for f in fields if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
     runs = {k for k in RUN_COLUMNS.get(name, ()) if k in present}
-    numbers = {f.name: "PLAIN" if f.name in runs else "BYTE_STREAM_SPLIT" for f in fields if f.name not in strings}
+    cards = name == "decisions" and CARDS_MARK in present
+    plain = runs | {k for k in SIGNED_CARD_COLUMNS if k in present} if cards else runs
+    numbers = {f.name: "PLAIN" if f.name in plain else "BYTE_STREAM_SPLIT" for f in fields if f.name not in strings}
     lz4 = runs | {k for k in FAST_COLUMNS.get(name, ()) if k in present}
-    compression = {f.name: "lz4_raw" if f.name in lz4 else COMPRESSION for f in fields} if lz4 else COMPRESSION
+    compression: str | dict[str, str] = COMPRESSION
+    if cards:
+        compression = "lz4_raw"
+    elif lz4:
+        compression = {f.name: "lz4_raw" if f.name in lz4 else COMPRESSION for f in fields}
     keys = [k for k in KEY_COLUMNS[name] if k in present]
     sink = pa.BufferOutputStream()
     pq.write_table(
