@@ -57,9 +57,10 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     a = sequence_take_nb(obs, params)
     if a >= 0:
         return a
-    for a in (Act.DRAW, Act.DECLINE):
-        if why_illegal_nb(obs, H, params, a) == 0:
-            return a
+    if obs[Off.STOCK_LEN] > 0:
+        return Act.DRAW  # what why_illegal_nb asks of a draw in the draw phase
+    if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
+        return Act.DECLINE
     n = legal_actions_nb(obs, H, params, buf)
     return buf[0] if n > 0 else -1
 

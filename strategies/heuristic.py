@@ -413,7 +413,9 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             score += 25.0
         score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
         danger = 0.0
-        if lho_team != team and safe_w > 0:
+        # the danger term is >= 0: a rank already scoring no better than the best cannot win
+        # with it, so its danger is not worked out (same choice, the costly part skipped)
+        if lho_team != team and safe_w > 0 and score < best_score:
             danger = _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool)
             score += safe_w * danger * prize
         if score < best_score:
