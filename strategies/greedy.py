@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
-from sim.core.legal import legal_actions_nb, why_illegal_nb
+from sim.core.legal import legal_actions_nb, why_illegal_nb, why_meld_nb
 from sim.core.readers import lowest_bit_nb, meld_nat_nb, team_of_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
@@ -57,11 +57,21 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     a = sequence_take_nb(obs, params)
     if a >= 0:
         return a
-    for a in (Act.DRAW, Act.DECLINE):
-        if why_illegal_nb(obs, H, params, a) == 0:
-            return a
+    if obs[Off.STOCK_LEN] > 0:
+        return Act.DRAW  # what why_illegal_nb asks of a draw in the draw phase
+    if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
+        return Act.DECLINE
     n = legal_actions_nb(obs, H, params, buf)
     return buf[0] if n > 0 else -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a meld or an addition a (Act.MELD <=
+    a < Act.DISCARD), without its dispatch in the meld phase (the same checks: why_meld_nb)."""
+    if obs[Off.PHASE] != Phase.MELD:
+        return why_illegal_nb(obs, Off.HANDS, params, a) == 0
+    return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
 @njit(cache=True, _nrt=False)
@@ -112,7 +122,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     while m != 0:
         k = LAST_NATURAL - lowest_bit_nb(m)
         m &= m - 1
-        if why_illegal_nb(obs, H, params, Act.ADD_NAT + k) == 0:
+        if meld_ok_nb(obs, params, team, Act.ADD_NAT + k):
             return Act.ADD_NAT + k
     # 2. new natural melds
     m = trip & ~melded
@@ -120,7 +130,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         k = LAST_NATURAL - lowest_bit_nb(m)
         m &= m - 1
         a = Act.MELD + k * 3
-        if why_illegal_nb(obs, H, params, a) == 0:
+        if meld_ok_nb(obs, params, team, a):
             return a
     # 3. pair + wild
     if obs[H + Kind.JOKER] + obs[H + Kind.TWO] > 0:
@@ -130,11 +140,11 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             m &= m - 1
             if obs[H + Kind.JOKER] > 0:
                 a = Act.MELD + k * 3 + 2
-                if why_illegal_nb(obs, H, params, a) == 0:
+                if meld_ok_nb(obs, params, team, a):
                     return a
             if obs[H + Kind.TWO] > 0:
                 a = Act.MELD + k * 3 + 1
-                if why_illegal_nb(obs, H, params, a) == 0:
+                if meld_ok_nb(obs, params, team, a):
                     return a
         # 4. wild additions: jokers first; largest non-canasta meld, then canastas (ties: the
         # higher rank) -- candidates visited best-first without sorting
@@ -160,12 +170,12 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if best_k < 0:
                     break
                 tried |= 1 << best_k
-                if why_illegal_nb(obs, H, params, add_base + best_k) == 0:
+                if meld_ok_nb(obs, params, team, add_base + best_k):
                     return add_base + best_k
     # 5. black threes (going out only)
     if obs[H + Kind.BLACK3] > 0:
         a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
-        if why_illegal_nb(obs, H, params, a) == 0:
+        if meld_ok_nb(obs, params, team, a):
             return a
     return _discard_nb(obs, params, buf)
 

@@ -39,6 +39,7 @@ from sim.core.legal import (
     wild_capacity_nb,
 )
 from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
+from strategies.greedy import meld_ok_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -260,7 +261,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
             if best_k < 0:
                 break
             tried |= 1 << best_k
-            if why_illegal_nb(obs, H, params, Act.ADD_NAT + best_k) == 0:
+            if meld_ok_nb(obs, params, team, Act.ADD_NAT + best_k):
                 return Act.ADD_NAT + best_k
     # 2. new natural melds
     hold = knobs[K.hold_melds] != 0 and not meld_all
@@ -269,7 +270,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
         if c >= 3 and (not hold or c >= 5) and nh - 3 >= keep:
             if meld_size_nb(obs, team, k) == 0:
                 a = Act.MELD + k * 3
-                if why_illegal_nb(obs, H, params, a) == 0:
+                if meld_ok_nb(obs, params, team, a):
                     return a
     if wilds == 0:
         return _black3_nb(obs, params, team)
@@ -295,7 +296,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
             if best_k < 0:
                 break
             tried |= 1 << best_k
-            if why_illegal_nb(obs, H, params, add_w + best_k) == 0:
+            if meld_ok_nb(obs, params, team, add_w + best_k):
                 return add_w + best_k
     # 4. a natural pair + a wild
     if (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2)) and knobs[K.max_wild_commit] >= 1 and nh - 3 >= keep:
@@ -304,7 +305,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
             if obs[H + k] >= 2:
                 if meld_size_nb(obs, team, k) == 0:
                     a = Act.MELD + k * 3 + v
-                    if why_illegal_nb(obs, H, params, a) == 0:
+                    if meld_ok_nb(obs, params, team, a):
                         return a
     # 5. more wilds: only when everything goes down (largest open meld first, then canastas)
     if meld_all and nh - 1 >= keep:
@@ -326,7 +327,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
             if best_k < 0:
                 break
             tried |= 1 << best_k
-            if why_illegal_nb(obs, H, params, add_w + best_k) == 0:
+            if meld_ok_nb(obs, params, team, add_w + best_k):
                 return add_w + best_k
     return _black3_nb(obs, params, team)
 
@@ -336,17 +337,21 @@ def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
     if obs[H + Kind.BLACK3] > 0:
         a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
-        if why_illegal_nb(obs, H, params, a) == 0:
+        if meld_ok_nb(obs, params, team, a):
             return a
     return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool) -> float:
+def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1) -> tuple:
     """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
     1 for a rank its team melded while the pile is unfrozen for it; else the chance it holds a
     natural pair of the rank (rule of 8: copies seen in our hand, every meld and the pile), or
-    one natural for a natural + wild take; halved for the rank it discarded last."""
+    one natural for a natural + wild take; halved for the rank it discarded last.
+
+    The pair chance depends on the unseen copies alone (pool and lho_cards are the same for
+    every rank of one discard): the last two worked out, (mu0, mp0) and (mu1, mp1), are reused
+    (the same values, not recomputed).  Returns (danger, mu0, mp0, mu1, mp1)."""
     csize = params[Par.CANASTA_SIZE]
     copies = 4 * params[Par.DECKS]
     danger = 0.0
@@ -364,15 +369,24 @@ def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool) 
             p1 = unseen * lho_cards / pool
             danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
     if unseen >= 2 and danger < 1.0:
-        p = unseen / pool
-        q = 1.0 - p
-        qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
-        p2 = 1.0 - qh * q - lho_cards * p * qh
+        if unseen == mu0:
+            p2 = mp0
+        elif unseen == mu1:
+            p2 = mp1
+        else:
+            p = unseen / pool
+            q = 1.0 - p
+            qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+            p2 = 1.0 - qh * q - lho_cards * p * qh
+            mu1 = mu0
+            mp1 = mp0
+            mu0 = unseen
+            mp0 = p2
         if p2 > danger:
             danger = p2
     if obs[Off.LAST_DISCARD + nxt] == k:
         danger *= 0.5
-    return danger
+    return danger, mu0, mp0, mu1, mp1
 
 
 @njit(cache=True, _nrt=False)
@@ -398,6 +412,10 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     best = -1
     best_score = 1e18
     best_danger = 0.0
+    mu0 = np.int64(-1)  # the pair chances last worked out (_danger_nb): none yet
+    mu1 = np.int64(-1)
+    mp0 = 0.0
+    mp1 = 0.0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         c = obs[H + k]
         if c == 0:
@@ -413,8 +431,11 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
             score += 25.0
         score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
         danger = 0.0
-        if lho_team != team and safe_w > 0:
-            danger = _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool)
+        # the danger term is >= 0: a rank already scoring no better than the best cannot win
+        # with it, so its danger is not worked out (same choice, the costly part skipped)
+        if lho_team != team and safe_w > 0 and score < best_score:
+            danger, mu0, mp0, mu1, mp1 = _danger_nb(
+                obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1)
             score += safe_w * danger * prize
         if score < best_score:
             best_score = score

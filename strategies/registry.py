@@ -76,6 +76,23 @@ def kernel_table(strategies: Mapping[str, ModuleType], kernels: Mapping[str, Cal
 Kernel = kernel_codes(KERNELS)
 KERNEL_OF: tuple[int, ...] = kernel_table(STRATEGIES, KERNELS)
 
+# decision functions that return only actions they found legal on the seat's observation (each
+# candidate passed `why_illegal_nb`, or came from `legal_actions_nb`'s list): the self-play loop
+# applies their actions without asking `why_illegal_nb` a second time, except in check runs
+# (run_chunk(check=True), `--check`), which verify every action.  A decision function not
+# listed here -- any new one -- has every action verified.  tests/test_trusted.py plays every
+# listed one with and without the check and compares the hands.
+CHOOSES_LEGAL: frozenset[str] = frozenset({"random", "greedy", "heuristic"})
+
+
+def trusted_table(kernel_of: tuple[int, ...], kernels: Mapping[str, Callable], chooses_legal: frozenset[str]) -> tuple[int, ...]:
+    """Per strategy id: 1 when its decision function (by name) is one of `chooses_legal`."""
+    names = list(kernels)
+    return tuple(int(names[k] in chooses_legal) for k in kernel_of)
+
+
+TRUSTED: tuple[int, ...] = trusted_table(KERNEL_OF, KERNELS, CHOOSES_LEGAL)
+
 
 @njit(cache=True, _nrt=False, inline="always")  # inlined into the loop: saves a call per decision
 def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:

@@ -48,11 +48,11 @@ from sim.core.why import (
     discard_why_nb,
     meld_lookahead_nb,
     why_draw_nb,
-    why_meld_nb,
     why_seq_nb,
     why_take_nb,
 )
 from sim.core.why import why_illegal_nb as why_illegal_nb
+from sim.core.why import why_meld_nb as why_meld_nb
 
 
 @njit(cache=True, _nrt=False)

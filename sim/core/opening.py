@@ -219,6 +219,18 @@ def can_go_out_concealed_nb(arr, hand, params, team) -> bool:
     need = params[Par.CANASTAS_TO_GO_OUT]
     if need < 1:
         need = 1
+    # exact shortcut: every canasta _can_meld_all_nb counts is a rank whose meld, with all the
+    # hand's naturals of the rank and every wild card, reaches canasta size; without such a
+    # rank no choice of the final discard can succeed
+    wilds = hand[Kind.TWO] + hand[Kind.JOKER]
+    csize = params[Par.CANASTA_SIZE]
+    reach = False
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        i = team * N_KINDS + k
+        if arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] + hand[k] + wilds >= csize:
+            reach = True
+    if not reach:
+        return False
     if _can_meld_all_nb(arr, hand, params, team, need):
         return True
     for d in range(N_KINDS):

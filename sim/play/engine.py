@@ -137,11 +137,12 @@ def run_chunk(
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
-    reuse_buffers: write the decision rows into this process's reusable buffer instead of a
-    new one (fresh memory costs a page fault per 4 KB, about 2 us per fully logged hand).  The
-    result's `decisions` is then a view of that buffer, valid until the next call with
-    reuse_buffers=True in this process: for callers that consume each result at once (the
-    runner encodes it to parquet before playing the next chunk).
+    reuse_buffers: write the decision rows and the hand records into this process's reusable
+    buffers instead of new ones (fresh memory costs a page fault per 4 KB, about 2 us per fully
+    logged hand; a hand record is 1,632 bytes).  The result's `decisions` and `hands` are then
+    views of those buffers, valid until the next call with reuse_buffers=True in this process:
+    for callers that consume each result at once (the runner encodes it to parquet before
+    playing the next chunk).
 
     start_scores: the teams' cumulative scores before the first hand of each game (hands mode:
     before each hand), int array [n_teams] for every unit or [count, n_teams] for unit i =
@@ -188,7 +189,7 @@ def run_chunk(
     # a rerun of the chunk (status BUFFER), never a different result
     dec_cap = int(count * log_rate * 120 * (8 if games_mode else 1)) + reserve + 16 if log_rate > 0 else 1
     while True:
-        hand_out = np.zeros(hands_cap, hand_record_dt)
+        hand_out = _hand_records(hands_cap, reuse_buffers, bool(luck))
         game_out = np.zeros(count + 1, game_record_dt)
         d8, d16, d32, d64, dc = _decision_columns(dec_cap, reuse_buffers, len(card_fields))  # used rows are written in full
         status = np.zeros(Slot.SIZE, np.int64)
@@ -218,7 +219,10 @@ def run_chunk(
             columns[name] = arr[j, :n_d]
     for j, name in enumerate(card_fields):
         columns[name] = dc[j, :n_d]
-    return ChunkResult(hand_out[:n_h].copy(), None, game_out[:n_g].copy(), columns)
+    # a reused buffer stays a view (see reuse_buffers); a fresh one is copied only when the
+    # kernel filled much less of it than it holds (games mode reserves 8 hands a game)
+    hands = hand_out[:n_h] if reuse_buffers or 2 * n_h >= hands_cap else hand_out[:n_h].copy()
+    return ChunkResult(hands, None, game_out[:n_g].copy(), columns)
 
 
 LOG_DETAILS = ("basic", "cards")
@@ -262,6 +266,21 @@ def card_fields_for(rules: RuleSet) -> tuple[str, ...]:
 
 
 _REUSABLE: dict[tuple[str, int], tuple[np.ndarray, ...]] = {}
+
+
+def _hand_records(rows: int, reuse: bool, luck: bool) -> np.ndarray:
+    """hand_record_dt[>= rows], zeros where the kernel does not write (the kernel writes every
+    field of a record but `luck`, which it writes only with luck on): with `reuse`, this
+    process's buffer for runs with (or without) luck, so no fresh memory is zeroed and faulted
+    in per chunk (1,632 bytes a hand)."""
+    if not reuse:
+        return np.zeros(rows, hand_record_dt)
+    key = ("hands", int(luck))
+    buf = _REUSABLE.get(key)
+    if buf is None or buf[0].shape[0] < rows:
+        buf = (np.zeros(rows, hand_record_dt),)
+        _REUSABLE[key] = buf
+    return buf[0]
 
 
 def _decision_columns(rows: int, reuse: bool, n_card: int) -> tuple[np.ndarray, ...]:

@@ -43,6 +43,7 @@ from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuff
 from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.cardlog import drawn_kinds_nb, log_cards_nb
 from sim.play.status import Broken, Check, Illegal, Slot, Status
+from strategies.registry import TRUSTED
 
 # kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/status.py)
 OK = Status.OK
@@ -422,8 +423,12 @@ def play_out_nb(
                 why = apply_action_nb(state, params, action)
             if cards and action == Act.DRAW:
                 drawn1, drawn2 = drawn_kinds_nb(state, pos0)
+        elif check or agent is not None or TRUSTED[strat_ids[seat]] == 0 or action < 0 or action >= N_ACTIONS:
+            why = apply_action_nb(state, params, action)  # verify, then do
         else:
-            why = apply_action_nb(state, params, action)
+            # a decision function of CHOOSES_LEGAL (strategies/registry.py) found this action
+            # legal on the seat's observation: doing it needs no second verification
+            why = do_action_nb(state, params, action)
         if why != 0:
             status[Illegal.CODE] = Status.ILLEGAL
             status[Illegal.SEAT] = seat
@@ -459,6 +464,9 @@ def _fill_game_record_nb(g, seed, game, hands, cum, best, n_teams, target) -> No
 
 @njit(cache=True, _nrt=False)
 def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table, n_teams) -> None:
+    """Every field of the hand's record (zeros for the teams beyond n_teams), so that a reused
+    record buffer needs no zeroing; `luck` only while LUCK_ON (a buffer for runs without it is
+    kept apart and stays zero: sim.play.engine)."""
     rec["seed"] = seed
     rec["game"] = game
     rec["hand"] = hand
@@ -471,25 +479,25 @@ def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table
     rec["turns"] = state[Off.TURN] + 1
     rec["decisions"] = state[Off.DECISIONS]
     for t in range(MAX_TEAMS):
-        if t < n_teams:
-            rec["score"][t] = score[0, t]
-            rec["meld_points"][t] = score[1, t]
-            rec["canasta_bonus"][t] = score[2, t]
-            rec["red3_points"][t] = score[3, t]
-            rec["go_out_bonus"][t] = score[4, t]
-            rec["hand_penalty"][t] = score[5, t]
-            rec["canastas"][t] = score[6, t]
-            rec["natural_canastas"][t] = score[7, t]
-            rec["red3"][t] = state[Off.TEAM_RED3 + t]
-            rec["opened"][t] = state[Off.TEAM_OPENED + t]
-            rec["pile_takes"][t] = state[Off.PILE_TAKES + t]
-            rec["cum_before"][t] = state[Off.CUM_SCORE + t]
+        on = t < n_teams
+        rec["score"][t] = score[0, t] if on else 0
+        rec["meld_points"][t] = score[1, t] if on else 0
+        rec["canasta_bonus"][t] = score[2, t] if on else 0
+        rec["red3_points"][t] = score[3, t] if on else 0
+        rec["go_out_bonus"][t] = score[4, t] if on else 0
+        rec["hand_penalty"][t] = score[5, t] if on else 0
+        rec["canastas"][t] = score[6, t] if on else 0
+        rec["natural_canastas"][t] = score[7, t] if on else 0
+        rec["red3"][t] = state[Off.TEAM_RED3 + t] if on else 0
+        rec["opened"][t] = state[Off.TEAM_OPENED + t] if on else 0
+        rec["pile_takes"][t] = state[Off.PILE_TAKES + t] if on else 0
+        rec["cum_before"][t] = state[Off.CUM_SCORE + t] if on else 0
     for s in range(MAX_SEATS):
         rec["seat_of_player"][s] = seat_table[s] if s < state[Off.N_SEATS] else -1
     if state[Off.LUCK_ON] != 0:  # the chance terms (run_chunk(luck=True)), else they stay 0
-        for t in range(n_teams):
+        for t in range(MAX_TEAMS):
             for f in range(N_LUCK):
-                rec["luck"][t * N_LUCK + f] = state[Off.LUCK + t * N_LUCK + f]
+                rec["luck"][t * N_LUCK + f] = state[Off.LUCK + t * N_LUCK + f] if t < n_teams else 0
 
 
 @njit(cache=True, _nrt=False)
