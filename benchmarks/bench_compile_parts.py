@@ -3,7 +3,8 @@ signatures were compiled (a fresh NUMBA_CACHE_DIR, the warm-ups of `canasta simu
 `canasta play`).
 
     python benchmarks/bench_compile_parts.py                 # simulate + play, this checkout
-    python benchmarks/bench_compile_parts.py --what play --top 20
+    python benchmarks/bench_compile_parts.py --what play --top 20     # `canasta play` (random)
+    python benchmarks/bench_compile_parts.py --what play --strategies expert --sigs
 
 Two things make a cold compile slow (docs/ENGINE.md, "Compile time"):
 - numba links a callee's LLVM module into its caller's and optimizes the result again, so each
@@ -44,13 +45,18 @@ ev.register("numba:compile", Listener())
 from sim.play.warm import warm_play, warm_simulate
 if sys.argv[1] in ("simulate", "both"):
     warm_simulate()
-if sys.argv[1] in ("play", "both"):
-    warm_play()
+if sys.argv[1] == "play":
+    warm_play(sys.argv[3].split(","))  # canasta play's default: random only
+if sys.argv[1] == "both":
+    warm_play()  # every strategy
 ru = resource.getrusage(resource.RUSAGE_SELF)
 print(f"process CPU {ru.ru_utime + ru.ru_stime:.1f} s; {len(excl)} functions, {sum(map(len, sigs.values()))} signatures")
 print(" excl_s  sigs  function")
 for name, s in sorted(excl.items(), key=lambda kv: -kv[1])[: int(sys.argv[2])]:
     print(f"{s:7.2f} {len(sigs[name]):5d}  {name}")
+    if sys.argv[4] == "1" and len(sigs[name]) > 1:
+        for a in sigs[name]:
+            print("                 ", a)
 """
 
 
@@ -59,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--what", default="both", choices=("simulate", "play", "both"))
     ap.add_argument("--tree", default=str(ROOT), help="source tree to compile (default this checkout)")
     ap.add_argument("--top", type=int, default=40, help="functions to list")
+    ap.add_argument("--strategies", default="random", help="--what play: the strategies played (default random, as `canasta play`)")
+    ap.add_argument("--sigs", action="store_true", help="list the signatures of functions compiled more than once")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=args.tree)
-        out = subprocess.run([sys.executable, "-c", CHILD, args.what, str(args.top)], env=env, cwd=args.tree,
+        out = subprocess.run([sys.executable, "-c", CHILD, args.what, str(args.top), args.strategies, str(int(args.sigs))], env=env, cwd=args.tree,
                              capture_output=True, text=True, check=True)
     print(out.stdout, end="")
     return 0

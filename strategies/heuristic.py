@@ -131,7 +131,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         else:
             allowed = knobs[K.open_with_pile_only] == 0 or opp_opened or ending
             if allowed:
-                pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, 2)
+                pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, np.int64(2))
                 if pts >= obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]:
                     mode = 2
     if mode > 0:

@@ -106,6 +106,13 @@ def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.n
     return -1
 
 
+def decision_kernel(strategy_id: int) -> Callable:
+    """The compiled decision function of a strategy id, `decide(obs, params, knobs, rng, buf)`,
+    for callers in Python: `decide_nb` gives the same action, but compiling it compiles every
+    strategy, this one compiles only the strategy that plays (`canasta play`: random only)."""
+    return list(KERNELS.values())[KERNEL_OF[strategy_id]]
+
+
 class StrategyError(CanastaError):
     """Unknown strategy name or knob: one-line message."""
 

@@ -72,3 +72,24 @@ def test_warmup_refuses_a_bad_scheduler_address(capsys):
     assert main(["warmup", "--scheduler", "nonsense"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "tcp://HOST:8786" in err[0]
+
+
+def test_play_compiles_only_the_strategies_it_plays():
+    """`canasta play` with the random strategy compiles (or loads) the random kernel and neither
+    the heuristic's nor greedy's: a fresh process, so no other test's compilation counts."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from sim.play.warm import warm_play; warm_play(['random', 'random']); "
+            "from strategies import greedy, heuristic, random_play; "
+            "print(len(random_play.decide_nb.signatures), len(greedy.decide_nb.signatures), "
+            "len(heuristic.decide_nb.signatures))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ))
+    assert out.stdout.split() == ["1", "0", "0"]
+
+
+def test_play_estimate_grows_with_the_strategies_played():
+    assert warm.play_compile_seconds(["random"]) == warm.COLD_COMPILE_SECONDS["play"]
+    assert warm.play_compile_seconds(["expert", "greedy"]) > warm.play_compile_seconds(["expert"]) > warm.play_compile_seconds(["random"])

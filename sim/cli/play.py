@@ -15,7 +15,7 @@ from sim.core.referee import IllegalAction, referee_hand
 from sim.play.game import GameState
 from sim.play.history import format_history
 from sim.play.pyplay import play_hand_py
-from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_play
+from sim.play.warm import compile_notice, play_compile_seconds, warm_play
 
 EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7
@@ -91,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
     def make() -> GameState:
         return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck)
 
-    with compile_notice("the game core", COLD_COMPILE_SECONDS["play"]):
-        warm_play()
+    with compile_notice("the game core", play_compile_seconds(strategies)):
+        warm_play(strategies)
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
     if args.position_at is not None:
         print(position_at(make(), gs.actions, args.position_at, args.seat), end="")

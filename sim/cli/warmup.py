@@ -13,7 +13,7 @@ from typing import Any
 from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_play, warm_simulate
 
 EPILOG = """examples:
-  canasta warmup                                   compile everything on this machine (about a minute,
+  canasta warmup                                   compile everything on this machine (about two minutes,
                                                    once; later commands then start in about a second)
   canasta warmup --only simulate                   only the self-play kernels of `canasta simulate`
   canasta warmup --scheduler tcp://HOST:8786       compile on every worker of a dask cluster, all at once,

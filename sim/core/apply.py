@@ -50,7 +50,7 @@ def end_hand_nb(state: np.ndarray, reason: int) -> None:
     state[Off.PHASE] = Phase.OVER
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _give_nb(state, seat, code) -> None:
     """One card (a code) into a hand."""
     kind = code_kind_nb(code)
@@ -60,7 +60,7 @@ def _give_nb(state, seat, code) -> None:
         state[Off.HAND_SUITS + seat * N_SUITED + code_suit_nb(code) * 11 + kind - FIRST_NATURAL] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _remove_nb(state, params, seat, kind, n) -> int:
     """Take n cards of `kind` out of a hand; returns the code of the last one removed."""
     state[Off.HANDS + seat * N_KINDS + kind] -= n
@@ -68,7 +68,7 @@ def _remove_nb(state, params, seat, kind, n) -> int:
     code = kind
     if FIRST_NATURAL <= kind <= LAST_NATURAL:
         for _ in range(n):
-            s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, kind)
+            s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, np.int64(kind))
             state[Off.HAND_SUITS + seat * N_SUITED + s * 11 + kind - FIRST_NATURAL] -= 1
             code = make_code_nb(kind, s)
     return code
@@ -136,7 +136,7 @@ def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _push_pile_nb(state, code) -> None:
     kind = code_kind_nb(code)
     state[Off.PILE + state[Off.PILE_LEN]] = code
@@ -349,7 +349,7 @@ def _sequence_nb(state, params, seat, team, action, top_code) -> None:
     _opened_check_nb(state, params, seat, team, points)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _went_out_nb(state, seat, with_discard) -> None:
     # a concealed going out below the minimum still put the team's melds down: it has melded
     state[Off.TEAM_OPENED + state[Off.TEAM_OF_SEAT + seat]] = 1
@@ -414,7 +414,7 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     state[Off.DECISIONS] += 1
     if action == Act.DRAW:
         for _ in range(params[Par.DRAW_COUNT]):
-            if not draw_one_nb(state, params, seat):
+            if not draw_one_nb(state, params, np.int64(seat)):
                 break
         if state[Off.PHASE] != Phase.OVER:
             state[Off.PHASE] = Phase.MELD
@@ -442,7 +442,7 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
         top = _take_pile_nb(state, params, seat, team)
         _sequence_nb(state, params, seat, team, action, top)
     elif action >= Act.SEQ_NEW:
-        _sequence_nb(state, params, seat, team, action, -1)
+        _sequence_nb(state, params, seat, team, action, np.int32(-1))
     elif action >= Act.DISCARD:
         kind = action - Act.DISCARD
         code = _remove_nb(state, params, seat, kind, 1)

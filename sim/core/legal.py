@@ -238,7 +238,7 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
     if arr[Off.TEAM_OPENED + team] != 0 or arr[Off.PENDING_VALUE] != 0 or params[Par.SEQUENCES] != 0:
         return True
     hand = arr[hand_off : hand_off + N_KINDS]
-    if max_meld_points_nb(arr, hand, params, team, 0) >= team_min_nb(arr, team):
+    if max_meld_points_nb(arr, hand, params, team, np.int64(0)) >= team_min_nb(arr, team):
         return True
     return concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team)
 

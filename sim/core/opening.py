@@ -322,7 +322,7 @@ def _opening_ok_after_nb(arr, params, team, add_points, completes) -> bool:
     return concealed_waiver_nb(arr, params) and (completes or arr[Off.CANASTAS_THIS_TURN] > 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _take_suited_nb(arr, so, hand_off, suit, k, w0, w1, w2) -> tuple:
     """Take one card of rank k and `suit` out of the hand in place, counting it in the undo
     words (4 bits per suited slot, 15 slots per word) so that `_put_back_nb` can return it."""
@@ -337,7 +337,7 @@ def _take_suited_nb(arr, so, hand_off, suit, k, w0, w1, w2) -> tuple:
     return w0, w1, w2 + bit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _put_back_nb(arr, so, hand_off, word, first_slot) -> None:
     for j in range(15):
         n = (word >> (4 * j)) & 15

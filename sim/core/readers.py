@@ -113,7 +113,7 @@ def suit_off_nb(hand_off: int) -> int:
     return Off.HAND_SUITS + (hand_off - Off.HANDS) // N_KINDS * N_SUITED
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def closed_room_nb(params: np.ndarray, size: int, cap: int) -> int:
     """Wild capacity limited so that no wild card joins a completed canasta (Samba)."""
     if params[Par.WILD_ONTO_CANASTA] != 0:

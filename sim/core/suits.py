@@ -4,6 +4,7 @@ discard, a group meld).  Suits matter only with Samba sequences; otherwise the f
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.enums import (
@@ -36,7 +37,7 @@ def pick_suit_nb(arr, suit_off, params, kind) -> int:
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def suits_out_nb(arr, suit_off, params, kind, n) -> int:
     """Remove n naturals of `kind` from the suited counts as the applier would (Samba only);
     returns the suits removed, packed two bits each, for suits_back_nb."""
@@ -44,13 +45,13 @@ def suits_out_nb(arr, suit_off, params, kind, n) -> int:
         return 0
     packed = 0
     for j in range(n):
-        s = pick_suit_nb(arr, suit_off, params, kind)
+        s = pick_suit_nb(arr, suit_off, params, np.int64(kind))
         arr[suit_off + s * 11 + kind - FIRST_NATURAL] -= 1
         packed |= s << (2 * j)
     return packed
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def suits_back_nb(arr, suit_off, params, kind, n, packed) -> None:
     if params[Par.SEQUENCES] == 0 or kind < FIRST_NATURAL or kind > LAST_NATURAL:
         return

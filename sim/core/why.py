@@ -353,7 +353,7 @@ def why_meld_nb(arr, hand_off, params, action, team) -> int:
     return meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_add)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _shift_nb(arr, hand_off, team, kind, n_nat, n_two, n_joker, pending, completes, sign) -> None:
     """Move cards from the hand to the team's meld of `kind` (sign=1) or back (sign=-1)."""
     i = team * N_KINDS + kind
@@ -492,11 +492,11 @@ def why_seq_nb(arr, hand_off, params, action, team) -> int:
         if left >= 2:
             return Why.OK
     pend = 0 if opened else points
-    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, 1)
+    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, np.int64(1))
     hand = arr[hand_off : hand_off + N_KINDS]
     if take:
         why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, new_kind)
     else:
         why = _after_move_ok_nb(arr, hand, params, team, np.int64(arr[Off.ASIDE_LEN]), hand_off)
-    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, -1)
+    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, np.int64(-1))
     return why

@@ -62,13 +62,13 @@ def know_init_nb(know: np.ndarray, viewer: int, pile_hidden: int) -> None:
     know[Know.PILE_HIDDEN] = pile_hidden
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _forget_nb(know, seat, kind, n) -> None:
     i = Know.KNOWN + seat * N_KINDS + kind
     know[i] = know[i] - n if know[i] > n else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _out_nb(know, seat, kind, n) -> None:
     """n cards of ``kind`` left ``seat``'s hand: no longer known there, and part of its turn."""
     _forget_nb(know, seat, kind, n)
@@ -99,7 +99,7 @@ def take_hand_cards_nb(action: int, top: int, out: np.ndarray) -> None:
 def _snap_nb(know, state, hidden, base) -> None:
     for i in range(Off.PUB_SIZE):
         know[base + i] = state[i]
-    mask_pile_nb(state, hidden, know[base : base + Off.PUB_SIZE])
+    mask_pile_nb(state, np.int64(hidden), know[base : base + Off.PUB_SIZE])
 
 
 @njit(cache=True, _nrt=False)
@@ -234,7 +234,7 @@ def observe_nb(state: np.ndarray, seat: int, hidden: int, obs: np.ndarray, samba
     """``seat``'s observation of ``state`` with the ``hidden`` bottom pile cards left out
     (`build_obs_nb`, then `mask_pile_nb`)."""
     build_obs_nb(state, seat, obs, samba)
-    mask_pile_nb(state, hidden, obs)
+    mask_pile_nb(state, np.int64(hidden), obs)
 
 
 def new_know(viewer: int, pile_hidden: int = 0) -> np.ndarray:

@@ -402,7 +402,8 @@ def play_out_nb(
                 if state[Off.PHASE] == Phase.DRAW:
                     drawn1 = -1
                     drawn2 = -1
-                log_cards_nb(state, action, drawn1, drawn2, melds_fresh, prev_team, dc, dec_n)
+                # typed arguments: a constant-started variable would compile a second, literal version
+                log_cards_nb(state, action, np.int64(drawn1), np.int64(drawn2), np.bool_(melds_fresh), np.int64(prev_team), dc, dec_n)
                 pos0 = state[Off.STOCK_POS]
                 prev_team = state[Off.TEAM_OF_SEAT + seat]
             dec_n += 1

@@ -16,7 +16,7 @@ from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
-from strategies.registry import decide_nb, parse_spec
+from strategies.registry import decision_kernel, parse_spec
 
 
 class StrategyIllegalError(RuntimeError):
@@ -50,10 +50,11 @@ def play_hand_py(
         obs = gs.observation(seat)
         d = deciders[seat]
         if isinstance(d, str):
-            if d not in specs:
-                specs[d] = parse_spec(d, rules.label)
-            sid, knobs = specs[d]
-            action = int(decide_nb(sid, obs, gs.params, knobs, rngs[seat], buf))
+            if d not in specs:  # its own kernel: only the strategies that play get compiled
+                sid, knobs = parse_spec(d, rules.label)
+                specs[d] = decision_kernel(sid), knobs
+            decide, knobs = specs[d]
+            action = int(decide(obs, gs.params, knobs, rngs[seat], buf))
             name = d
         else:
             n = legal_actions_nb(obs, Off.HANDS, gs.params, buf)

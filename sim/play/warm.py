@@ -2,7 +2,8 @@
 
 numba compiles a kernel on its first call and caches the machine code on disk (``cache=True``,
 in ``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``).  The first run on a fresh
-install therefore spends about a minute compiling before it plays a hand; later runs load the
+install therefore spends half a minute to a minute compiling before it plays a hand (only the
+kernels the command runs: docs/ENGINE.md, "Compile time"); later runs load the
 cache in about a second.  This module
 
 - compiles the kernels a command needs by calling them once on a tiny input
@@ -20,12 +21,15 @@ import itertools
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
-# Measured on the project's 2-core machine class with a cold cache (benchmarks/bench_core.py):
-# the self-play kernels with every strategy, the step-through kernels, the rollout kernels.
-COLD_COMPILE_SECONDS = {"simulate": 70, "play": 70, "rollouts": 40}
+# Measured on the project's 2-core machine class with a cold cache (benchmarks/bench_cold.py,
+# bench_compile_parts.py): the self-play kernels with every strategy, the step-through kernels
+# with the random strategy, the rollout kernels; and what each further decision function adds
+# to the step-through kernels (`canasta play --strategies expert`: the heuristic's).
+COLD_COMPILE_SECONDS = {"simulate": 65, "play": 35, "rollouts": 40}
+PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10}
 NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilation takes longer
 
 
@@ -78,9 +82,24 @@ def warm_simulate() -> None:
     run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0, check=True)
 
 
-def warm_play() -> None:
-    """Compile the step-through kernels of ``canasta play`` and ``GameState``."""
+def play_compile_seconds(strategies: Sequence[str] | None = None) -> int:
+    """About how long a cold `warm_play(strategies)` takes on the project's machine class."""
+    from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec
+
+    names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
+    kernels = {list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]] for n in names if n in STRATEGY_NAMES}
+    return COLD_COMPILE_SECONDS["play"] + sum(PLAY_KERNEL_SECONDS.get(k, 5) for k in kernels)
+
+
+def warm_play(strategies: Sequence[str] | None = None) -> None:
+    """Compile the step-through kernels of ``canasta play`` and ``GameState``, and the decision
+    kernels of `strategies` (specs or names; None: every strategy); names that are not
+    compiled strategies (the search players) are left out."""
     from sim.core.rules import RuleSet
     from sim.play.pyplay import play_hand_py
+    from strategies.registry import KERNEL_OF, STRATEGY_NAMES, split_spec
 
-    play_hand_py(RuleSet.preset("classic"), ["random"] * 4, seed=0)
+    names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
+    one_each = {KERNEL_OF[STRATEGY_NAMES.index(n)]: n for n in names if n in STRATEGY_NAMES}
+    seats = list(one_each.values()) or ["random"]
+    play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)

@@ -22,7 +22,7 @@ from sim.play.search.api import search_decide
 from sim.play.search.openspiel_bot import is_openspiel, make_bot, parse_bot
 from sim.play.search.spec import is_search
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
-from strategies.registry import decide_nb, parse_spec
+from strategies.registry import decision_kernel, parse_spec
 
 __all__ = ["run_python_chunk"]
 
@@ -89,7 +89,7 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
             else:
                 observe_nb(state, seat, 0, obs, samba)
                 sid, kn = plain[seat]
-                action = int(decide_nb(sid, obs, params, kn, rng[seat], buf))
+                action = int(decision_kernel(sid)(obs, params, kn, rng[seat], buf))
             for s in range(n):
                 know_update_nb(know[s], state, params, action)
             why = apply_action_nb(state, params, action)
