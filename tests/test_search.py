@@ -54,8 +54,16 @@ def _swap_hidden(state: np.ndarray, know: np.ndarray) -> np.ndarray:
     pytest.skip("no hidden cards to swap")
 
 
-@pytest.mark.parametrize("spec", ["pimc:worlds=6,search=all", "ismcts:iters=24,search=all"])
-def test_swapping_hidden_cards_keeps_the_decision(spec):
+def _greedy_opponents() -> tuple[np.ndarray, np.ndarray]:
+    """The table arrays of expert (seats 0, 2) against greedy (seats 1, 3)."""
+    (eid, ek), (gid, gk) = parse_spec("expert"), parse_spec("greedy")
+    ids = np.array([eid, gid, eid, gid, eid, gid], np.int64)
+    return ids, np.stack([ek, gk, ek, gk, ek, gk]).astype(np.float64)
+
+
+@pytest.mark.parametrize("spec,table", [("pimc:worlds=6,search=all", None), ("ismcts:iters=24,search=all", None),
+                                        ("pimc:worlds=6,search=all", "greedy")])
+def test_swapping_hidden_cards_keeps_the_decision(spec, table):
     for game in range(3):
         gs = GameState.new_hand(RULES, seed=5, game=game)
         _expert_until(gs, 0, 8)
@@ -65,8 +73,9 @@ def test_swapping_hidden_cards_keeps_the_decision(spec):
         assert not np.array_equal(s2[Off.HANDS:Off.HANDS + 4 * N_KINDS], gs.state[Off.HANDS:Off.HANDS + 4 * N_KINDS])
         g2 = GameState(gs.rules, s2, gs.params, gs.deck, gs.seat_table, gs.key, know=gs.know.copy())
         assert np.array_equal(g2.observation(0), gs.observation(0))
-        a1, st1 = search_decide(spec, gs.state, know, gs.params, (5, game, 0))
-        a2, st2 = search_decide(spec, s2, know, gs.params, (5, game, 0))
+        tab = _greedy_opponents() if table else None
+        a1, st1 = search_decide(spec, gs.state, know, gs.params, (5, game, 0), tab)
+        a2, st2 = search_decide(spec, s2, know, gs.params, (5, game, 0), tab)
         assert st1[ST_SEARCHED] == 1 and st1[ST_ROLLOUTS] > 0
         assert a1 == a2
         assert np.array_equal(st1, st2)  # the same rollouts, deviations, world statistics
@@ -108,9 +117,23 @@ def test_results_depend_on_the_hand_key_only():
     assert np.array_equal(whole, parts)
 
 
+def test_the_other_seats_are_modelled_by_the_strategies_seated_there_unless_model_base():
+    """model=table (default) is model=base where every seat plays the base; with greedy
+    opponents the seated model changes the worlds and rollouts, so the play."""
+    def hands(spec: str, others: list[str]) -> np.ndarray:
+        return run_chunk(RULES, [spec, *others], 3, 0, 4).hands
+
+    experts = ["expert"] * 3
+    assert np.array_equal(hands("pimc:worlds=3,guard=0", experts), hands("pimc:worlds=3,guard=0,model=base", experts))
+    greedy = ["greedy", "expert", "greedy"]
+    assert not np.array_equal(hands("pimc:worlds=3,guard=0", greedy),
+                              hands("pimc:worlds=3,guard=0,model=base", greedy))
+
+
 def test_search_specs_are_checked():
     assert parse_search("pimc:worlds=8,base=greedy,search=take+discard").knobs["worlds"] == 8
-    for bad in ("pimc:world=8", "pimc:worlds=0", "pimc:worlds=2.5", "pimc:base=nobody",
+    assert parse_search("pimc").knobs["model"] == "table" and parse_search("ismcts:model=base").knobs["model"] == "base"
+    for bad in ("pimc:model=oracle", "pimc:world=8", "pimc:worlds=0", "pimc:worlds=2.5", "pimc:base=nobody",
                 "pimc:search=take+peek", "ismcts:c=-1", "ismcts:iters=x"):
         with pytest.raises(StrategyError):
             parse_search(bad)

@@ -108,13 +108,16 @@ SEARCH_KNOBS = {  # the knobs of sim.play.search.spec, as its docstring describe
                 "the base strategy is random: expert is deterministic)",
     "iters": "iterations (one sampled world each) per searched decision",
     "c": "UCB exploration constant, in points",
-    "base": "the base strategy: plays the rollouts, models the other seats when worlds are sampled "
-            "and is the guard's reference (a registered strategy name)",
+    "base": "the base strategy: plays the searching seat's part of the rollouts and is the guard's "
+            "reference (a registered strategy name)",
+    "model": "how the other seats are modelled (their worlds and their play in rollouts): table = "
+             "by the strategy seated there (who sits where is public, their cards are not), "
+             "base = by the base strategy",
     "search": "which decisions to search, joined by '+': take (draw or take the pile), discard, "
               "meld, out (meld-phase decisions with at most 4 cards in hand), all",
     "guard": "leave the base's choice only when the mean paired gain exceeds this many standard "
              "errors (0: play the best mean)",
-    "tries": "redraws of an opponent's hidden cards until the base strategy holding them would have "
+    "tries": "redraws of an opponent's hidden cards until its model strategy holding them would have "
              "played its last turn as it did (the draw or take, and the discard; 0: uniform worlds)",
 }
 

@@ -94,6 +94,10 @@ def rollout_actions_nb(obs, know, params, actions, active, strat_ids, knobs, see
     state = np.zeros(Off.STATE_SIZE, np.int32)
     sobs = np.zeros(Off.STATE_SIZE, np.int32)
     mobs = np.zeros(Off.STATE_SIZE, np.int32)
+    model_ids = np.full(MAX_SEATS, max(model_id, 0), np.int64)  # one model for every seat
+    model_kn = np.empty((MAX_SEATS, model_knobs.shape[0]), np.float64)
+    for s in range(MAX_SEATS):
+        model_kn[s, :] = model_knobs
     buf = np.zeros(N_ACTIONS, np.int32)
     pool = np.zeros(MAX_CARDS, np.int32)
     unseen = np.zeros(N_KINDS, np.int64)
@@ -111,7 +115,7 @@ def rollout_actions_nb(obs, know, params, actions, active, strat_ids, knobs, see
             code = sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
         else:
             code = sample_consistent_nb(obs, know, params, wrng, world, pool, unseen, suit_next,
-                                        model_id, model_knobs, tries, mobs, buf, stats)
+                                        model_ids, model_kn, tries, mobs, buf, stats)
         if code != OK:
             status[0] = WORLD_ERROR
             status[1] = code

@@ -130,10 +130,11 @@ def draw_agrees_nb(know, params, s, pool, lo, c, model_id, model_knobs, rng, mob
 @njit(cache=True, _nrt=False)
 def sample_consistent_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, rng: np.ndarray,
                          out: np.ndarray, pool: np.ndarray, unseen: np.ndarray, suit_next: np.ndarray,
-                         model_id: int, model_knobs: np.ndarray, tries: int, mobs: np.ndarray,
+                         model_ids: np.ndarray, model_knobs: np.ndarray, tries: int, mobs: np.ndarray,
                          buf: np.ndarray, stats: np.ndarray) -> int:
     """Like `sample_world_nb`, but each other seat with a known last discard (``SNAP_VALID``)
-    gets hidden cards the model strategy ``model_id`` (knobs float64[MAX_KNOBS]) agrees with, on
+    gets hidden cards its model strategy ``model_ids[s]`` (int64[MAX_SEATS]; knobs
+    ``model_knobs[s]``, float64[MAX_SEATS, n_knobs]) agrees with, on
     that discard and on the draw or take of the same turn (module docstring): redrawn up to
     ``tries`` times from the cards not yet dealt (the last draw is kept if none agrees).
     Scratch: mobs int32[STATE_SIZE], buf int32[N_ACTIONS].  stats int64[2] gets += (seats
@@ -155,8 +156,9 @@ def sample_consistent_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, 
             stats[0] += 1
             ok = False
             for _t in range(tries):
-                if (model_agrees_nb(out, know, params, s, pool, idx, c, model_id, model_knobs, rng, mobs, buf)
-                        and draw_agrees_nb(know, params, s, pool, idx, c, model_id, model_knobs, rng, mobs, buf)):
+                if (model_agrees_nb(out, know, params, s, pool, idx, c, model_ids[s], model_knobs[s], rng, mobs, buf)
+                        and draw_agrees_nb(know, params, s, pool, idx, c, model_ids[s], model_knobs[s], rng, mobs,
+                                           buf)):
                     ok = True
                     break
                 sample_nb(rng, pool, idx, nr, c)

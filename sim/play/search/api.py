@@ -15,12 +15,15 @@ __all__ = ["search_decide"]
 
 
 def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.ndarray,
-                  key: tuple[int, int, int] = (0, 0, 0)) -> tuple[int, np.ndarray]:
+                  key: tuple[int, int, int] = (0, 0, 0), table: tuple[np.ndarray, np.ndarray] | None = None,
+                  ) -> tuple[int, np.ndarray]:
     """The action the search player ``spec`` (e.g. ``"pimc:worlds=16"``) plays for the seat to
     act in ``state`` (int32[STATE_SIZE]; only that seat's observation of it is used) with that
     seat's knowledge ``know`` (int32[Know.SIZE], `sim.play.game.GameState.knowledge`), under
     the hand key ``key`` = (seed, game, hand), as the search loop would.  Returns (action, the
-    search counters int64[8], sim.play.search.pimc ST_*)."""
+    search counters int64[8], sim.play.search.pimc ST_*).  ``table`` = (ids int64[MAX_SEATS],
+    knobs float64[MAX_SEATS, MAX_KNOBS]): the strategy seated at each seat, the model of the other
+    seats under ``model=table``; None = the base strategy at every seat."""
     sp = parse_search(spec)
     seat = int(state[Off.SEAT])
     if int(know[Know.VIEWER]) != seat:
@@ -36,6 +39,12 @@ def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.nda
     stats = np.zeros(8, np.int64)
     cfg = sp.cfg()
     sc = new_scratch(int(cfg[Cfg.BUDGET]) if cfg[Cfg.KIND] == ISMCTS else 0, base_knobs.shape[0])
-    action = search_decide_nb(cfg, obs, know, params, base_id, base_knobs, rng[seat], seed, game,
-                              hand, stats, sc)
+    if table is None:
+        table_ids = np.full(MAX_SEATS, base_id, np.int64)
+        table_knobs = np.tile(base_knobs, (MAX_SEATS, 1))
+    else:
+        table_ids = np.ascontiguousarray(table[0], np.int64)
+        table_knobs = np.ascontiguousarray(table[1], np.float64)
+    action = search_decide_nb(cfg, obs, know, params, base_id, base_knobs, table_ids, table_knobs, rng[seat],
+                              seed, game, hand, stats, sc)
     return int(action), stats

@@ -32,7 +32,6 @@ from sim.play.search.pimc import (
     ST_ROLLOUTS,
     ST_SEARCHED,
     Scratch,
-    base_players_nb,
     searched_nb,
 )
 from sim.play.worlds import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
@@ -67,7 +66,8 @@ def ismcts_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base
     child, visits, avail, total, path = sc.child, sc.visits, sc.avail, sc.total, sc.path
     _new_node_nb(child, visits, avail, total, 0)
     n_nodes = 1
-    base_players_nb(sc, base_id, base_knobs)
+    sc.wstats[:] = 0
+    sc.status[:] = 0
     world, sobs, mobs, pool, unseen = sc.world, sc.sobs, sc.mobs, sc.pool, sc.unseen
     suit_next, wrng, rng, score = sc.suit_next, sc.wrng, sc.rng, sc.score
     ids, knobs, wstats, status = sc.ids, sc.knobs, sc.wstats, sc.status
@@ -79,7 +79,7 @@ def ismcts_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base
         seed_rng_nb(wrng, dseed, it, 0, STREAM_WORLD)
         if infer:
             code = sample_consistent_nb(obs, know, params, wrng, world, pool, unseen, suit_next,
-                                        base_id, base_knobs, tries, mobs, buf, wstats)
+                                        ids, knobs, tries, mobs, buf, wstats)
         else:
             code = sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
         if code != 0:

@@ -31,7 +31,13 @@ from numba.extending import overload
 from sim.core.enums import MAX_SEATS, Off
 from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.search.ismcts import ismcts_decide_nb
-from sim.play.search.pimc import Scratch, decision_key_nb, new_scratch, pimc_decide_nb
+from sim.play.search.pimc import (
+    Scratch,
+    base_players_nb,
+    decision_key_nb,
+    new_scratch,
+    pimc_decide_nb,
+)
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, mask_pile_nb
 from strategies.registry import decide_nb
 
@@ -52,6 +58,7 @@ class CfgT(NamedTuple):
     GUARD: int = 4  # deviation guard in standard errors (pimc)
     TRIES: int = 5  # model-consistent worlds: redraws per seat (0: uniform worlds)
     EXPLORE: int = 6  # ismcts: UCB exploration constant (points)
+    MODEL: int = 7  # 1: the other seats are modelled by the strategies seated there; 0: by the base
 
 
 Cfg = CfgT()
@@ -79,14 +86,18 @@ def new_agent(table_cfg: np.ndarray) -> SearchAgent:
 
 @njit(cache=True, _nrt=False)
 def search_decide_nb(cfg: np.ndarray, obs: np.ndarray, know: np.ndarray, params: np.ndarray,
-                     base_id: int, base_knobs: np.ndarray, rng: np.ndarray, seed: int, game: int,
-                     hand: int, stats: np.ndarray, sc: Scratch) -> int:
+                     base_id: int, base_knobs: np.ndarray, table_ids: np.ndarray, table_knobs: np.ndarray,
+                     rng: np.ndarray, seed: int, game: int, hand: int, stats: np.ndarray, sc: Scratch) -> int:
     """The action of a searching seat (its row ``cfg``) from its observation ``obs`` and knowledge
     ``know`` only; ``rng`` is the seat's stream (the base strategy's own draws); ``sc`` the
-    working arrays (`sim.play.search.pimc.new_scratch`, with the seat's ismcts iterations)."""
+    working arrays (`sim.play.search.pimc.new_scratch`, with the seat's ismcts iterations).
+    ``table_ids`` int64[MAX_SEATS], ``table_knobs`` float64[MAX_SEATS, n_knobs]: the strategy
+    seated at each seat of the hand (a searching seat's base), the model of the other seats when
+    ``cfg[Cfg.MODEL]`` is 1 (who sits where is public; their cards are not)."""
     base_action = decide_nb(base_id, obs, params, base_knobs, rng, sc.buf)
     dseed = decision_key_nb(seed, game, hand, obs)
     tries = int(cfg[Cfg.TRIES])
+    base_players_nb(sc, base_id, base_knobs, table_ids, table_knobs, obs[Off.SEAT], cfg[Cfg.MODEL] != 0)
     if cfg[Cfg.KIND] == PIMC:
         return pimc_decide_nb(obs, know, params, base_id, base_knobs, base_action, int(cfg[Cfg.BUDGET]),
                               int(cfg[Cfg.ROLLOUTS]), int(cfg[Cfg.MASK]), cfg[Cfg.GUARD], tries,
@@ -122,7 +133,8 @@ def _decide_nb(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed
         return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
     know = agent.know[seat]
     mask_pile_nb(state, know[Know.PILE_HIDDEN] if state[Off.PILE_LEN] > 0 else 0, obs)
-    return search_decide_nb(agent.cfg[seat], obs, know, params, strat_ids[seat], knobs[seat], rng[seat],
+    return search_decide_nb(agent.cfg[seat], obs, know, params, strat_ids[seat], knobs[seat], strat_ids, knobs,
+                            rng[seat],
                             seed, game, hand, agent.stats, agent.sc)
 
 

@@ -101,12 +101,21 @@ def new_scratch(iters: int = 0, n_knobs: int = MAX_KNOBS) -> Scratch:
 
 
 @njit(cache=True, _nrt=False)
-def base_players_nb(sc: Scratch, base_id: int, base_knobs: np.ndarray) -> None:
-    """The base strategy at every seat of the rollouts; zero the sampler and rollout counters."""
+def base_players_nb(sc: Scratch, base_id: int, base_knobs: np.ndarray, table_ids: np.ndarray,
+                    table_knobs: np.ndarray, viewer: int, use_table: bool) -> None:
+    """The players of the rollouts and the world model (``sc.ids``, ``sc.knobs``): the base
+    strategy at the viewer's seat, and at every other seat the base too or, with ``use_table``,
+    the strategy seated there (``table_ids`` int64[MAX_SEATS], ``table_knobs`` float64[MAX_SEATS,
+    n_knobs]); zero the sampler and rollout counters."""
     for s in range(MAX_SEATS):
-        sc.ids[s] = base_id
-        for j in range(base_knobs.shape[0]):
-            sc.knobs[s, j] = base_knobs[j]
+        if use_table and s != viewer:
+            sc.ids[s] = table_ids[s]
+            for j in range(table_knobs.shape[1]):
+                sc.knobs[s, j] = table_knobs[s, j]
+        else:
+            sc.ids[s] = base_id
+            for j in range(base_knobs.shape[0]):
+                sc.knobs[s, j] = base_knobs[j]
     sc.wstats[:] = 0
     sc.status[:] = 0
 
@@ -136,11 +145,11 @@ def decision_key_nb(seed: int, game: int, hand: int, obs: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, base_id, base_knobs,
+def _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, model_ids, model_knobs,
               tries, mobs, buf, wstats) -> int:
     if infer:
         return sample_consistent_nb(obs, know, params, wrng, world, pool, unseen, suit_next,
-                                    base_id, base_knobs, tries, mobs, buf, wstats)
+                                    model_ids, model_knobs, tries, mobs, buf, wstats)
     return sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
 
 
@@ -157,7 +166,8 @@ def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_i
                                 is the seat to act
     know : int32[Know.SIZE]     the viewer's knowledge
     params : int32[N_PARAMS]    rule parameters
-    base_id, base_knobs : the base strategy (float64[MAX_KNOBS]): rollouts and world model
+    base_id, base_knobs : the base strategy (float64[MAX_KNOBS]); the rollouts' players and the
+                                world model are ``sc.ids``/``sc.knobs`` (`base_players_nb`)
     base_action : int           what the base strategy plays here (the guard's reference)
     worlds, rollouts : int      worlds sampled; rollouts per world and action
     mask : int                  searched decision classes (`searched_nb`)
@@ -185,7 +195,8 @@ def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_i
     if ref < 0:
         return base_action
     stats[ST_SEARCHED] += 1
-    base_players_nb(sc, base_id, base_knobs)
+    sc.wstats[:] = 0
+    sc.status[:] = 0
     world, state, sobs, mobs, pool = sc.world, sc.state, sc.sobs, sc.mobs, sc.pool
     unseen, suit_next, wrng, rng, score = sc.unseen, sc.suit_next, sc.wrng, sc.rng, sc.score
     ids, knobs, wstats, status = sc.ids, sc.knobs, sc.wstats, sc.status
@@ -199,8 +210,8 @@ def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_i
     n = 0
     for i in range(worlds):
         seed_rng_nb(wrng, dseed, i, 0, STREAM_WORLD)
-        code = _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, base_id,
-                         base_knobs, tries, mobs, buf, wstats)
+        code = _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, ids,
+                         knobs, tries, mobs, buf, wstats)
         if code != 0:
             stats[ST_ERRORS] += 1
             return base_action

@@ -20,7 +20,7 @@ from sim.core.rules import RuleSet
 from sim.play.loop import _fill_hand_record_nb, deck_composition_nb, fill_deck_nb
 from sim.play.search.api import search_decide
 from sim.play.search.openspiel_bot import is_openspiel, make_bot, parse_bot
-from sim.play.search.spec import is_search
+from sim.play.search.spec import base_arrays, is_search, parse_search
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 from strategies.registry import decision_kernel, parse_spec
 
@@ -57,7 +57,17 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
     params = rules.to_params(0).astype(np.int32)
     game_os = openspiel_game.pyspiel.load_game(openspiel_game.GAME_NAME, {"players": rules.players})
     n = rules.players
-    plain = {s: parse_spec(spec) for s, spec in enumerate(strategies) if not is_search(spec) and not is_openspiel(spec)}
+    plain = {s: parse_spec(spec, rules.label) for s, spec in enumerate(strategies) if not is_search(spec) and not is_openspiel(spec)}
+    # model=table: each search seat models a compiled seat by its strategy, the others by its base
+    tables = {}
+    for s, spec in enumerate(strategies):
+        if is_search(spec):
+            bid, bk = base_arrays(parse_search(spec), rules.label)
+            ids = np.full(MAX_SEATS, bid, np.int64)
+            kn = np.tile(np.asarray(bk, np.float64), (MAX_SEATS, 1))
+            for o, (oid, ok) in plain.items():
+                ids[o], kn[o] = oid, ok
+            tables[s] = (ids, kn)
     out = np.zeros(count, hand_record_dt)
     samba = bool(params[Par.SEQUENCES] or params[Par.MULTI_MELDS])
     seat_table = np.full(MAX_SEATS, -1, np.int64)
@@ -85,7 +95,7 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
                 bot_seed = int(key_nb(seed, game, 0, STREAM_BOT + int(state[Off.DECISIONS])) >> np.uint64(33))
                 action = int(make_bot(game_os, spec, bot_seed).step(cs))
             elif is_search(spec):
-                action, _ = search_decide(spec, state, know[seat], params, (seed, game, 0))
+                action, _ = search_decide(spec, state, know[seat], params, (seed, game, 0), tables[seat])
             else:
                 observe_nb(state, seat, 0, obs, samba)
                 sid, kn = plain[seat]

@@ -6,21 +6,24 @@ pimc
     worlds   worlds sampled per searched decision (default `PIMC_DEFAULTS`)
     rollouts rollouts per world and action, each with its own players' random streams (only
              useful when the base strategy is random: expert is deterministic)
-    base     the base strategy: plays the rollouts, models the other seats when worlds are
-             sampled, and is the guard's reference (a registered strategy name, default expert;
-             its knobs are its defaults — for the tuned table sets, expert's own defaults apply)
+    base     the base strategy: plays the searching seat's part of the rollouts and is the
+             guard's reference (a registered strategy name, default expert; at a table with a
+             tuned set, expert plays that set)
+    model    how the other seats are modelled, in the worlds sampled (tries) and in the rollouts:
+             table (default) = by the strategy seated there (who sits where is public; their
+             cards are not); base = every seat by the base strategy
     search   which decisions to search, joined by '+': take (draw or take the pile), discard
              (the base would discard: which card, or meld on instead), meld (the base would meld
              or add), out (any meld-phase decision with at most 4 cards in hand), all
     guard    leave the base's choice only when the mean paired gain exceeds guard standard
              errors (0: play the best mean)
-    tries    model-consistent worlds: redraws of an opponent's hidden cards until the base
+    tries    model-consistent worlds: redraws of an opponent's hidden cards until its model
              strategy holding them would have played its last turn as it did (the draw or
              take of the pile, and the discard; 0: uniform worlds)
 ismcts
     iters    iterations (determinizations) per searched decision
     c        UCB exploration constant, in points
-    base, search, tries  as for pimc
+    base, model, search, tries  as for pimc
 """
 
 from __future__ import annotations
@@ -37,10 +40,11 @@ __all__ = ["SEARCH_NAMES", "SearchSpec", "is_search", "parse_search", "PIMC_DEFA
 
 SEARCH_NAMES = ("pimc", "ismcts")
 CLASSES = {"take": 1, "discard": 2, "meld": 4, "out": 8, "all": 15}
-PIMC_DEFAULTS = {"worlds": 32, "rollouts": 1, "base": "expert", "search": "take+discard+out",
-                 "guard": 1.0, "tries": 64}
-ISMCTS_DEFAULTS = {"iters": 256, "c": 300.0, "base": "expert", "search": "take+discard+out",
-                   "tries": 64}
+PIMC_DEFAULTS = {"worlds": 32, "rollouts": 1, "base": "expert", "model": "table",
+                 "search": "take+discard+out", "guard": 1.0, "tries": 64}
+ISMCTS_DEFAULTS = {"iters": 256, "c": 300.0, "base": "expert", "model": "table",
+                   "search": "take+discard+out", "tries": 64}
+MODELS = ("table", "base")
 _INTS = {"worlds": 1, "rollouts": 1, "iters": 1, "tries": 0}  # name -> minimum
 
 
@@ -65,6 +69,7 @@ class SearchSpec:
         row[Cfg.GUARD] = k.get("guard", 0.0)
         row[Cfg.TRIES] = k["tries"]
         row[Cfg.EXPLORE] = k.get("c", 0.0)
+        row[Cfg.MODEL] = 1.0 if k["model"] == "table" else 0.0
         return row
 
 
@@ -101,6 +106,11 @@ def parse_search(spec: str) -> SearchSpec:
         if key == "base":
             if raw not in STRATEGY_NAMES:
                 raise StrategyError(f"{name}: base={raw!r} is not a strategy; choose from {', '.join(STRATEGY_NAMES)}")
+            knobs[key] = raw
+        elif key == "model":
+            if raw not in MODELS:
+                raise StrategyError(f"{name}: model={raw!r}; choose table (the strategies seated at the "
+                                    f"table model the other seats) or base (the base strategy models them)")
             knobs[key] = raw
         elif key == "search":
             search_mask(raw)
