@@ -92,13 +92,14 @@ def knob_rows(name: str) -> list[dict[str, Any]]:
 SEARCH_PLANS = {
     "pimc": ("search player: determinized Monte Carlo (perfect-information Monte Carlo)",
              "At each searched decision of its seat it samples worlds consistent with what the seat\n"
-             "has seen (hidden cards dealt so that the other seats' last turns agree with the base\n"
-             "strategy), plays every legal action in every world to the end of the hand with the\n"
-             "base strategy (common random numbers across actions) and plays the best mean."),
+             "has seen (hidden cards dealt so that the other seats' last turns agree with each\n"
+             "seat's model: by default the strategy seated there), plays every legal action in\n"
+             "every world to the end of the hand (its base strategy at its seat, the models at\n"
+             "the others; common random numbers across actions) and plays the best mean."),
     "ismcts": ("search player: single-observer information-set MCTS (Cowling et al., 2012)",
                "Each iteration samples one world as pimc does and descends a tree of the seat's\n"
-               "own decisions by UCB, with the base strategy playing the other seats and the\n"
-               "rollouts; it plays the most visited action."),
+               "own decisions by UCB, with the other seats' models (as for pimc) playing their\n"
+               "turns and the base strategy its own rollouts; it plays the most visited action."),
 }
 
 
