@@ -9,6 +9,7 @@ from typing import Any
 from sim.cli.args import whole
 from sim.cli.rules import rules_from_args
 from sim.core import limits
+from sim.core.cards import read_deck_file
 from sim.core.enums import Off
 from sim.core.errors import CanastaError
 from sim.core.referee import IllegalAction, referee_hand
@@ -87,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         _turn_step(args.position_at)  # its form before the hand is played
     elif args.seat is not None:
         raise CanastaError("--seat goes with --position-at")
+
+    if args.deck is not None:  # a bad deck file is one line at once, not after a cold compile
+        read_deck_file(args.deck, rules.decks)
 
     def make() -> GameState:
         return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck)
