@@ -22,7 +22,14 @@ from sim.core.apply import SCORE_ROWS, apply_action_nb, score_hand_nb
 from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off, Par, Phase
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
 from sim.play.loop import ILLEGAL, OK
-from sim.play.worlds import STREAM_WORLD, Know, observe_nb, sample_consistent_nb, sample_world_nb
+from sim.play.worlds import (
+    STREAM_WORLD,
+    Know,
+    observe_nb,
+    one_model_nb,
+    sample_consistent_nb,
+    sample_world_nb,
+)
 from strategies.registry import decide_nb
 
 __all__ = ["WORLD_ERROR", "play_out_hidden_nb", "rollout_actions_nb", "hand_result_nb"]
@@ -94,10 +101,7 @@ def rollout_actions_nb(obs, know, params, actions, active, strat_ids, knobs, see
     state = np.zeros(Off.STATE_SIZE, np.int32)
     sobs = np.zeros(Off.STATE_SIZE, np.int32)
     mobs = np.zeros(Off.STATE_SIZE, np.int32)
-    model_ids = np.full(MAX_SEATS, max(model_id, 0), np.int64)  # one model for every seat
-    model_kn = np.empty((MAX_SEATS, model_knobs.shape[0]), np.float64)
-    for s in range(MAX_SEATS):
-        model_kn[s, :] = model_knobs
+    model_ids, model_kn = one_model_nb(model_id, model_knobs)
     buf = np.zeros(N_ACTIONS, np.int32)
     pool = np.zeros(MAX_CARDS, np.int32)
     unseen = np.zeros(N_KINDS, np.int64)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, N_SUITED, Act, Kind, Off
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEATS, N_KINDS, N_SUITED, Act, Kind, Off
 from sim.core.rng import randint_nb
 from sim.play.knowledge import Know
 from sim.play.world_deal import (
@@ -36,7 +36,7 @@ from sim.play.world_deal import (
 )
 from strategies.registry import decide_nb
 
-__all__ = ["sample_consistent_nb", "model_agrees_nb", "draw_agrees_nb"]
+__all__ = ["sample_consistent_nb", "model_agrees_nb", "draw_agrees_nb", "one_model_nb"]
 
 
 @njit(cache=True, _nrt=False)
@@ -125,6 +125,17 @@ def draw_agrees_nb(know, params, s, pool, lo, c, model_id, model_knobs, rng, mob
                 break
             r -= f
     return decide_nb(model_id, mobs, params, model_knobs, rng, buf) == know[Know.DRAW_ACT + s]
+
+
+@njit(cache=True)
+def one_model_nb(model_id: int, model_knobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`sample_consistent_nb`'s per-seat model arrays with the one model ``model_id`` (< 0 read
+    as 0: callers pass it only when they sample model-consistent worlds) at every seat."""
+    ids = np.full(MAX_SEATS, max(model_id, 0), np.int64)
+    knobs = np.empty((MAX_SEATS, model_knobs.shape[0]), np.float64)
+    for s in range(MAX_SEATS):
+        knobs[s, :] = model_knobs
+    return ids, knobs
 
 
 @njit(cache=True, _nrt=False)

@@ -72,7 +72,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.enums import MAX_CARDS, MAX_SEATS, N_ACTIONS, N_KINDS, Off
+from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Off
 from sim.core.rng import seed_rng_nb
 from sim.play.knowledge import (
     Know,
@@ -94,7 +94,7 @@ from sim.play.world_deal import (
     sample_world_nb,
     unseen_nb,
 )
-from sim.play.world_infer import model_agrees_nb, sample_consistent_nb
+from sim.play.world_infer import model_agrees_nb, one_model_nb, sample_consistent_nb
 
 __all__ = [
     "Know",
@@ -111,6 +111,7 @@ __all__ = [
     "unseen_nb",
     "sample_world_nb",
     "sample_consistent_nb",
+    "one_model_nb",
     "sample_worlds_nb",
     "model_agrees_nb",
     "know_after_nb",
@@ -132,10 +133,7 @@ def sample_worlds_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, seed
     unseen = np.zeros(N_KINDS, np.int64)
     suit_next = np.zeros(N_KINDS, np.int64)
     mobs = np.zeros(Off.STATE_SIZE, np.int32)
-    model_ids = np.full(MAX_SEATS, max(model_id, 0), np.int64)  # one model for every seat
-    model_kn = np.empty((MAX_SEATS, model_knobs.shape[0]), np.float64)
-    for s in range(MAX_SEATS):
-        model_kn[s, :] = model_knobs
+    model_ids, model_kn = one_model_nb(model_id, model_knobs)
     buf = np.zeros(N_ACTIONS, np.int32)
     for j in range(out.shape[0]):
         seed_rng_nb(rng, seed, start + j, 0, STREAM_WORLD)

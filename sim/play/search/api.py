@@ -11,7 +11,18 @@ from sim.play.search.pimc import new_scratch
 from sim.play.search.spec import base_arrays, parse_search
 from sim.play.worlds import Know, observe_nb
 
-__all__ = ["search_decide"]
+__all__ = ["search_decide", "model_table"]
+
+
+def model_table(base_id: int, base_knobs: np.ndarray,
+                seated: dict[int, tuple[int, np.ndarray]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The ``table`` of `search_decide`: the base strategy at every seat but those of ``seated``
+    (seat -> (strategy id, knob vector))."""
+    ids = np.full(MAX_SEATS, base_id, np.int64)
+    knobs = np.tile(np.asarray(base_knobs, np.float64), (MAX_SEATS, 1))
+    for seat, (sid, kn) in (seated or {}).items():
+        ids[seat], knobs[seat] = sid, kn
+    return ids, knobs
 
 
 def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.ndarray,
@@ -39,12 +50,8 @@ def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.nda
     stats = np.zeros(8, np.int64)
     cfg = sp.cfg()
     sc = new_scratch(int(cfg[Cfg.BUDGET]) if cfg[Cfg.KIND] == ISMCTS else 0, base_knobs.shape[0])
-    if table is None:
-        table_ids = np.full(MAX_SEATS, base_id, np.int64)
-        table_knobs = np.tile(base_knobs, (MAX_SEATS, 1))
-    else:
-        table_ids = np.ascontiguousarray(table[0], np.int64)
-        table_knobs = np.ascontiguousarray(table[1], np.float64)
+    table_ids, table_knobs = model_table(base_id, base_knobs) if table is None else (
+        np.ascontiguousarray(table[0], np.int64), np.ascontiguousarray(table[1], np.float64))
     action = search_decide_nb(cfg, obs, know, params, base_id, base_knobs, table_ids, table_knobs, rng[seat],
                               seed, game, hand, stats, sc)
     return int(action), stats

@@ -37,6 +37,7 @@ from sim.play.search.pimc import (
     decision_key_nb,
     new_scratch,
     pimc_decide_nb,
+    searched_nb,
 )
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, mask_pile_nb
 from strategies.registry import decide_nb
@@ -97,7 +98,8 @@ def search_decide_nb(cfg: np.ndarray, obs: np.ndarray, know: np.ndarray, params:
     base_action = decide_nb(base_id, obs, params, base_knobs, rng, sc.buf)
     dseed = decision_key_nb(seed, game, hand, obs)
     tries = int(cfg[Cfg.TRIES])
-    base_players_nb(sc, base_id, base_knobs, table_ids, table_knobs, obs[Off.SEAT], cfg[Cfg.MODEL] != 0)
+    if searched_nb(obs, base_action, int(cfg[Cfg.MASK])):  # the players of its rollouts and worlds
+        base_players_nb(sc, base_id, base_knobs, table_ids, table_knobs, obs[Off.SEAT], cfg[Cfg.MODEL] != 0)
     if cfg[Cfg.KIND] == PIMC:
         return pimc_decide_nb(obs, know, params, base_id, base_knobs, base_action, int(cfg[Cfg.BUDGET]),
                               int(cfg[Cfg.ROLLOUTS]), int(cfg[Cfg.MASK]), cfg[Cfg.GUARD], tries,

@@ -106,7 +106,7 @@ def base_players_nb(sc: Scratch, base_id: int, base_knobs: np.ndarray, table_ids
     """The players of the rollouts and the world model (``sc.ids``, ``sc.knobs``): the base
     strategy at the viewer's seat, and at every other seat the base too or, with ``use_table``,
     the strategy seated there (``table_ids`` int64[MAX_SEATS], ``table_knobs`` float64[MAX_SEATS,
-    n_knobs]); zero the sampler and rollout counters."""
+    n_knobs])."""
     for s in range(MAX_SEATS):
         if use_table and s != viewer:
             sc.ids[s] = table_ids[s]
@@ -116,8 +116,6 @@ def base_players_nb(sc: Scratch, base_id: int, base_knobs: np.ndarray, table_ids
             sc.ids[s] = base_id
             for j in range(base_knobs.shape[0]):
                 sc.knobs[s, j] = base_knobs[j]
-    sc.wstats[:] = 0
-    sc.status[:] = 0
 
 
 @njit(cache=True, _nrt=False)

@@ -18,7 +18,7 @@ from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Off, Par, P
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
 from sim.play.loop import _fill_hand_record_nb, deck_composition_nb, fill_deck_nb
-from sim.play.search.api import search_decide
+from sim.play.search.api import model_table, search_decide
 from sim.play.search.openspiel_bot import is_openspiel, make_bot, parse_bot
 from sim.play.search.spec import base_arrays, is_search, parse_search
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
@@ -59,15 +59,8 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
     n = rules.players
     plain = {s: parse_spec(spec, rules.label) for s, spec in enumerate(strategies) if not is_search(spec) and not is_openspiel(spec)}
     # model=table: each search seat models a compiled seat by its strategy, the others by its base
-    tables = {}
-    for s, spec in enumerate(strategies):
-        if is_search(spec):
-            bid, bk = base_arrays(parse_search(spec), rules.label)
-            ids = np.full(MAX_SEATS, bid, np.int64)
-            kn = np.tile(np.asarray(bk, np.float64), (MAX_SEATS, 1))
-            for o, (oid, ok) in plain.items():
-                ids[o], kn[o] = oid, ok
-            tables[s] = (ids, kn)
+    tables = {s: model_table(*base_arrays(parse_search(spec), rules.label), plain)
+              for s, spec in enumerate(strategies) if is_search(spec)}
     out = np.zeros(count, hand_record_dt)
     samba = bool(params[Par.SEQUENCES] or params[Par.MULTI_MELDS])
     seat_table = np.full(MAX_SEATS, -1, np.int64)
