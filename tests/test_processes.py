@@ -116,3 +116,23 @@ def test_the_compiler_is_recognised_on_the_interrupted_stack():
     exec(compile("import sys\ndef here():\n    return sys._getframe()\n", "/site-packages/numba/core/fake.py", "exec"), scope)
     assert _in_compiler(scope["here"]())
     assert not _in_compiler(sys._getframe())
+
+
+def test_ctrl_c_caught_inside_string_exec_still_exits_130(tmp_path):
+    # the flaky -2 of test_ctrl_c_while_starting_is_one_line: a KeyboardInterrupt that leaves code
+    # run from a string (dataclasses, namedtuples, numba build their code so while modules load)
+    # makes CPython end a `python -m` process with SIGINT at exit, even though main caught it
+    (tmp_path / "ki_in_exec.py").write_text(
+        "import sys\n"
+        "import sim.cli.main as m\n"
+        "def _run(argv):\n"
+        "    exec('raise KeyboardInterrupt')\n"
+        "m._run = _run\n"
+        "sys.exit(m.main(['simulate']))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.getcwd(), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-m", "ki_in_exec"], capture_output=True, text=True, env=env,
+                          cwd=os.getcwd(), timeout=120)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr.strip().splitlines()[-1] == "canasta: interrupted", proc.stderr

@@ -165,6 +165,16 @@ def _on_ctrl_c(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _forget_interrupt() -> None:
+    """Let a caught Ctrl-C end with status 130.  CPython remembers a KeyboardInterrupt that left
+    code run from a string (`exec("...")`, as dataclasses, namedtuples and numba build their
+    code while the libraries load) even when it is caught later, and under `python -m` it then
+    ends the process with SIGINT at exit (status -2) instead of the code `main` returns.  Every
+    string exec starts by clearing that flag (`run_eval_code_obj` in Python/pythonrun.c, 3.11 to
+    3.13), so one harmless exec here clears it."""
+    exec("pass")  # noqa: S102 - a constant string: the flag is reset by this call itself
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         if threading.current_thread() is threading.main_thread():
@@ -172,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return _run(argv)
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)
+        _forget_interrupt()
         return 130
     except BrokenPipeError:  # `canasta ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
