@@ -182,11 +182,12 @@ def main(argv: list[str] | None = None) -> int:
         return _run(argv)
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)
-        _forget_interrupt()
         return 130
     except BrokenPipeError:  # `canasta ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:  # also after a Ctrl-C a command turned into its own message (simulate's resume hint)
+        _forget_interrupt()
 
 
 if __name__ == "__main__":
