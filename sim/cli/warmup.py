@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ def warm_rollouts() -> None:
         rollout(load_position(example), strategy="random", rollouts=1, seed=0)
 
 
-GROUPS = {"simulate": warm_simulate, "play": warm_play, "rollouts": warm_rollouts}
+GROUPS: dict[str, Callable[[], None]] = {"simulate": warm_simulate, "play": warm_play, "rollouts": warm_rollouts}
 
 
 def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:

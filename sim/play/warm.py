@@ -71,15 +71,23 @@ def compile_notice(what: str, seconds: int, stream: TextIO | None = None,
         thread.join()
 
 
-def warm_simulate() -> None:
-    """Compile the self-play kernels (every strategy, logging and --check paths, hands and games)."""
+def warm_simulate(checks: Sequence[bool] = (False, True)) -> None:
+    """Compile the self-play kernels (every strategy, the logging path, hands and games), once
+    per value of `checks`: the loop without the --check invariants, with them, or both (the
+    two are separate compilations: sim/play/loop.py, play_chunk_nb)."""
     from sim.core.rules import RuleSet
+    from sim.play import parallel_warm as pw
     from sim.play.engine import run_chunk
     from strategies.registry import STRATEGY_NAMES
 
     rules = RuleSet.preset("classic")
     seats = tuple(STRATEGY_NAMES[i % len(STRATEGY_NAMES)] for i in range(rules.players))
-    run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0, check=True)
+
+    def finish() -> None:
+        for check in dict.fromkeys(bool(c) for c in checks):
+            run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0, check=check)
+
+    pw.warm_in_parallel(pw.PLAY_CHUNK, pw.SIMULATE_OWN, pw.SIMULATE_HELPER, finish)
 
 
 def play_compile_seconds(strategies: Sequence[str] | None = None) -> int:
@@ -96,10 +104,15 @@ def warm_play(strategies: Sequence[str] | None = None) -> None:
     kernels of `strategies` (specs or names; None: every strategy); names that are not
     compiled strategies (the search players) are left out."""
     from sim.core.rules import RuleSet
+    from sim.play import parallel_warm as pw
     from sim.play.pyplay import play_hand_py
-    from strategies.registry import KERNEL_OF, STRATEGY_NAMES, split_spec
+    from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec
 
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
     one_each = {KERNEL_OF[STRATEGY_NAMES.index(n)]: n for n in names if n in STRATEGY_NAMES}
     seats = list(one_each.values()) or ["random"]
-    play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)
+    decide = [pw.DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]] for n in seats]
+    def finish() -> None:
+        play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)
+
+    pw.warm_in_parallel(pw.APPLY_ACTION, (*pw.PLAY_OWN, *decide, *pw.PLAY_OWN_LAST), pw.PLAY_HELPER, finish)
