@@ -150,7 +150,7 @@ def test_units_have_the_argument_types_their_callers_compile():
     one the callers compile) or only the callers' one."""
     from sim.play.warm import warm_play, warm_simulate
 
-    warm_simulate((False,))
+    warm_simulate((False,), (False,))
     warm_play()
     units = {u for plan in PLANS.values() for side in plan for u in _units(side)}
     for unit in sorted(units):

@@ -46,14 +46,14 @@ def test_run_clock_starts_after_compilation(monkeypatch):
     # the compilation (here a stand-in that takes 1.5 s) is not counted in the run's time
     calls = []
     monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk)
-    monkeypatch.setattr(runner, "warm_simulate", lambda checks: (calls.append(checks), time.sleep(1.5)))
+    monkeypatch.setattr(runner, "warm_simulate", lambda checks, logs: (calls.append((checks, logs)), time.sleep(1.5)))
     r = runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=200, jobs=1, progress=False)
-    assert calls == [(False,)]  # the run has no --check: only the loop without the checks
+    assert calls == [((False,), (False,))]  # no --check, no logs: only the loop without either
     assert r.elapsed < 1.0
 
 
 def test_no_compilation_step_for_a_foreign_chunk_function(monkeypatch):
-    monkeypatch.setattr(runner, "warm_simulate", lambda checks: pytest.fail("compiled for a fake engine"))
+    monkeypatch.setattr(runner, "warm_simulate", lambda checks, logs: pytest.fail("compiled for a fake engine"))
     runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=50, jobs=1, progress=False,
                     chunk_fn=fake_engine.run_chunk)
 

@@ -380,7 +380,7 @@ def play_out_nb(
         else:
             action = agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
         agent_before(agent, state, params, action)
-        if log:
+        if log is not None and log:  # None: a run without logs (pruned by type, as `check`)
             if dec_n >= d8.shape[1]:
                 status[Slot.CODE] = Status.BUFFER
                 return dec_n
@@ -547,6 +547,8 @@ def play_chunk_nb(
     start_cum : int32[count or 1, MAX_TEAMS]  cumulative scores before the first hand of unit i
                    (row i; a single row applies to every unit; zeros = a game from 0-0)
     cards, dc : log the card columns too, into int8[n_card_fields, capacity] (`sim.core.enums.DC`)
+    log_rate : None (no decision logs: numba leaves the logging code out), or the fraction
+               0..1 of hands whose decisions are logged
     check : None, or True to verify every action and the invariants (`check_state_nb`); None,
             not False: numba then leaves the checks out of the compiled loop (a branch on
             `check is not None` is pruned by the argument's type), so that a run without
@@ -601,8 +603,13 @@ def play_chunk_nb(
             seed_rng_nb(deck_rng, seed, game, h, STREAM_DECK)
             shuffle_nb(deck_rng, deck, n_cards)
             dealer = (game + h) % n_act
-            log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
-            if (log and d8.shape[1] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
+            if log_rate is None:  # no decision logs: the logging code is left out (see check)
+                log = None
+                full = n_hands >= hand_out.shape[0]
+            else:
+                log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
+                full = (log and d8.shape[1] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]
+            if full:
                 status[Slot.CODE] = Status.BUFFER
                 return done, n_hands, n_games, n_dec
             dec_start = n_dec

@@ -71,10 +71,11 @@ def compile_notice(what: str, seconds: int, stream: TextIO | None = None,
         thread.join()
 
 
-def warm_simulate(checks: Sequence[bool] = (False, True)) -> None:
-    """Compile the self-play kernels (every strategy, the logging path, hands and games), once
-    per value of `checks`: the loop without the --check invariants, with them, or both (the
-    two are separate compilations: sim/play/loop.py, play_chunk_nb)."""
+def warm_simulate(checks: Sequence[bool] = (False, True), logs: Sequence[bool] = (False, True)) -> None:
+    """Compile the self-play kernels (every strategy, hands and games) for each combination of
+    `checks` (the loop without the --check invariants, with them) and `logs` (without the
+    decision logging, with it): each is a compilation of its own (sim/play/loop.py,
+    play_chunk_nb), so a command compiles only the one it runs."""
     from sim.core.rules import RuleSet
     from sim.play import parallel_warm as pw
     from sim.play.engine import run_chunk
@@ -85,7 +86,8 @@ def warm_simulate(checks: Sequence[bool] = (False, True)) -> None:
 
     def finish() -> None:
         for check in dict.fromkeys(bool(c) for c in checks):
-            run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0, check=check)
+            for log in dict.fromkeys(bool(x) for x in logs):
+                run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0 if log else 0.0, check=check)
 
     pw.warm_in_parallel(pw.PLAY_CHUNK, pw.SIMULATE_OWN, pw.SIMULATE_HELPER, finish)
 
