@@ -144,15 +144,17 @@ def test_the_helper_can_be_turned_off(monkeypatch):
     assert not pw.helper_wanted() and pw.start_helper((pw.WHY_TAKE,)) is None
 
 
-def test_units_have_the_argument_types_their_callers_compile():
-    """After the warm-ups, each unit's kernel is in numba's cache under exactly the unit's
-    argument types.  A stale unit would leave a second signature there (the helper's, and the
-    one the callers compile) or only the callers' one."""
+def test_units_have_the_argument_types_their_callers_compile(monkeypatch):
+    """After the warm-ups, each unit's kernel is in numba's cache under the unit's argument
+    types (among the types other callers compiled it for, e.g. the rollout kernels).  A stale
+    unit (after an edit) is missing there when the cache was written without the helper: this
+    test then fails, while the commands only lose time."""
     from sim.play.warm import warm_play, warm_simulate
 
+    monkeypatch.setenv("CANASTA_COMPILE_HELPER", "0")  # what is compiled here, the callers compiled
     warm_simulate((False,), (False,))
     warm_play()
     units = {u for plan in PLANS.values() for side in plan for u in _units(side)}
     for unit in sorted(units):
         index = pw.kernel(unit)._cache._cache_file._load_index()
-        assert [key[0] for key in index] == [pw.arg_types(unit)], unit
+        assert pw.arg_types(unit) in [key[0] for key in index], unit

@@ -9,6 +9,8 @@ cache in about a second.  This module
 - compiles the kernels a command needs by calling them once on a tiny input
   (``warm_simulate``, ``warm_play``), so that a run's
   throughput and ETA are measured after compilation and worker processes load a ready cache;
+  on a cold cache a helper process compiles part of them at the same time
+  (``sim.play.parallel_warm``);
 - shows one line and a spinner on a terminal while that takes long (``compile_notice``);
 - (``sim.cli.warmup``, the ``canasta warmup`` command, adds the rollout kernels and warms every
   worker of a dask cluster.)
@@ -24,12 +26,15 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
-# Measured on the project's 2-core machine class with a cold cache (benchmarks/bench_cold.py,
-# bench_compile_parts.py): the self-play kernels with every strategy, the step-through kernels
-# with the random strategy, the rollout kernels; and what each further decision function adds
-# to the step-through kernels (`canasta play --strategies expert`: the heuristic's).
-COLD_COMPILE_SECONDS = {"simulate": 65, "play": 35, "rollouts": 40}
+# Measured on the project's 2-core machine class with a cold cache and the compile helper
+# (benchmarks/bench_cold.py, bench_compile_parts.py; without the helper about 1.6 times as
+# long): the self-play loop with every strategy, the step-through kernels with the random
+# strategy, the rollout kernels; what each further decision function adds to the step-through
+# kernels (`canasta play --strategies expert`: the heuristic's); and each further variant of
+# the loop (with --check, with decision logs: `canasta warmup` compiles all four).
+COLD_COMPILE_SECONDS = {"simulate": 30, "play": 20, "rollouts": 40}
 PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10}
+LOOP_VARIANT_SECONDS = 10
 NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilation takes longer
 
 
