@@ -93,3 +93,17 @@ def test_play_compiles_only_the_strategies_it_plays():
 def test_play_estimate_grows_with_the_strategies_played():
     assert warm.play_compile_seconds(["random"]) == warm.COLD_COMPILE_SECONDS["play"]
     assert warm.play_compile_seconds(["expert", "greedy"]) > warm.play_compile_seconds(["expert"]) > warm.play_compile_seconds(["random"])
+
+
+def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():
+    """run_chunk passes check=None and log_rate=None when they are off: numba then compiles a
+    loop variant without that code (branches on `is not None`, pruned by type)."""
+    from numba import types
+
+    from sim.play.loop import play_chunk_nb
+
+    rules = RuleSet.preset("classic")
+    engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2)
+    engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2, log_rate=1.0, check=True)
+    kinds = {(isinstance(sig[8], types.NoneType), isinstance(sig[9], types.NoneType)) for sig in play_chunk_nb.signatures}
+    assert {(True, True), (False, False)} <= kinds
