@@ -4,10 +4,14 @@ and CPU seconds of the whole command (its worker processes included).
 
     python benchmarks/bench_cold.py                          # this checkout, both commands
     python benchmarks/bench_cold.py --tree /tmp/main-copy --label before --what play
+    python benchmarks/bench_cold.py --env CANASTA_COMPILE_HELPER=0 --label "no helper"   # one process
 
-On a shared machine compare CPU seconds (wall time grows with the load, printed alongside);
-on an idle 2-core machine a cold compile's wall time is about its CPU time (numba compiles in
-one thread).  Appends one row per command to benchmarks/results/cold.json.
+The goal is wall time, which on a shared machine grows with the load: each row also has the CPU
+seconds (the command and its processes: the compile helper of sim/play/parallel_warm.py, the
+run's workers) and the 1-minute load average when it ended; compare rows measured in turn.
+Without the helper a cold compile is one thread (wall about CPU on an idle machine); with it,
+two processes share the compile on two cores.  Appends one row per command to
+benchmarks/results/cold.json.
 """
 
 from __future__ import annotations
@@ -27,11 +31,11 @@ RESULTS = ROOT / "benchmarks" / "results" / "cold.json"
 COMMANDS = {"play": ["play"], "simulate": ["simulate"]}
 
 
-def cold_run(tree: str, what: str) -> tuple[float, float]:
+def cold_run(tree: str, what: str, extra_env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall s, CPU s) of one command with an empty numba cache; the run folder is temporary."""
     with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache, tempfile.TemporaryDirectory() as out:
         args = COMMANDS[what] + (["--out", str(Path(out) / "run")] if what == "simulate" else [])
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=tree)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=tree, **(extra_env or {}))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "sim.cli", *args], env=env, cwd=tree, check=True,
@@ -48,17 +52,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", default="this checkout")
     ap.add_argument("--what", default="play,simulate", help="comma list of: play, simulate")
     ap.add_argument("--output", default=str(RESULTS))
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="an environment variable for the command, e.g. CANASTA_COMPILE_HELPER=0")
     args = ap.parse_args(argv)
+    if not all("=" in e for e in args.env):
+        ap.error("--env: give NAME=VALUE")
+    extra_env = dict(e.split("=", 1) for e in args.env)
     path = Path(args.output)
     rows = json.loads(path.read_text()) if path.is_file() else []
     for what in args.what.split(","):
         if what not in COMMANDS:
             ap.error(f"--what {what!r}: use play and/or simulate")
-        wall, cpu = cold_run(args.tree, what)
+        wall, cpu = cold_run(args.tree, what, extra_env)
         load = os.getloadavg()[0]
         print(f"{args.label}: cold `canasta {what}` wall {wall:.1f} s, cpu {cpu:.1f} s (load {load:.1f})")
         rows.append({"label": args.label, "command": f"canasta {' '.join(COMMANDS[what])}", "wall_s": round(wall, 1),
-                     "cpu_s": round(cpu, 1), "load_1min": round(load, 2), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+                     "cpu_s": round(cpu, 1), "load_1min": round(load, 2), "env": extra_env, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
         path.write_text(json.dumps(rows, indent=2) + "\n")
     return 0
 

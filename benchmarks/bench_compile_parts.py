@@ -44,7 +44,7 @@ class Listener(ev.Listener):
 ev.register("numba:compile", Listener())
 from sim.play.warm import warm_play, warm_simulate
 if sys.argv[1] in ("simulate", "both"):
-    warm_simulate()
+    warm_simulate((False,), (False,))  # `canasta simulate`'s default: no --check, no logs
 if sys.argv[1] == "play":
     warm_play(sys.argv[3].split(","))  # canasta play's default: random only
 if sys.argv[1] == "both":

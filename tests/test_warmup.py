@@ -46,14 +46,14 @@ def test_run_clock_starts_after_compilation(monkeypatch):
     # the compilation (here a stand-in that takes 1.5 s) is not counted in the run's time
     calls = []
     monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk)
-    monkeypatch.setattr(runner, "warm_simulate", lambda: (calls.append(1), time.sleep(1.5)))
+    monkeypatch.setattr(runner, "warm_simulate", lambda checks, logs: (calls.append((checks, logs)), time.sleep(1.5)))
     r = runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=200, jobs=1, progress=False)
-    assert calls == [1]
+    assert calls == [((False,), (False,))]  # no --check, no logs: only the loop without either
     assert r.elapsed < 1.0
 
 
 def test_no_compilation_step_for_a_foreign_chunk_function(monkeypatch):
-    monkeypatch.setattr(runner, "warm_simulate", lambda: pytest.fail("compiled for a fake engine"))
+    monkeypatch.setattr(runner, "warm_simulate", lambda checks, logs: pytest.fail("compiled for a fake engine"))
     runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=50, jobs=1, progress=False,
                     chunk_fn=fake_engine.run_chunk)
 
@@ -93,3 +93,17 @@ def test_play_compiles_only_the_strategies_it_plays():
 def test_play_estimate_grows_with_the_strategies_played():
     assert warm.play_compile_seconds(["random"]) == warm.COLD_COMPILE_SECONDS["play"]
     assert warm.play_compile_seconds(["expert", "greedy"]) > warm.play_compile_seconds(["expert"]) > warm.play_compile_seconds(["random"])
+
+
+def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():
+    """run_chunk passes check=None and log_rate=None when they are off: numba then compiles a
+    loop variant without that code (branches on `is not None`, pruned by type)."""
+    from numba import types
+
+    from sim.play.loop import play_chunk_nb
+
+    rules = RuleSet.preset("classic")
+    engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2)
+    engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2, log_rate=1.0, check=True)
+    kinds = {(isinstance(sig[8], types.NoneType), isinstance(sig[9], types.NoneType)) for sig in play_chunk_nb.signatures}
+    assert {(True, True), (False, False)} <= kinds

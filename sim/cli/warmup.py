@@ -7,10 +7,17 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_play, warm_simulate
+from sim.play.warm import (
+    COLD_COMPILE_SECONDS,
+    LOOP_VARIANT_SECONDS,
+    compile_notice,
+    warm_play,
+    warm_simulate,
+)
 
 EPILOG = """examples:
   canasta warmup                                   compile everything on this machine (about two minutes,
@@ -30,7 +37,7 @@ def warm_rollouts() -> None:
         rollout(load_position(example), strategy="random", rollouts=1, seed=0)
 
 
-GROUPS = {"simulate": warm_simulate, "play": warm_play, "rollouts": warm_rollouts}
+GROUPS: dict[str, Callable[[], None]] = {"simulate": warm_simulate, "play": warm_play, "rollouts": warm_rollouts}
 
 
 def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:
@@ -39,7 +46,8 @@ def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:
     for name in groups:
         t0 = time.perf_counter()
         if notice:
-            with compile_notice(f"the {name} kernels", COLD_COMPILE_SECONDS[name]):
+            seconds = COLD_COMPILE_SECONDS[name] + (3 * LOOP_VARIANT_SECONDS if name == "simulate" else 0)
+            with compile_notice(f"the {name} kernels", seconds):
                 GROUPS[name]()
         else:
             GROUPS[name]()

@@ -175,6 +175,8 @@ def run_chunk(
         if seat_stock:
             raise ValueError("OpenSpiel bots play without per-seat stock streams; leave seat_stock out")
         return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
+    # check=None (not False), log_rate=None (not 0) compile a loop without the invariant checks,
+    # without the decision logging (sim/play/loop.py, play_chunk_nb)
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
@@ -197,7 +199,7 @@ def run_chunk(
         agent = new_agent(cfg) if search else None
         done, n_h, n_g, n_d = play_chunk_nb(
             params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
-            float(log_rate), bool(check), hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
+            float(log_rate) if log_rate > 0 else None, True if check else None, hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
             start_cum, cards, dc, bool(luck), agent, bool(seat_stock),
         )
         if status[Slot.CODE] == Status.BUFFER:

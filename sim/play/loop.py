@@ -43,7 +43,7 @@ from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuff
 from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.cardlog import drawn_kinds_nb, log_cards_nb
 from sim.play.status import Broken, Check, Illegal, Slot, Status
-from strategies.registry import TRUSTED
+from strategies.registry import TRUSTED, decide_nb
 
 # kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/status.py)
 OK = Status.OK
@@ -325,7 +325,7 @@ def play_hand_nb(
     for s in range(state[Off.N_SEATS]):
         seed_rng_nb(rng[s], seed, game, hand, STREAM_PLAYERS + 1 + s)
     agent_hand_start(agent, state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS])
-    if check:
+    if check is not None:
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
             flag_invariant_nb(status, code, game, hand, -1)
@@ -375,9 +375,12 @@ def play_out_nb(
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
-        action = agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
+        if agent is None:  # a plain table (pruned by the argument's type: no hook is compiled)
+            action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
+        else:
+            action = agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
         agent_before(agent, state, params, action)
-        if log:
+        if log is not None and log:  # None: a run without logs (pruned by type, as `check`)
             if dec_n >= d8.shape[1]:
                 status[Slot.CODE] = Status.BUFFER
                 return dec_n
@@ -394,7 +397,7 @@ def play_out_nb(
                     can1 = canastas_nb(state, params, np.int64(1))
                 if (recount == -2 or recount == 2) and n_teams > 2:
                     can2 = canastas_nb(state, params, np.int64(2))
-            if check and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
+            if check is not None and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
                 flag_invariant_nb(status, Check.LOGGED_CANASTAS, game, hand, state[Off.TURN])
                 return dec_n
             _log_decision_nb(state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
@@ -424,7 +427,7 @@ def play_out_nb(
                 why = apply_action_nb(state, params, action)
             if cards and action == Act.DRAW:
                 drawn1, drawn2 = drawn_kinds_nb(state, pos0)
-        elif check or agent is not None or TRUSTED[strat_ids[seat]] == 0 or action < 0 or action >= N_ACTIONS:
+        elif check is not None or agent is not None or TRUSTED[strat_ids[seat]] == 0 or action < 0 or action >= N_ACTIONS:
             why = apply_action_nb(state, params, action)  # verify, then do
         else:
             # a decision function of CHOOSES_LEGAL (strategies/registry.py) found this action
@@ -440,7 +443,7 @@ def play_out_nb(
             status[Illegal.STRATEGY] = strat_ids[seat]
             return dec_n
         agent_after(agent, state)
-        if check:
+        if check is not None:
             code = check_state_nb(state, params, composition, totals, buf)
             if code != 0:
                 flag_invariant_nb(status, code, game, hand, state[Off.TURN])
@@ -544,6 +547,12 @@ def play_chunk_nb(
     start_cum : int32[count or 1, MAX_TEAMS]  cumulative scores before the first hand of unit i
                    (row i; a single row applies to every unit; zeros = a game from 0-0)
     cards, dc : log the card columns too, into int8[n_card_fields, capacity] (`sim.core.enums.DC`)
+    log_rate : None (no decision logs: numba leaves the logging code out), or the fraction
+               0..1 of hands whose decisions are logged
+    check : None, or True to verify every action and the invariants (`check_state_nb`); None,
+            not False: numba then leaves the checks out of the compiled loop (a branch on
+            `check is not None` is pruned by the argument's type), so that a run without
+            --check neither compiles nor links them
     luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
     agent : None, or the search players' context (`sim.play.search.loop.new_agent`)
     seat_stock : bool  per-seat stock streams (sim.core.apply.split_stock_nb): each seat draws
@@ -587,14 +596,20 @@ def play_chunk_nb(
                 status[Slot.SEAT_TABLE + s] = seat_tables[rot, s]
                 if s < n_act:
                     strat_ids[s] = table_strats[seat_tables[rot, s]]
-                    knobs[s] = table_knobs[seat_tables[rot, s]]
+                    for k in range(knobs.shape[1]):  # a loop: a row assignment compiles numba's shape-error message (~1.7 CPU-s)
+                        knobs[s, k] = table_knobs[seat_tables[rot, s], k]
             n_cards = deck_composition_nb(params, composition)
             fill_deck_nb(composition, deck)
             seed_rng_nb(deck_rng, seed, game, h, STREAM_DECK)
             shuffle_nb(deck_rng, deck, n_cards)
             dealer = (game + h) % n_act
-            log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
-            if (log and d8.shape[1] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]:
+            if log_rate is None:  # no decision logs: the logging code is left out (see check)
+                log = None
+                full = n_hands >= hand_out.shape[0]
+            else:
+                log = log_rate > 0.0 and log_hash_nb(seed, game, h) < log_rate
+                full = (log and d8.shape[1] - n_dec < dec_reserve) or n_hands >= hand_out.shape[0]
+            if full:
                 status[Slot.CODE] = Status.BUFFER
                 return done, n_hands, n_games, n_dec
             dec_start = n_dec
@@ -606,7 +621,7 @@ def play_chunk_nb(
                 return done, n_hands, n_games, n_dec
             score_hand_nb(state, params, score)
             _outcome_to_decisions_nb(d8, d32, dec_start, n_dec, state, score, n_teams)
-            if check:
+            if check is not None:
                 code = check_score_nb(state, params, score, composition)
                 if code != 0:
                     flag_invariant_nb(status, code, game, h, state[Off.TURN])

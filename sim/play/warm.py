@@ -9,6 +9,8 @@ cache in about a second.  This module
 - compiles the kernels a command needs by calling them once on a tiny input
   (``warm_simulate``, ``warm_play``), so that a run's
   throughput and ETA are measured after compilation and worker processes load a ready cache;
+  on a cold cache a helper process compiles part of them at the same time
+  (``sim.play.parallel_warm``);
 - shows one line and a spinner on a terminal while that takes long (``compile_notice``);
 - (``sim.cli.warmup``, the ``canasta warmup`` command, adds the rollout kernels and warms every
   worker of a dask cluster.)
@@ -24,12 +26,15 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
-# Measured on the project's 2-core machine class with a cold cache (benchmarks/bench_cold.py,
-# bench_compile_parts.py): the self-play kernels with every strategy, the step-through kernels
-# with the random strategy, the rollout kernels; and what each further decision function adds
-# to the step-through kernels (`canasta play --strategies expert`: the heuristic's).
-COLD_COMPILE_SECONDS = {"simulate": 65, "play": 35, "rollouts": 40}
+# Measured on the project's 2-core machine class with a cold cache and the compile helper
+# (benchmarks/bench_cold.py, bench_compile_parts.py; without the helper about 1.6 times as
+# long): the self-play loop with every strategy, the step-through kernels with the random
+# strategy, the rollout kernels; what each further decision function adds to the step-through
+# kernels (`canasta play --strategies expert`: the heuristic's); and each further variant of
+# the loop (with --check, with decision logs: `canasta warmup` compiles all four).
+COLD_COMPILE_SECONDS = {"simulate": 30, "play": 20, "rollouts": 40}
 PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10}
+LOOP_VARIANT_SECONDS = 10
 NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilation takes longer
 
 
@@ -71,15 +76,25 @@ def compile_notice(what: str, seconds: int, stream: TextIO | None = None,
         thread.join()
 
 
-def warm_simulate() -> None:
-    """Compile the self-play kernels (every strategy, logging and --check paths, hands and games)."""
+def warm_simulate(checks: Sequence[bool] = (False, True), logs: Sequence[bool] = (False, True)) -> None:
+    """Compile the self-play kernels (every strategy, hands and games) for each combination of
+    `checks` (the loop without the --check invariants, with them) and `logs` (without the
+    decision logging, with it): each is a compilation of its own (sim/play/loop.py,
+    play_chunk_nb), so a command compiles only the one it runs."""
     from sim.core.rules import RuleSet
+    from sim.play import parallel_warm as pw
     from sim.play.engine import run_chunk
     from strategies.registry import STRATEGY_NAMES
 
     rules = RuleSet.preset("classic")
     seats = tuple(STRATEGY_NAMES[i % len(STRATEGY_NAMES)] for i in range(rules.players))
-    run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0, check=True)
+
+    def finish() -> None:
+        for check in dict.fromkeys(bool(c) for c in checks):
+            for log in dict.fromkeys(bool(x) for x in logs):
+                run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0 if log else 0.0, check=check)
+
+    pw.warm_in_parallel(pw.PLAY_CHUNK, pw.SIMULATE_OWN, pw.SIMULATE_HELPER, finish)
 
 
 def play_compile_seconds(strategies: Sequence[str] | None = None) -> int:
@@ -96,10 +111,15 @@ def warm_play(strategies: Sequence[str] | None = None) -> None:
     kernels of `strategies` (specs or names; None: every strategy); names that are not
     compiled strategies (the search players) are left out."""
     from sim.core.rules import RuleSet
+    from sim.play import parallel_warm as pw
     from sim.play.pyplay import play_hand_py
-    from strategies.registry import KERNEL_OF, STRATEGY_NAMES, split_spec
+    from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec
 
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
     one_each = {KERNEL_OF[STRATEGY_NAMES.index(n)]: n for n in names if n in STRATEGY_NAMES}
     seats = list(one_each.values()) or ["random"]
-    play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)
+    decide = [pw.DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]] for n in seats]
+    def finish() -> None:
+        play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)
+
+    pw.warm_in_parallel(pw.APPLY_ACTION, (*pw.PLAY_OWN, *decide, *pw.PLAY_OWN_LAST), pw.PLAY_HELPER, finish)

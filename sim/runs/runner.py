@@ -357,7 +357,7 @@ def _execute(
             close()
 
 
-def _compile_first(client: Any) -> None:
+def _compile_first(client: Any, check: bool, log: bool) -> None:
     """Compile the kernels before the clock starts, so throughput and ETA measure play only.
 
     Workers on this machine then load the cache this process wrote (about a second); the
@@ -365,9 +365,9 @@ def _compile_first(client: Any) -> None:
     --scheduler` does it ahead of time)."""
     with compile_notice("the game core", COLD_COMPILE_SECONDS["simulate"]):
         if client is not None:
-            client.run(warm_simulate)
+            client.run(warm_simulate, (check,), (log,))
         else:
-            warm_simulate()
+            warm_simulate((check,), (log,))
 
 
 def _progress_bar(enabled: bool, plan: Plan, initial: int):
@@ -570,7 +570,7 @@ def simulate(
                 if on_start is not None:  # the backend is reached: the run starts
                     on_start()
                 if n_tasks and chunk_fn is None:
-                    _compile_first(client)
+                    _compile_first(client, check, log_rate > 0)
                 t0 = time.perf_counter()
                 with _progress_bar(progress, plan, initial) as bar:
                     for index, payload, rows in _execute(

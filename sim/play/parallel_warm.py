@@ -1,0 +1,302 @@
+"""A cold compile in two processes: a helper process compiles some kernels into numba's cache
+while this process compiles others, and each loads from the cache what the other finished.
+
+numba compiles a kernel's callees before the kernel, one at a time and in one thread; before
+compiling any of them it looks in the on-disk cache (``Dispatcher.compile`` tries
+``load_overload`` first).  So on a cold cache a second process that compiles independent parts
+of the game core (``Unit``s: a kernel and its argument types, exactly as its callers pass them)
+shortens the wall time on a machine with a free core: when this process then needs one of them,
+numba loads the helper's machine code from the cache instead of compiling it.  The helper
+writes into the same cache (numba writes its index and data files to a temporary name and
+renames them into place, so a reader never sees half a file).
+
+Nothing depends on the helper: a unit it has not finished is compiled here as it would be
+without it, a helper that fails or is killed changes nothing, and the helper ends with this
+process (it watches a pipe from us; Ctrl-C reaches only us: it runs in its own session).  The
+unit lists only order work; a stale argument type (after an edit) costs time, never a result:
+tests/test_parallel_warm.py checks them against what the kernels' callers compile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+
+class Unit(NamedTuple):
+    """One kernel compiled for one signature: module, function name, argument types (numba's
+    notation, e.g. ``"int32[::1], int64"``)."""
+
+    module: str
+    name: str
+    args: str
+
+
+class Await(NamedTuple):
+    """A step of a unit list: wait until the other process has finished `unit` (so that the
+    next unit, which calls it, loads it instead of compiling it a second time)."""
+
+    unit: Unit
+
+
+A = "int32[::1]"  # the state, params, hand and scratch arrays
+SIG_WHY = f"{A}, int64, {A}, int64, int32"  # why_take_nb, why_meld_nb, why_seq_nb
+SIG_STATE_ACTION = f"{A}, {A}, int64"  # do_action_nb, apply_action_nb, draw_one_nb
+SIG_DECIDE = f"{A}, {A}, float64[::1], uint64[::1], {A}"  # a strategy's decide_nb
+
+WHY_TAKE = Unit("sim.core.why", "why_take_nb", SIG_WHY)
+WHY_MELD = Unit("sim.core.why", "why_meld_nb", SIG_WHY)
+WHY_SEQ = Unit("sim.core.why", "why_seq_nb", SIG_WHY)
+WHY_ILLEGAL = Unit("sim.core.why", "why_illegal_nb", f"{A}, int64, {A}, int64")
+LEGAL = Unit("sim.core.legal", "legal_actions_nb", f"{A}, int64, {A}, {A}")
+BEGIN_TURN = Unit("sim.core.apply", "begin_turn_nb", f"{A}, {A}")
+NEXT_TURN = Unit("sim.core.apply", "_next_turn_nb", f"{A}, {A}")
+DRAW_ONE = Unit("sim.core.apply", "draw_one_nb", SIG_STATE_ACTION)
+MELD_CARDS = Unit("sim.core.apply", "_meld_cards_nb", f"{A}, {A}, int32, int32, int64, int64, int64, int64, int64, bool")
+TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
+DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
+APPLY_ACTION = Unit("sim.core.apply", "apply_action_nb", SIG_STATE_ACTION)
+SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
+KNOW_UPDATE = Unit("sim.play.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
+OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
+SEQ_MOVE = Unit("strategies.sequences", "sequence_move_nb", f"{A}, {A}")
+SEQ_TAKE = Unit("strategies.sequences", "sequence_take_nb", f"{A}, {A}")
+MELD_CHOICE = Unit("strategies.heuristic", "_meld_choice_nb", f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool")
+H_DISCARD = Unit("strategies.heuristic", "_discard_nb", f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64")
+FIRST_LEGAL = Unit("strategies.heuristic", "_first_legal_nb", f"{A}, {A}, {A}")
+G_DISCARD = Unit("strategies.greedy", "_discard_nb", f"{A}, {A}, {A}")
+AFTER_MOVE = Unit("sim.core.why", "_after_move_ok_nb", f"{A}, {A}, {A}, int32, int64, int64")
+MAX_MELD = Unit("sim.core.opening", "max_meld_points_nb", f"{A}, {A}, {A}, int32, int64")
+SEQ_PLAN = Unit("sim.core.opening", "seq_plan_points_nb", f"{A}, int64, {A}, int32")
+CAN_GO_OUT = Unit("sim.core.opening", "can_go_out_concealed_nb", f"{A}, {A}, {A}, int32")
+FINISH_POSSIBLE = Unit("sim.core.opening", "finish_possible_nb", f"{A}, {A}, {A}, int32")
+INIT_HAND = Unit("sim.core.apply", "init_hand_nb", f"{A}, {A}, {A}, int64, int64, {A}")
+PLAY_CHUNK = Unit("sim.play.loop", "play_chunk_nb", "")  # only asked whether it is cached
+DECIDE = {name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
+          for name, module in (("random", "random_play"), ("greedy", "greedy"), ("heuristic", "heuristic"))}
+
+# Who compiles what, and when.  Nearly every kernel calls why_illegal_nb, which waits for the
+# longest chain of the rules core: the opening kernels -> _after_move_ok_nb -> why_take_nb,
+# why_meld_nb, why_seq_nb -> why_illegal_nb.  Both processes share that chain, while this one
+# also compiles the few kernels that need none of it; then each takes its branches of what
+# calls why_illegal_nb, waiting (Await) for the other's kernels that its next unit calls.
+# Everything else (the self-play loop itself) compiles when the command's warm-up needs it.
+# Costs per kernel: benchmarks/bench_compile_parts.py.
+_HELPER_CORE = (SEQ_PLAN, MAX_MELD, Await(CAN_GO_OUT), Await(FINISH_POSSIBLE), AFTER_MOVE, WHY_TAKE, WHY_SEQ,
+                Await(WHY_MELD), WHY_ILLEGAL)
+_OWN_FIRST = (CAN_GO_OUT, FINISH_POSSIBLE, DRAW_ONE, MELD_CARDS, TAKE_PILE)  # they call none of the chain
+_OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
+PLAY_HELPER = (*_HELPER_CORE, BEGIN_TURN, NEXT_TURN, Await(DRAW_ONE), Await(MELD_CARDS), Await(TAKE_PILE),
+               DO_ACTION, APPLY_ACTION)
+PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], KNOW_UPDATE, OBSERVE, *_OWN_CORE[2:], LEGAL)
+PLAY_OWN_LAST = (Await(BEGIN_TURN), INIT_HAND, Await(APPLY_ACTION))  # after the strategies' kernels
+SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, FIRST_LEGAL, SEQ_TAKE, Await(SEQ_MOVE), Await(MELD_CHOICE), Await(H_DISCARD),
+                   DECIDE["heuristic"], G_DISCARD, DECIDE["greedy"], Await(BEGIN_TURN), INIT_HAND)
+SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], SEQ_MOVE, MELD_CHOICE, BEGIN_TURN,
+                NEXT_TURN, DO_ACTION, APPLY_ACTION, Await(LEGAL), DECIDE["random"], Await(INIT_HAND))
+
+
+def kernel(unit: Unit) -> Any:
+    return getattr(importlib.import_module(unit.module), unit.name)
+
+
+def arg_types(unit: Unit) -> tuple:
+    """The unit's argument types as numba types (the key numba's cache files them under)."""
+    from numba.core import sigutils
+
+    args, _ = sigutils.normalize_signature(f"({unit.args},)")
+    return tuple(args)
+
+
+def compile_unit(unit: Unit) -> None:
+    """Compile (or load from the cache) one kernel for one signature."""
+    kernel(unit).compile(arg_types(unit))
+
+
+def is_cached(unit: Unit) -> bool:
+    """Whether numba's cache holds an index for the unit's kernel (a cheap test of a warm
+    cache; numba's private layout: on any surprise say no, which only costs a helper)."""
+    try:
+        return Path(kernel(unit)._cache._cache_file._index_path).is_file()
+    except (AttributeError, ImportError, OSError):
+        return False
+
+
+Step = Unit | Await
+AWAIT_SECONDS = 120.0  # at most, per Await: a helper that stalls costs this, never a result
+
+
+def spec_of(unit: Unit) -> str:
+    return ":".join(unit)
+
+
+def unit_of(spec: str) -> Unit:
+    module, name, args = spec.split(":", 2)
+    return Unit(module, name, args)
+
+
+class Peer:
+    """The units the other process reports finished, one spec per line of `stream`; `closed`
+    once the stream ends (the other process finished or died)."""
+
+    def __init__(self, stream: IO[bytes], on_close: Callable[[], None] | None = None) -> None:
+        self.done: set[str] = set()
+        self.closed = False
+        self._cond = threading.Condition()
+        self._on_close = on_close
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        with contextlib.suppress(OSError, ValueError):  # a pipe closed under us: the end
+            for line in stream:
+                with self._cond:
+                    self.done.add(line.decode().strip())
+                    self._cond.notify_all()
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+        if self._on_close is not None:
+            self._on_close()
+
+    def wait_for(self, unit: Unit, timeout: float = AWAIT_SECONDS) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: spec_of(unit) in self.done or self.closed, timeout)
+
+
+class Helper:
+    """The helper process: `python -m sim.play.parallel_warm STEP...`, in its own session (a
+    Ctrl-C at the terminal reaches only this process, which then ends it), silent on stderr;
+    it reports each finished unit on its stdout and reads ours from its stdin, and ends when
+    its stdin closes (we finished, or died)."""
+
+    def __init__(self, steps: Sequence[Step]) -> None:
+        root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        args = [("@" + spec_of(s.unit)) if isinstance(s, Await) else spec_of(s) for s in steps]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sim.play.parallel_warm", *args], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+        )
+        assert self.proc.stdout is not None
+        self.peer = Peer(self.proc.stdout)
+
+    def wait_for(self, unit: Unit) -> bool:
+        return self.peer.wait_for(unit)
+
+    def tell(self, unit: Unit) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write((spec_of(unit) + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError:  # it has ended: nobody waits for us
+            pass
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError):
+                if pipe is not None:
+                    pipe.close()
+
+
+def helper_wanted() -> bool:
+    """A helper only pays with a second processor; CANASTA_COMPILE_HELPER=0 turns it off."""
+    if os.environ.get("CANASTA_COMPILE_HELPER", "1").strip() in ("0", "no", "false", "off"):
+        return False
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
+    return len(cpus) >= 2
+
+
+def start_helper(steps: Sequence[Step]) -> Helper | None:
+    if not helper_wanted():
+        return None
+    try:
+        return Helper(steps)
+    except OSError:  # no process to spare: compile everything here
+        return None
+
+
+def run_steps(steps: Sequence[Step], compile_one: Callable[[Unit], None], other: Any) -> None:
+    """Compile the units of `steps` in order; an Await waits for the other process (`other`:
+    `wait_for(unit)`, `tell(unit)`; None: no other process, nothing to wait for)."""
+    for step in steps:
+        if isinstance(step, Await):
+            if other is not None:
+                other.wait_for(step.unit)
+            continue
+        compile_one(step)
+        if other is not None:
+            other.tell(step)
+
+
+def warm_in_parallel(
+    top: Unit,
+    own: Sequence[Step],
+    helper_steps: Sequence[Step],
+    finish: Callable[[], None],
+    compile_one: Callable[[Unit], None] = compile_unit,
+    cached: Callable[[Unit], bool] = is_cached,
+    start: Callable[[Sequence[Step]], Any] = start_helper,
+) -> None:
+    """Run `finish` (the command's warm-up: it loads the kernels from the cache, or compiles
+    them); when the cache holds no `top` kernel yet (a cold cache), first compile `own` here
+    while a helper process compiles `helper_steps`.  The helper is stopped when `finish`
+    returns or anything fails: what it finished stays in the cache, the rest is not needed."""
+    if cached(top):
+        finish()
+        return
+    helper = start(helper_steps)
+    try:
+        run_steps(own, compile_one, helper)
+        finish()
+    finally:
+        if helper is not None:
+            helper.stop()
+
+
+class _Parent:
+    """Helper side: the parent's finished units (our stdin) and ours (our stdout)."""
+
+    def __init__(self) -> None:
+        # the parent closed our stdin: it finished (or died), and needs nothing more from us
+        self.peer = Peer(sys.stdin.buffer, on_close=lambda: os._exit(0))
+
+    def wait_for(self, unit: Unit) -> bool:
+        return self.peer.wait_for(unit)
+
+    def tell(self, unit: Unit) -> None:
+        with contextlib.suppress(OSError):
+            sys.stdout.write(spec_of(unit) + "\n")
+            sys.stdout.flush()
+
+
+def helper_main(args: Sequence[str]) -> int:
+    parent = _Parent()
+    steps: list[Step] = [Await(unit_of(a[1:])) if a.startswith("@") else unit_of(a) for a in args]
+
+    def compile_quietly(unit: Unit) -> None:
+        with contextlib.suppress(Exception):  # a unit that does not compile is the parent's to compile
+            compile_unit(unit)
+
+    run_steps(steps, compile_quietly, parent)
+    return 0
+
+
+def _main() -> None:
+    code = helper_main(sys.argv[1:])
+    # at once: a thread still reads our stdin, which an orderly interpreter exit would wait on
+    sys.stdout.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,0 +1,160 @@
+"""A cold compile in two processes (sim/play/parallel_warm.py): the unit lists only wait for
+what the other side compiles and never deadlock, a failed or missing helper changes nothing but
+the time, a warm cache starts no helper, an interrupt stops the helper, and the lists' argument
+types are the ones the kernels' callers compile (a stale list would cost time, not results)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from sim.play import parallel_warm as pw
+from strategies.registry import KERNELS
+
+PLANS = {
+    "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
+    **{f"play {name}": ((*pw.PLAY_OWN, pw.DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER) for name in KERNELS},
+}
+
+
+def _units(steps):
+    return [s for s in steps if isinstance(s, pw.Unit)]
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_each_side_waits_only_for_units_the_other_compiles(plan):
+    own, helper = PLANS[plan]
+    for waiting, other in ((own, helper), (helper, own)):
+        awaited = [s.unit for s in waiting if isinstance(s, pw.Await)]
+        assert awaited and set(awaited) <= set(_units(other))
+    assert not set(_units(own)) & set(_units(helper))  # nobody compiles a unit twice
+
+
+class _Side:
+    """One side of a fake pair: records what it compiled, tells the other side, waits on it."""
+
+    def __init__(self, log: list) -> None:
+        self.done: set = set()
+        self.cond = threading.Condition()
+        self.log = log
+        self.other: _Side | None = None
+
+    def compile(self, unit) -> None:
+        self.log.append(unit)
+
+    def wait_for(self, unit) -> bool:
+        assert self.other is not None
+        with self.other.cond:
+            return self.other.cond.wait_for(lambda: unit in self.other.done, timeout=5)
+
+    def tell(self, unit) -> None:
+        with self.cond:
+            self.done.add(unit)
+            self.cond.notify_all()
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_the_two_lists_never_deadlock_and_wait_before_each_call(plan):
+    own, helper = PLANS[plan]
+    log: list = []
+    a, b = _Side(log), _Side(log)
+    a.other, b.other = b, a
+    waited: list = []
+
+    def run(steps, side):
+        def wait_for(unit):
+            ok = side.wait_for(unit)
+            waited.append((unit, ok, unit in log))
+            return ok
+
+        proxy = type("P", (), {"wait_for": staticmethod(wait_for), "tell": staticmethod(side.tell)})
+        pw.run_steps(steps, side.compile, proxy)
+
+    t = threading.Thread(target=run, args=(helper, b))
+    t.start()
+    run(own, a)
+    t.join(10)
+    assert not t.is_alive()
+    assert sorted(map(str, log)) == sorted(map(str, _units(own) + _units(helper)))
+    assert waited and all(ok and compiled for _, ok, compiled in waited)
+
+
+class _FakeHelper:
+    def __init__(self, steps, alive=True):
+        self.steps = list(steps)
+        self.alive = alive
+        self.stopped = False
+
+    def wait_for(self, unit):
+        return not self.alive  # a dead helper: nothing to wait for
+
+    def tell(self, unit):
+        pass
+
+    def stop(self):
+        self.stopped = True
+
+
+def test_a_cold_cache_starts_a_helper_and_then_runs_the_warm_up():
+    started, compiled, finished = [], [], []
+
+    def start(steps):
+        started.append(_FakeHelper(steps))
+        return started[-1]
+
+    own = (pw.WHY_MELD, pw.Await(pw.WHY_TAKE), pw.LEGAL)
+    pw.warm_in_parallel(pw.PLAY_CHUNK, own, (pw.WHY_TAKE,), lambda: finished.append(1),
+                        compile_one=compiled.append, cached=lambda u: False, start=start)
+    assert [h.steps for h in started] == [[pw.WHY_TAKE]] and started[0].stopped
+    assert compiled == [pw.WHY_MELD, pw.LEGAL] and finished == [1]
+
+
+def test_a_warm_cache_only_loads():
+    calls = []
+    pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), (pw.WHY_TAKE,), lambda: calls.append("finish"),
+                        compile_one=lambda u: calls.append(u), cached=lambda u: True,
+                        start=lambda steps: pytest.fail("started a helper on a warm cache"))
+    assert calls == ["finish"]
+
+
+@pytest.mark.parametrize("helper", [None, _FakeHelper((), alive=False)], ids=["no helper", "helper died"])
+def test_without_a_working_helper_everything_compiles_here(helper):
+    compiled, finished = [], []
+    own = (pw.Await(pw.AFTER_MOVE), pw.WHY_MELD, pw.Await(pw.WHY_ILLEGAL), pw.LEGAL)
+    pw.warm_in_parallel(pw.PLAY_CHUNK, own, (pw.AFTER_MOVE, pw.WHY_ILLEGAL), lambda: finished.append(1),
+                        compile_one=compiled.append, cached=lambda u: False, start=lambda steps: helper)
+    assert compiled == [pw.WHY_MELD, pw.LEGAL] and finished == [1]
+
+
+def test_an_interrupt_stops_the_helper():
+    helper = _FakeHelper(())
+
+    def compile_one(unit):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), (pw.WHY_TAKE,), lambda: None,
+                            compile_one=compile_one, cached=lambda u: False, start=lambda steps: helper)
+    assert helper.stopped
+
+
+def test_the_helper_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv("CANASTA_COMPILE_HELPER", "0")
+    assert not pw.helper_wanted() and pw.start_helper((pw.WHY_TAKE,)) is None
+
+
+def test_units_have_the_argument_types_their_callers_compile(monkeypatch):
+    """After the warm-ups, each unit's kernel is in numba's cache under the unit's argument
+    types (among the types other callers compiled it for, e.g. the rollout kernels).  A stale
+    unit (after an edit) is missing there when the cache was written without the helper: this
+    test then fails, while the commands only lose time."""
+    from sim.play.warm import warm_play, warm_simulate
+
+    monkeypatch.setenv("CANASTA_COMPILE_HELPER", "0")  # what is compiled here, the callers compiled
+    warm_simulate((False,), (False,))
+    warm_play()
+    units = {u for plan in PLANS.values() for side in plan for u in _units(side)}
+    for unit in sorted(units):
+        index = pw.kernel(unit)._cache._cache_file._load_index()
+        assert pw.arg_types(unit) in [key[0] for key in index], unit
