@@ -13,6 +13,8 @@ duplicate deals.
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +29,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=3000)
     ap.add_argument("--stocks", type=int, default=8)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "aivat_ceiling.json"))
     args = ap.parse_args()
     rules = RuleSet.preset("classic")
     y = np.zeros((args.deals, args.stocks))
@@ -46,7 +49,12 @@ def main() -> None:
         i = rng.integers(0, args.deals, args.deals)
         w = y[i].var(axis=1, ddof=1).mean()
         b.append(y[i].var(ddof=1) / (y[i].mean(axis=1).var(ddof=1) - w / k))
-    print(f"  95% bootstrap CI over deals: [{np.quantile(b, 0.025):.2f}, {np.quantile(b, 0.975):.2f}]")
+    lo, hi = np.quantile(b, [0.025, 0.975])
+    print(f"  95% bootstrap CI over deals: [{lo:.2f}, {hi:.2f}]")
+    Path(args.out).write_text(json.dumps({"a": args.a, "b": args.b, "deals": args.deals, "stocks": k, "seed": args.seed,
+                                          "total_variance": float(total), "stock_part": float(within),
+                                          "deal_part": float(deal_part), "ceiling": float(total / deal_part),
+                                          "ceiling_ci": [float(lo), float(hi)]}, indent=1))
 
 
 if __name__ == "__main__":

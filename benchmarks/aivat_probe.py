@@ -211,6 +211,8 @@ def main() -> None:
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--leaves", type=int, default=31)
     ap.add_argument("--train-frac", type=float, default=1.0, help="fit V on this share of the other half's deals")
+    ap.add_argument("--only-half", type=int, default=-1, help="0 or 1: measure on that half of the deals only")
+    ap.add_argument("--save", default="", help="also save the per-draw values to this .npz")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "aivat_probe.json"))
     args = ap.parse_args()
     rules = RuleSet.preset("classic")
@@ -223,7 +225,8 @@ def main() -> None:
     actual = np.zeros(len(d["raw"]))
     expect = np.zeros(len(d["raw"]))
     r2 = []
-    for h in (0, 1):
+    halves = (0, 1) if args.only_half < 0 else (args.only_half,)
+    for h in halves:
         t0 = time.perf_counter()
         train = (half_ev != h) & (d["hand"] // 2 < args.train_frac * n / 2)
         model = fit_value(features(d["raw"][train]), d["target"][train], args.iters, args.leaves, args.seed)
@@ -234,8 +237,13 @@ def main() -> None:
         r2.append(1 - resid.var() / d["target"][test].var())
         print(f"  half {h}: V fitted on {train.sum():,} draws, out-of-sample R2 {r2[-1]:.3f} "
               f"({time.perf_counter() - t0:.0f} s)")
-    term = d["sign"] * (actual - expect)  # A's team minus B's
-    print(f"  terms: mean {term.mean():.3f} (se {term.std() / np.sqrt(len(term)):.3f}), sd {term.std():.1f}")
+    if args.save:
+        np.savez_compressed(args.save, actual=actual, expect=expect, sign=d["sign"], hand=d["hand"],
+                            target=d["target"], diff=d["diff"], linear=d["linear"], raw=d["raw"])
+    keep_ev = np.isin(half_ev, halves)
+    term = d["sign"] * (actual - expect) * keep_ev  # A's team minus B's
+    tk = term[keep_ev]
+    print(f"  terms: mean {tk.mean():.3f} (se {tk.std() / np.sqrt(len(tk)):.3f}), sd {tk.std():.1f}")
     # per deal: summed over both seatings' draws; also split by who drew (A or B) and by stage
     is_a = d["raw"][:, S0 + S_IS_A] == 1
     early = d["raw"][:, S0 + S_STOCK_LEN] > 40
@@ -244,17 +252,20 @@ def main() -> None:
     per = {}
     for name, m in cols.items():
         per[name] = np.bincount(d["hand"][m], weights=term[m], minlength=n)
-    y = d["diff"]
+    keep = np.isin(half_of_deal, halves)
+    y = d["diff"][keep]
     variants = {"duplicate": y}
+    for name in per:
+        per[name] = per[name][keep]
 
     def adj(x: np.ndarray) -> np.ndarray:
-        out = np.empty(n)
-        for h in (0, 1):
-            m = half_of_deal == h
+        out = np.empty(len(y))
+        for h in halves:
+            m = half_of_deal[keep] == h
             out[m] = adjust(y[m], x[m])
         return out
 
-    lin = d["linear"]
+    lin = d["linear"][keep]
     v_all = per["all"][:, None]
     v_split = np.column_stack([per[k] for k in ("A_early", "A_late", "B_early", "B_late")])
     variants["aivat_coef1"] = y - per["all"] / 2
@@ -266,7 +277,7 @@ def main() -> None:
     table = {k: factor_ci(y, v) for k, v in variants.items()}
     for k, v in table.items():
         print(f"  {k:26s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]  mean {variants[k].mean():.1f}")
-    Path(args.out).write_text(json.dumps({"a": args.a, "b": args.b, "deals": n, "seed": args.seed,
+    Path(args.out).write_text(json.dumps({"a": args.a, "b": args.b, "deals": n, "measured_on_halves": list(halves), "seed": args.seed,
                                           "draws": int(len(term)), "value_r2": r2, "iters": args.iters,
                                           "leaves": args.leaves, "train_frac": args.train_frac,
                                           "factors_vs_duplicate": table}, indent=1))
