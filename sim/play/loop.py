@@ -375,7 +375,10 @@ def play_out_nb(
     while state[Off.PHASE] != Phase.OVER:
         seat = state[Off.SEAT]
         build_obs_nb(state, seat, obs, samba)
-        if agent is None:  # a plain table (pruned by the argument's type: no hook is compiled)
+        # a plain table without logs calls the decision function directly (pruned by the arguments'
+        # types: no hook is compiled); the logged loop keeps the inlined hook, with which it runs
+        # about 9% faster (18.7 against 20.6 us per greedy hand, alternating runs)
+        if agent is None and log is None:
             action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
         else:
             action = agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
