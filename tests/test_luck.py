@@ -107,3 +107,19 @@ def test_too_few_deals_report_no_luck_reduction():
     est = luck_adjusted(y, x, n_boot=20)
     assert est.mean == est.plain_mean and np.isnan(est.variance_reduction)
     assert np.isnan(est.variance_reduction_ci).all()
+
+
+def test_float_floor_division_matches_integer_floor_division():
+    """The terms divide through floats (speed); the quotients must equal Python's // exactly,
+    negative numerators, exact multiples and their neighbours included."""
+    from sim.core.luck import _floor_div_nb
+
+    rng = np.random.default_rng(3)
+    dens = np.concatenate([np.arange(1, 300), rng.integers(1, 1 << 20, 300)])
+    for den in dens:
+        den = int(den)
+        nums = [0, 1, -1, den, -den, den - 1, -den + 1, den + 1, -den - 1, 7 * den, -7 * den, 7 * den - 1, -7 * den - 1]
+        nums += [int(x) for x in rng.integers(-(1 << 39), 1 << 39, 20)]
+        nums += [q * den + r for q in (-(1 << 18), 1 << 18) for r in (-1, 0, 1)]
+        for num in nums:
+            assert _floor_div_nb(num, den) == num // den, (num, den)
