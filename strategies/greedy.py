@@ -33,7 +33,13 @@ import numpy as np
 from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
-from sim.core.legal import legal_actions_nb, why_illegal_nb, why_meld_nb
+from sim.core.legal import (
+    discard_why_nb,
+    legal_actions_nb,
+    why_illegal_nb,
+    why_meld_nb,
+    why_take_nb,
+)
 from sim.core.readers import lowest_bit_nb, meld_nat_nb, team_of_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
@@ -52,9 +58,9 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + meld_nat_nb(obs, team_of_nb(obs), top) > 0:
         # only then can a take be legal (a cheap filter; the engine's check decides)
         for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
-            if why_illegal_nb(obs, H, params, a) == 0:
+            if take_ok_nb(obs, params, team_of_nb(obs), a):
                 return a
-    a = sequence_take_nb(obs, params)
+    a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     if obs[Off.STOCK_LEN] > 0:
@@ -63,6 +69,24 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
         return Act.DECLINE
     n = legal_actions_nb(obs, H, params, buf)
     return buf[0] if n > 0 else -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a pile take a (Act.TAKE_PAIR <= a <=
+    Act.TAKE_ONTO), without its dispatch in the draw phase (the same check: why_take_nb)."""
+    if obs[Off.PHASE] != Phase.DRAW:
+        return why_illegal_nb(obs, Off.HANDS, params, a) == 0
+    return why_take_nb(obs, Off.HANDS, params, a, team) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def discard_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, kind: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, Act.DISCARD + kind) == 0`, without its dispatch for
+    a held kind (not a red three) in the meld phase: then only `discard_why_nb` can refuse it."""
+    if obs[Off.PHASE] != Phase.MELD or kind < 0 or kind >= Kind.RED3 or obs[Off.HANDS + kind] < 1:
+        return why_illegal_nb(obs, Off.HANDS, params, Act.DISCARD + kind) == 0
+    return discard_why_nb(obs, params, team) == 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -95,7 +119,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         if pts < obs[Off.TEAM_MIN + team] and most + wilds < csize:
             return _discard_nb(obs, params, buf)
     # 0. Samba: sequences first (a samba is worth 1,500)
-    a = sequence_move_nb(obs, params)
+    a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     # the candidates of steps 1-3 as bit masks over the natural ranks, bit LAST_NATURAL - k
@@ -201,7 +225,7 @@ def _discard_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
         if key < best_key:
             best_key = key
             best = k
-    if best >= 0 and why_illegal_nb(obs, H, params, Act.DISCARD + best) == 0:
+    if best >= 0 and discard_ok_nb(obs, params, team_of_nb(obs), best):
         return Act.DISCARD + best
     n = legal_actions_nb(obs, H, params, buf)
     return buf[0] if n > 0 else -1

@@ -39,7 +39,7 @@ from sim.core.legal import (
     wild_capacity_nb,
 )
 from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
-from strategies.greedy import meld_ok_nb
+from strategies.greedy import discard_ok_nb, meld_ok_nb, take_ok_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -135,14 +135,14 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if pts >= obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]:
                     mode = 2
     if mode > 0:
-        a = sequence_move_nb(obs, params)  # Samba: sequences first
+        a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # Samba: sequences first
         if a >= 0:
             return a
         a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
         if a >= 0:
             return a
     a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
-    if a >= 0 and why_illegal_nb(obs, H, params, a) == 0:
+    if a >= 0 and discard_ok_nb(obs, params, team, a - Act.DISCARD):  # a discard (_discard_nb)
         return a
     return _first_legal_nb(obs, params, buf)
 
@@ -161,22 +161,22 @@ def _draw_nb(obs, params, knobs, buf, team) -> int:
             if why_illegal_nb(obs, H, params, a) == 0:
                 return a
         return _first_legal_nb(obs, params, buf)
-    a = sequence_take_nb(obs, params)
+    a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     top = obs[Off.PILE_TOP]
     if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + meld_nat_nb(obs, team, top) == 0:
         return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
-    if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
+    if take_ok_nb(obs, params, team, Act.TAKE_ONTO):
         return Act.TAKE_ONTO
-    if pile >= knobs[K.take_pair_min_pile] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
+    if pile >= knobs[K.take_pair_min_pile] and take_ok_nb(obs, params, team, Act.TAKE_PAIR):
         return Act.TAKE_PAIR
     if pile >= knobs[K.take_min_pile]:
         first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
         second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
-        if why_illegal_nb(obs, H, params, first) == 0:
+        if take_ok_nb(obs, params, team, first):
             return first
-        if why_illegal_nb(obs, H, params, second) == 0:
+        if take_ok_nb(obs, params, team, second):
             return second
     return Act.DRAW
 
@@ -202,10 +202,11 @@ def _table_nb(obs, params, team) -> tuple:
             opp_opened = np.bool_(True)
         c = canastas_nb(obs, params, t)
         near = 0
-        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            ms = meld_size_nb(obs, t, k)
-            if csize - 2 <= ms < csize:
-                near = 1
+        if c == need_can - 1:  # else c + near >= need_can is decided by c alone (near is 0 or 1)
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                ms = meld_size_nb(obs, t, k)
+                if csize - 2 <= ms < csize:
+                    near = 1
         if c + near >= need_can:
             threat_teams |= 1 << t
     opp_min_cards = 1000
@@ -395,7 +396,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     H = Off.HANDS
     seat = obs[Off.SEAT]
     n_seats = obs[Off.N_SEATS]
-    nxt = (seat + 1) % n_seats
+    nxt = seat + 1 if seat + 1 < n_seats else 0  # (seat + 1) % n_seats without a division
     lho_team = obs[Off.TEAM_OF_SEAT + nxt]
     lho_cards = obs[Off.HAND_SIZE + nxt]
     pile = obs[Off.PILE_LEN]

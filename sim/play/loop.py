@@ -93,7 +93,7 @@ def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # once per decision: no call (~5% of a greedy hand)
 def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray, samba: bool = True) -> None:
     """The acting seat's view: the public part and its own hand, nothing else.  Without Samba
     rules (samba=False) the Samba-only fields and the suits, which stay zero, are not copied.
