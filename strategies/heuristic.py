@@ -108,10 +108,14 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     nh = np.int64(0)  # np.int64(0), not 0: see _table_nb
     for k in range(N_KINDS):
         nh += obs[H + k]
-    my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
+    my_can, opp_opened, opp_min_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
     opened = obs[Off.TEAM_OPENED + team] != 0
     late = stock <= knobs[K.late_stock]
-    ending = late or threat_cards <= knobs[K.meld_all_when_opp_cards_le]
+    # the hand ends soon when an opponent whose team may go out holds few cards: such an
+    # opponent holds at least opp_min_cards, so the threat scan (canastas of every opposing
+    # team) runs only when those are few enough
+    meld_all_le = knobs[K.meld_all_when_opp_cards_le]
+    ending = late or (opp_min_cards <= meld_all_le and _threat_cards_nb(obs, params, team) <= meld_all_le)
     out_can = knobs[K.go_out_min_canastas] if knobs[K.go_out_min_canastas] > need_can else need_can
     may_out = my_can >= need_can
     want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K.go_out_opp_cards_le] or late)
@@ -184,22 +188,40 @@ def _draw_nb(obs, params, knobs, buf, team) -> int:
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _table_nb(obs, params, team) -> tuple:
     """What the table says: (our canastas, an opponent has opened, fewest cards of an opponent,
-    fewest cards of an opponent whose team may go out soon, cards on our side, on theirs)."""
+    cards on our side, on theirs)."""
     n_seats = obs[Off.N_SEATS]
-    n_teams = obs[Off.N_TEAMS]
-    csize = params[Par.CANASTA_SIZE]
-    need_can = params[Par.CANASTAS_TO_GO_OUT]
     # np.int64(0) / np.bool_(False), not 0 / False: numba types a variable set from a constant
     # as that literal at first and compiles each callee it reaches once more for the literal
-    my_can = np.int64(0)
+    my_can = canastas_nb(obs, params, team)
     opp_opened: np.bool_ = np.bool_(False)
-    threat_teams = 0  # bit t: team t may go out soon (enough canastas, or one short with a meld of 5+)
-    for t in range(n_teams):
-        if t == team:
-            my_can = canastas_nb(obs, params, t)
-            continue
-        if obs[Off.TEAM_OPENED + t] != 0:
+    for t in range(obs[Off.N_TEAMS]):
+        if t != team and obs[Off.TEAM_OPENED + t] != 0:
             opp_opened = np.bool_(True)
+    opp_min_cards = 1000
+    my_side_cards = np.int64(0)
+    opp_side_cards = np.int64(0)
+    for s in range(n_seats):
+        hs = obs[Off.HAND_SIZE + s]
+        if obs[Off.TEAM_OF_SEAT + s] == team:
+            my_side_cards += hs
+        else:
+            opp_side_cards += hs
+            if hs < opp_min_cards:
+                opp_min_cards = hs
+    return my_can, opp_opened, opp_min_cards, my_side_cards, opp_side_cards
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _threat_cards_nb(obs, params, team) -> int:
+    """Fewest cards of an opponent whose team may go out soon (enough canastas, or one short
+    with a meld one or two cards short of a canasta); 1000 if there is none.  Never fewer than
+    `_table_nb`'s fewest cards of an opponent: the caller asks only when those are few."""
+    csize = params[Par.CANASTA_SIZE]
+    need_can = params[Par.CANASTAS_TO_GO_OUT]
+    threat_teams = 0  # bit t: team t may go out soon
+    for t in range(obs[Off.N_TEAMS]):
+        if t == team:
+            continue
         c = canastas_nb(obs, params, t)
         near = 0
         if c == need_can - 1:  # else c + near >= need_can is decided by c alone (near is 0 or 1)
@@ -209,22 +231,13 @@ def _table_nb(obs, params, team) -> tuple:
                     near = 1
         if c + near >= need_can:
             threat_teams |= 1 << t
-    opp_min_cards = 1000
-    threat_cards = 1000  # fewest cards of an opponent whose team may go out
-    my_side_cards = np.int64(0)
-    opp_side_cards = np.int64(0)
-    for s in range(n_seats):
+    threat_cards = 1000
+    for s in range(obs[Off.N_SEATS]):
         t = obs[Off.TEAM_OF_SEAT + s]
         hs = obs[Off.HAND_SIZE + s]
-        if t == team:
-            my_side_cards += hs
-        else:
-            opp_side_cards += hs
-            if hs < opp_min_cards:
-                opp_min_cards = hs
-            if (threat_teams >> t) & 1 != 0 and hs < threat_cards:
-                threat_cards = hs
-    return my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards
+        if t != team and (threat_teams >> t) & 1 != 0 and hs < threat_cards:
+            threat_cards = hs
+    return threat_cards
 
 
 @njit(cache=True, _nrt=False)
