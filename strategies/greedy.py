@@ -74,9 +74,9 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
 @njit(cache=True, _nrt=False, inline="always")
 def take_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
     """`why_illegal_nb(obs, HANDS, params, a) == 0` for a pile take a (Act.TAKE_PAIR <= a <=
-    Act.TAKE_ONTO), without its dispatch in the draw phase (the same check: why_take_nb)."""
-    if obs[Off.PHASE] != Phase.DRAW:
-        return why_illegal_nb(obs, Off.HANDS, params, a) == 0
+    Act.TAKE_ONTO) in the draw phase (the caller's precondition): the same check, why_take_nb,
+    without the dispatch.  One call site each, not two: every call site of a decision
+    function costs it stack slots that its entry zeroes on every decision."""
     return why_take_nb(obs, Off.HANDS, params, a, team) == 0
 
 
@@ -92,9 +92,8 @@ def discard_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, kind: int) -> 
 @njit(cache=True, _nrt=False, inline="always")
 def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
     """`why_illegal_nb(obs, HANDS, params, a) == 0` for a meld or an addition a (Act.MELD <=
-    a < Act.DISCARD), without its dispatch in the meld phase (the same checks: why_meld_nb)."""
-    if obs[Off.PHASE] != Phase.MELD:
-        return why_illegal_nb(obs, Off.HANDS, params, a) == 0
+    a < Act.DISCARD) in the meld phase (the caller's precondition): the same checks,
+    why_meld_nb, without the dispatch (see take_ok_nb)."""
     return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
@@ -102,7 +101,11 @@ def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     if obs[Off.PHASE] == Phase.DRAW:
-        return _draw_nb(obs, params, buf)
+        return _draw_nb(obs, params, buf)  # (take_ok_nb's precondition)
+    if obs[Off.PHASE] != Phase.MELD:  # a finished hand: no legal action (the first legal, if any)
+        n = legal_actions_nb(obs, H, params, buf)
+        return buf[0] if n > 0 else -1
+    # the meld phase from here on (meld_ok_nb's precondition)
     team = team_of_nb(obs)
     csize = params[Par.CANASTA_SIZE]
     if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:

@@ -102,7 +102,10 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     need_can = params[Par.CANASTAS_TO_GO_OUT]
     stock = obs[Off.STOCK_LEN]
     if obs[Off.PHASE] == Phase.DRAW:
-        return _draw_nb(obs, params, knobs, buf, team)
+        return _draw_nb(obs, params, knobs, buf, team)  # (take_ok_nb's precondition)
+    if obs[Off.PHASE] != Phase.MELD:  # a finished hand: no legal action (the first legal, if any)
+        return _first_legal_nb(obs, params, buf)
+    # the meld phase from here on (meld_ok_nb's precondition, in _meld_choice_nb and _black3_nb)
 
     # ---------------------------------------------------------------- context
     nh = np.int64(0)  # np.int64(0), not 0: see _table_nb
@@ -242,7 +245,7 @@ def _threat_cards_nb(obs, params, team) -> int:
 
 @njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
-    """The first legal meld/add of the plan, or -1 to discard.  `opening`: the minimum must be
+    """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`: the minimum must be
     reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
     (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
     (the legality check still refuses it when the team may not go out)."""
