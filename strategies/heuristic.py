@@ -137,9 +137,12 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             meld_all = True
         else:
             allowed = knobs[K.open_with_pile_only] == 0 or opp_opened or ending
-            if allowed:
+            need = obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]
+            # the opening oracle only when the points of the whole hand could reach the need: it
+            # melds cards of the hand, every card worth >= 0 points (RuleSet: card_values >= 0)
+            if allowed and _hand_points_nb(obs, params) >= need:
                 pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, np.int64(2))
-                if pts >= obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]:
+                if pts >= need:
                     mode = 2
     if mode > 0:
         a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # Samba: sequences first
@@ -152,6 +155,17 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     if a >= 0 and discard_ok_nb(obs, params, team, a - Act.DISCARD):  # a discard (_discard_nb)
         return a
     return _first_legal_nb(obs, params, buf)
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _hand_points_nb(obs, params) -> int:
+    """The card points of the naturals and wild cards in hand: at least what
+    `max_meld_points_nb` can find (it melds only those)."""
+    H = Off.HANDS
+    pts = obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        pts += obs[H + k] * params[Par.CARD_VALUE + k]
+    return pts
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
