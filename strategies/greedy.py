@@ -33,7 +33,13 @@ import numpy as np
 from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
-from sim.core.legal import legal_actions_nb, why_illegal_nb, why_meld_nb
+from sim.core.legal import (
+    discard_why_nb,
+    legal_actions_nb,
+    why_illegal_nb,
+    why_meld_nb,
+    why_take_nb,
+)
 from sim.core.readers import lowest_bit_nb, meld_nat_nb, team_of_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
 
@@ -52,9 +58,9 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
     if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + meld_nat_nb(obs, team_of_nb(obs), top) > 0:
         # only then can a take be legal (a cheap filter; the engine's check decides)
         for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
-            if why_illegal_nb(obs, H, params, a) == 0:
+            if take_ok_nb(obs, params, team_of_nb(obs), a):
                 return a
-    a = sequence_take_nb(obs, params)
+    a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     if obs[Off.STOCK_LEN] > 0:
@@ -66,11 +72,28 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def take_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a pile take a (Act.TAKE_PAIR <= a <=
+    Act.TAKE_ONTO) in the draw phase (the caller's precondition): the same check, why_take_nb,
+    without the dispatch.  One call site each, not two: every call site of a decision
+    function costs it stack slots that its entry zeroes on every decision."""
+    return why_take_nb(obs, Off.HANDS, params, a, team) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def discard_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, kind: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, Act.DISCARD + kind) == 0`, without its dispatch for
+    a held kind (not a red three) in the meld phase: then only `discard_why_nb` can refuse it."""
+    if obs[Off.PHASE] != Phase.MELD or kind < 0 or kind >= Kind.RED3 or obs[Off.HANDS + kind] < 1:
+        return why_illegal_nb(obs, Off.HANDS, params, Act.DISCARD + kind) == 0
+    return discard_why_nb(obs, params, team) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
     """`why_illegal_nb(obs, HANDS, params, a) == 0` for a meld or an addition a (Act.MELD <=
-    a < Act.DISCARD), without its dispatch in the meld phase (the same checks: why_meld_nb)."""
-    if obs[Off.PHASE] != Phase.MELD:
-        return why_illegal_nb(obs, Off.HANDS, params, a) == 0
+    a < Act.DISCARD) in the meld phase (the caller's precondition): the same checks,
+    why_meld_nb, without the dispatch (see take_ok_nb)."""
     return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
@@ -78,7 +101,11 @@ def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     if obs[Off.PHASE] == Phase.DRAW:
-        return _draw_nb(obs, params, buf)
+        return _draw_nb(obs, params, buf)  # (take_ok_nb's precondition)
+    if obs[Off.PHASE] != Phase.MELD:  # a finished hand: no legal action (the first legal, if any)
+        n = legal_actions_nb(obs, H, params, buf)
+        return buf[0] if n > 0 else -1
+    # the meld phase from here on (meld_ok_nb's precondition)
     team = team_of_nb(obs)
     csize = params[Par.CANASTA_SIZE]
     if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:
@@ -95,7 +122,7 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         if pts < obs[Off.TEAM_MIN + team] and most + wilds < csize:
             return _discard_nb(obs, params, buf)
     # 0. Samba: sequences first (a samba is worth 1,500)
-    a = sequence_move_nb(obs, params)
+    a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     # the candidates of steps 1-3 as bit masks over the natural ranks, bit LAST_NATURAL - k
@@ -201,7 +228,7 @@ def _discard_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
         if key < best_key:
             best_key = key
             best = k
-    if best >= 0 and why_illegal_nb(obs, H, params, Act.DISCARD + best) == 0:
+    if best >= 0 and discard_ok_nb(obs, params, team_of_nb(obs), best):
         return Act.DISCARD + best
     n = legal_actions_nb(obs, H, params, buf)
     return buf[0] if n > 0 else -1

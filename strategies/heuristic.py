@@ -39,7 +39,7 @@ from sim.core.legal import (
     wild_capacity_nb,
 )
 from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
-from strategies.greedy import meld_ok_nb
+from strategies.greedy import discard_ok_nb, meld_ok_nb, take_ok_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -102,16 +102,23 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     need_can = params[Par.CANASTAS_TO_GO_OUT]
     stock = obs[Off.STOCK_LEN]
     if obs[Off.PHASE] == Phase.DRAW:
-        return _draw_nb(obs, params, knobs, buf, team)
+        return _draw_nb(obs, params, knobs, buf, team)  # (take_ok_nb's precondition)
+    if obs[Off.PHASE] != Phase.MELD:  # a finished hand: no legal action (the first legal, if any)
+        return _first_legal_nb(obs, params, buf)
+    # the meld phase from here on (meld_ok_nb's precondition, in _meld_choice_nb and _black3_nb)
 
     # ---------------------------------------------------------------- context
     nh = np.int64(0)  # np.int64(0), not 0: see _table_nb
     for k in range(N_KINDS):
         nh += obs[H + k]
-    my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
+    my_can, opp_opened, opp_min_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
     opened = obs[Off.TEAM_OPENED + team] != 0
     late = stock <= knobs[K.late_stock]
-    ending = late or threat_cards <= knobs[K.meld_all_when_opp_cards_le]
+    # the hand ends soon when an opponent whose team may go out holds few cards: such an
+    # opponent holds at least opp_min_cards, so the threat scan (canastas of every opposing
+    # team) runs only when those are few enough
+    meld_all_le = knobs[K.meld_all_when_opp_cards_le]
+    ending = late or (opp_min_cards <= meld_all_le and _threat_cards_nb(obs, params, team) <= meld_all_le)
     out_can = knobs[K.go_out_min_canastas] if knobs[K.go_out_min_canastas] > need_can else need_can
     may_out = my_can >= need_can
     want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K.go_out_opp_cards_le] or late)
@@ -130,21 +137,35 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
             meld_all = True
         else:
             allowed = knobs[K.open_with_pile_only] == 0 or opp_opened or ending
-            if allowed:
+            need = obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]
+            # the opening oracle only when the points of the whole hand could reach the need: it
+            # melds cards of the hand, every card worth >= 0 points (RuleSet: card_values >= 0)
+            if allowed and _hand_points_nb(obs, params) >= need:
                 pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, np.int64(2))
-                if pts >= obs[Off.TEAM_MIN + team] + knobs[K.open_threshold]:
+                if pts >= need:
                     mode = 2
     if mode > 0:
-        a = sequence_move_nb(obs, params)  # Samba: sequences first
+        a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # Samba: sequences first
         if a >= 0:
             return a
         a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
         if a >= 0:
             return a
     a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
-    if a >= 0 and why_illegal_nb(obs, H, params, a) == 0:
+    if a >= 0 and discard_ok_nb(obs, params, team, a - Act.DISCARD):  # a discard (_discard_nb)
         return a
     return _first_legal_nb(obs, params, buf)
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _hand_points_nb(obs, params) -> int:
+    """The card points of the naturals and wild cards in hand: at least what
+    `max_meld_points_nb` can find (it melds only those)."""
+    H = Off.HANDS
+    pts = obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        pts += obs[H + k] * params[Par.CARD_VALUE + k]
+    return pts
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
@@ -161,22 +182,22 @@ def _draw_nb(obs, params, knobs, buf, team) -> int:
             if why_illegal_nb(obs, H, params, a) == 0:
                 return a
         return _first_legal_nb(obs, params, buf)
-    a = sequence_take_nb(obs, params)
+    a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     top = obs[Off.PILE_TOP]
     if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + meld_nat_nb(obs, team, top) == 0:
         return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
-    if why_illegal_nb(obs, H, params, Act.TAKE_ONTO) == 0:
+    if take_ok_nb(obs, params, team, Act.TAKE_ONTO):
         return Act.TAKE_ONTO
-    if pile >= knobs[K.take_pair_min_pile] and why_illegal_nb(obs, H, params, Act.TAKE_PAIR) == 0:
+    if pile >= knobs[K.take_pair_min_pile] and take_ok_nb(obs, params, team, Act.TAKE_PAIR):
         return Act.TAKE_PAIR
     if pile >= knobs[K.take_min_pile]:
         first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
         second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
-        if why_illegal_nb(obs, H, params, first) == 0:
+        if take_ok_nb(obs, params, team, first):
             return first
-        if why_illegal_nb(obs, H, params, second) == 0:
+        if take_ok_nb(obs, params, team, second):
             return second
     return Act.DRAW
 
@@ -184,51 +205,61 @@ def _draw_nb(obs, params, knobs, buf, team) -> int:
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _table_nb(obs, params, team) -> tuple:
     """What the table says: (our canastas, an opponent has opened, fewest cards of an opponent,
-    fewest cards of an opponent whose team may go out soon, cards on our side, on theirs)."""
+    cards on our side, on theirs)."""
     n_seats = obs[Off.N_SEATS]
-    n_teams = obs[Off.N_TEAMS]
-    csize = params[Par.CANASTA_SIZE]
-    need_can = params[Par.CANASTAS_TO_GO_OUT]
     # np.int64(0) / np.bool_(False), not 0 / False: numba types a variable set from a constant
     # as that literal at first and compiles each callee it reaches once more for the literal
-    my_can = np.int64(0)
+    my_can = canastas_nb(obs, params, team)
     opp_opened: np.bool_ = np.bool_(False)
-    threat_teams = 0  # bit t: team t may go out soon (enough canastas, or one short with a meld of 5+)
-    for t in range(n_teams):
-        if t == team:
-            my_can = canastas_nb(obs, params, t)
-            continue
-        if obs[Off.TEAM_OPENED + t] != 0:
+    for t in range(obs[Off.N_TEAMS]):
+        if t != team and obs[Off.TEAM_OPENED + t] != 0:
             opp_opened = np.bool_(True)
-        c = canastas_nb(obs, params, t)
-        near = 0
-        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            ms = meld_size_nb(obs, t, k)
-            if csize - 2 <= ms < csize:
-                near = 1
-        if c + near >= need_can:
-            threat_teams |= 1 << t
     opp_min_cards = 1000
-    threat_cards = 1000  # fewest cards of an opponent whose team may go out
     my_side_cards = np.int64(0)
     opp_side_cards = np.int64(0)
     for s in range(n_seats):
-        t = obs[Off.TEAM_OF_SEAT + s]
         hs = obs[Off.HAND_SIZE + s]
-        if t == team:
+        if obs[Off.TEAM_OF_SEAT + s] == team:
             my_side_cards += hs
         else:
             opp_side_cards += hs
             if hs < opp_min_cards:
                 opp_min_cards = hs
-            if (threat_teams >> t) & 1 != 0 and hs < threat_cards:
-                threat_cards = hs
-    return my_can, opp_opened, opp_min_cards, threat_cards, my_side_cards, opp_side_cards
+    return my_can, opp_opened, opp_min_cards, my_side_cards, opp_side_cards
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _threat_cards_nb(obs, params, team) -> int:
+    """Fewest cards of an opponent whose team may go out soon (enough canastas, or one short
+    with a meld one or two cards short of a canasta); 1000 if there is none.  Never fewer than
+    `_table_nb`'s fewest cards of an opponent: the caller asks only when those are few."""
+    csize = params[Par.CANASTA_SIZE]
+    need_can = params[Par.CANASTAS_TO_GO_OUT]
+    threat_teams = 0  # bit t: team t may go out soon
+    for t in range(obs[Off.N_TEAMS]):
+        if t == team:
+            continue
+        c = canastas_nb(obs, params, t)
+        near = 0
+        if c == need_can - 1:  # else c + near >= need_can is decided by c alone (near is 0 or 1)
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                ms = meld_size_nb(obs, t, k)
+                if csize - 2 <= ms < csize:
+                    near = 1
+        if c + near >= need_can:
+            threat_teams |= 1 << t
+    threat_cards = 1000
+    for s in range(obs[Off.N_SEATS]):
+        t = obs[Off.TEAM_OF_SEAT + s]
+        hs = obs[Off.HAND_SIZE + s]
+        if t != team and (threat_teams >> t) & 1 != 0 and hs < threat_cards:
+            threat_cards = hs
+    return threat_cards
 
 
 @njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
-    """The first legal meld/add of the plan, or -1 to discard.  `opening`: the minimum must be
+    """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`: the minimum must be
     reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
     (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
     (the legality check still refuses it when the team may not go out)."""
@@ -395,7 +426,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     H = Off.HANDS
     seat = obs[Off.SEAT]
     n_seats = obs[Off.N_SEATS]
-    nxt = (seat + 1) % n_seats
+    nxt = seat + 1 if seat + 1 < n_seats else 0  # (seat + 1) % n_seats without a division
     lho_team = obs[Off.TEAM_OF_SEAT + nxt]
     lho_cards = obs[Off.HAND_SIZE + nxt]
     pile = obs[Off.PILE_LEN]

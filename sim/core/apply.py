@@ -30,6 +30,7 @@ from sim.core.enums import (
 from sim.core.legal import Why, pick_suit_nb, seq_move_nb, team_of_nb, why_illegal_nb
 from sim.core.luck import luck_count_stock_nb, luck_deal_nb, luck_draw_nb
 from sim.core.readers import code_kind_nb, code_suit_nb, make_code_nb
+from sim.core.suits import first_suit_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -68,7 +69,10 @@ def _remove_nb(state, params, seat, kind, n) -> int:
     code = kind
     if FIRST_NATURAL <= kind <= LAST_NATURAL:
         for _ in range(n):
-            s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, np.int64(kind))
+            if params[Par.SEQUENCES] == 0:
+                s = first_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, kind)  # = pick_suit_nb, no call
+            else:
+                s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, np.int64(kind))
             state[Off.HAND_SUITS + seat * N_SUITED + s * 11 + kind - FIRST_NATURAL] -= 1
             code = make_code_nb(kind, s)
     return code

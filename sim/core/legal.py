@@ -44,15 +44,15 @@ from sim.core.readers import wild_capacity_nb as wild_capacity_nb
 from sim.core.suits import pick_suit_nb as pick_suit_nb
 from sim.core.why import WHY_TEXT as WHY_TEXT
 from sim.core.why import Why as Why
+from sim.core.why import discard_why_nb as discard_why_nb
 from sim.core.why import (
-    discard_why_nb,
     meld_lookahead_nb,
     why_draw_nb,
     why_seq_nb,
-    why_take_nb,
 )
 from sim.core.why import why_illegal_nb as why_illegal_nb
 from sim.core.why import why_meld_nb as why_meld_nb
+from sim.core.why import why_take_nb as why_take_nb
 
 
 @njit(cache=True, _nrt=False)

@@ -61,9 +61,18 @@ def randint_nb(rng: np.ndarray, n: int) -> int:
 
 @njit(cache=True, _nrt=False)
 def shuffle_nb(rng: np.ndarray, arr: np.ndarray, n: int) -> None:
-    """Fisher-Yates shuffle of arr[:n] in place."""
+    """Fisher-Yates shuffle of arr[:n] in place.
+
+    The same draws as `randint_nb(rng, i + 1)` for i = n - 1 .. 1, with the key and the counter
+    kept in locals and the counter stored back once: through rng[1] every draw waited on the
+    store of the one before (the compiler cannot tell that `arr` and `rng` do not overlap)."""
+    key = rng[0]
+    count = rng[1]
     for i in range(n - 1, 0, -1):
-        j = randint_nb(rng, i + 1)
+        count += np.uint64(1)
+        u = float(mix64_nb(key + count * GOLDEN) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        j = int(u * (i + 1))
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+    rng[1] = count
