@@ -20,7 +20,7 @@ from sim.core.actions import (
     parse_action,
     sequence_action_text,
 )
-from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
+from sim.core.apply import SCORE_ROWS, do_action_nb, init_hand_nb, score_hand_nb
 from sim.core.cards import (
     DeckError,
     card_token,
@@ -302,7 +302,9 @@ class GameState:
             raise IllegalActionError(f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}")
         for s in range(self.n_seats):
             know_update_nb(self._knows[s], self.state, self.params, a)
-        apply_action_nb(self.state, self.params, a)
+        # checked just above: the `do` half alone (apply_action_nb would check again, and
+        # `canasta play` would compile one more kernel, linking the whole core once more)
+        do_action_nb(self.state, self.params, a)
         for s in range(self.n_seats):
             know_after_nb(self._knows[s], self.state)
         self.history.append(Step(seat, a, text))

@@ -93,10 +93,12 @@ _HELPER_CORE = (SEQ_PLAN, MAX_MELD, Await(CAN_GO_OUT), Await(FINISH_POSSIBLE), A
                 Await(WHY_MELD), WHY_ILLEGAL)
 _OWN_FIRST = (CAN_GO_OUT, FINISH_POSSIBLE, DRAW_ONE, MELD_CARDS, TAKE_PILE)  # they call none of the chain
 _OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
-PLAY_HELPER = (*_HELPER_CORE, BEGIN_TURN, NEXT_TURN, Await(DRAW_ONE), Await(MELD_CARDS), Await(TAKE_PILE),
-               DO_ACTION, APPLY_ACTION)
+# `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb)
+PLAY_HELPER = (*_HELPER_CORE, BEGIN_TURN, Await(DRAW_ONE), INIT_HAND, NEXT_TURN, Await(MELD_CARDS), Await(TAKE_PILE),
+               DO_ACTION)
 PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], KNOW_UPDATE, OBSERVE, *_OWN_CORE[2:], LEGAL)
-PLAY_OWN_LAST = (Await(BEGIN_TURN), INIT_HAND, Await(APPLY_ACTION))  # after the strategies' kernels
+PLAY_OWN_LAST = (SCORE_HAND, Await(INIT_HAND), Await(DO_ACTION))  # after the strategies' kernels
+PLAY_TOP = KNOW_UPDATE  # cached: `canasta play` has run here before (the loop does not compile it)
 SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, FIRST_LEGAL, SEQ_TAKE, Await(SEQ_MOVE), Await(MELD_CHOICE), Await(H_DISCARD),
                    DECIDE["heuristic"], G_DISCARD, DECIDE["greedy"], Await(BEGIN_TURN), INIT_HAND)
 SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], SEQ_MOVE, MELD_CHOICE, BEGIN_TURN,
@@ -176,10 +178,12 @@ class Helper:
     it reports each finished unit on its stdout and reads ours from its stdin, and ends when
     its stdin closes (we finished, or died)."""
 
-    def __init__(self, steps: Sequence[Step]) -> None:
+    def __init__(self, steps: Sequence[Step], top: Unit | None = None) -> None:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
         args = [("@" + spec_of(s.unit)) if isinstance(s, Await) else spec_of(s) for s in steps]
+        if top is not None:  # started early (start_early): it first checks the cache itself
+            args.insert(0, "?" + spec_of(top))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sim.play.parallel_warm", *args], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
@@ -216,9 +220,37 @@ def helper_wanted() -> bool:
     return len(cpus) >= 2
 
 
+# the helper of each command (`canasta play`, `canasta simulate`): the kernel whose presence in
+# the cache means a warm cache, and the helper's steps
+PLANS: dict[str, tuple[Unit, tuple[Step, ...]]] = {"play": (PLAY_TOP, PLAY_HELPER), "simulate": (PLAY_CHUNK, SIMULATE_HELPER)}
+_early: dict[tuple[Step, ...], Helper] = {}  # started by start_early, not yet taken by start_helper
+
+
+def start_early(command: str) -> None:
+    """Start the helper of `command` (a key of PLANS) now, before the command has imported its
+    libraries (a second or so of a cold start that the helper then spends compiling); the
+    command's warm-up takes it over (start_helper).  On a warm cache it ends by itself once it
+    has checked the cache (or when the warm-up, which checks too, stops it: stop_early)."""
+    top, steps = PLANS[command]
+    if steps not in _early and helper_wanted():
+        with contextlib.suppress(OSError):
+            _early[steps] = Helper(steps, top)
+
+
+def stop_early() -> None:
+    """Stop the helpers start_early started that no warm-up took over."""
+    while _early:
+        _early.popitem()[1].stop()
+
+
 def start_helper(steps: Sequence[Step]) -> Helper | None:
     if not helper_wanted():
         return None
+    early = _early.pop(tuple(steps), None)
+    if early is not None:
+        if early.proc.poll() is None:
+            return early
+        early.stop()  # it found the cache warm before this process did: start afresh
     try:
         return Helper(steps)
     except OSError:  # no process to spare: compile everything here
@@ -252,6 +284,7 @@ def warm_in_parallel(
     while a helper process compiles `helper_steps`.  The helper is stopped when `finish`
     returns or anything fails: what it finished stays in the cache, the rest is not needed."""
     if cached(top):
+        stop_early()
         finish()
         return
     helper = start(helper_steps)
@@ -279,9 +312,19 @@ class _Parent:
             sys.stdout.flush()
 
 
+def steps_of(args: Sequence[str], cached: Callable[[Unit], bool] = is_cached) -> list[Step]:
+    """The helper's steps from its arguments (`Helper`): unit specs, '@spec' an Await, and first
+    '?spec' (a helper started early) when none is needed if that unit is cached."""
+    if args and args[0].startswith("?"):
+        if cached(unit_of(args[0][1:])):
+            return []
+        args = args[1:]
+    return [Await(unit_of(a[1:])) if a.startswith("@") else unit_of(a) for a in args]
+
+
 def helper_main(args: Sequence[str]) -> int:
     parent = _Parent()
-    steps: list[Step] = [Await(unit_of(a[1:])) if a.startswith("@") else unit_of(a) for a in args]
+    steps = steps_of(args)
 
     def compile_quietly(unit: Unit) -> None:
         with contextlib.suppress(Exception):  # a unit that does not compile is the parent's to compile

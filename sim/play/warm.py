@@ -122,4 +122,4 @@ def warm_play(strategies: Sequence[str] | None = None) -> None:
     def finish() -> None:
         play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)
 
-    pw.warm_in_parallel(pw.APPLY_ACTION, (*pw.PLAY_OWN, *decide, *pw.PLAY_OWN_LAST), pw.PLAY_HELPER, finish)
+    pw.warm_in_parallel(pw.PLAY_TOP, (*pw.PLAY_OWN, *decide, *pw.PLAY_OWN_LAST), pw.PLAY_HELPER, finish)
