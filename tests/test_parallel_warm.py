@@ -15,6 +15,7 @@ from strategies.registry import KERNELS
 PLANS = {
     "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
     **{f"play {name}": ((*pw.PLAY_OWN, pw.DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER) for name in KERNELS},
+    "play knowledge": ((*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, pw.DECIDE["random"], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER),
 }
 
 

@@ -96,9 +96,10 @@ _OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
 # `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb)
 PLAY_HELPER = (*_HELPER_CORE, BEGIN_TURN, Await(DRAW_ONE), INIT_HAND, NEXT_TURN, Await(MELD_CARDS), Await(TAKE_PILE),
                DO_ACTION)
-PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], KNOW_UPDATE, OBSERVE, *_OWN_CORE[2:], LEGAL)
+PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, *_OWN_CORE[2:], LEGAL)
+PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
 PLAY_OWN_LAST = (SCORE_HAND, Await(INIT_HAND), Await(DO_ACTION))  # after the strategies' kernels
-PLAY_TOP = KNOW_UPDATE  # cached: `canasta play` has run here before (the loop does not compile it)
+PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
 SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, FIRST_LEGAL, SEQ_TAKE, Await(SEQ_MOVE), Await(MELD_CHOICE), Await(H_DISCARD),
                    DECIDE["heuristic"], G_DISCARD, DECIDE["greedy"], Await(BEGIN_TURN), INIT_HAND)
 SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], SEQ_MOVE, MELD_CHOICE, BEGIN_TURN,
