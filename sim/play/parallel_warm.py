@@ -56,8 +56,6 @@ WHY_MELD = Unit("sim.core.why", "why_meld_nb", SIG_WHY)
 WHY_SEQ = Unit("sim.core.why", "why_seq_nb", SIG_WHY)
 WHY_ILLEGAL = Unit("sim.core.why", "why_illegal_nb", f"{A}, int64, {A}, int64")
 LEGAL = Unit("sim.core.legal", "legal_actions_nb", f"{A}, int64, {A}, {A}")
-BEGIN_TURN = Unit("sim.core.apply", "begin_turn_nb", f"{A}, {A}")
-NEXT_TURN = Unit("sim.core.apply", "_next_turn_nb", f"{A}, {A}")
 DRAW_ONE = Unit("sim.core.apply", "draw_one_nb", SIG_STATE_ACTION)
 MELD_CARDS = Unit("sim.core.apply", "_meld_cards_nb", f"{A}, {A}, int32, int32, int64, int64, int64, int64, int64, bool")
 TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
@@ -66,11 +64,8 @@ APPLY_ACTION = Unit("sim.core.apply", "apply_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
 KNOW_UPDATE = Unit("sim.play.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
 OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
-SEQ_MOVE = Unit("strategies.sequences", "sequence_move_nb", f"{A}, {A}")
-SEQ_TAKE = Unit("strategies.sequences", "sequence_take_nb", f"{A}, {A}")
 MELD_CHOICE = Unit("strategies.heuristic", "_meld_choice_nb", f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool")
 H_DISCARD = Unit("strategies.heuristic", "_discard_nb", f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64")
-FIRST_LEGAL = Unit("strategies.heuristic", "_first_legal_nb", f"{A}, {A}, {A}")
 G_DISCARD = Unit("strategies.greedy", "_discard_nb", f"{A}, {A}, {A}")
 AFTER_MOVE = Unit("sim.core.why", "_after_move_ok_nb", f"{A}, {A}, {A}, int32, int64, int64")
 MAX_MELD = Unit("sim.core.opening", "max_meld_points_nb", f"{A}, {A}, {A}, int32, int64")
@@ -94,16 +89,15 @@ _HELPER_CORE = (SEQ_PLAN, MAX_MELD, Await(CAN_GO_OUT), Await(FINISH_POSSIBLE), A
 _OWN_FIRST = (CAN_GO_OUT, FINISH_POSSIBLE, DRAW_ONE, MELD_CARDS, TAKE_PILE)  # they call none of the chain
 _OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
 # `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb)
-PLAY_HELPER = (*_HELPER_CORE, BEGIN_TURN, Await(DRAW_ONE), INIT_HAND, NEXT_TURN, Await(MELD_CARDS), Await(TAKE_PILE),
-               DO_ACTION)
+PLAY_HELPER = (*_HELPER_CORE, Await(DRAW_ONE), INIT_HAND, Await(MELD_CARDS), Await(TAKE_PILE), DO_ACTION)
 PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, *_OWN_CORE[2:], LEGAL)
 PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
 PLAY_OWN_LAST = (SCORE_HAND, Await(INIT_HAND), Await(DO_ACTION))  # after the strategies' kernels
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
-SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, FIRST_LEGAL, SEQ_TAKE, Await(SEQ_MOVE), Await(MELD_CHOICE), Await(H_DISCARD),
-                   DECIDE["heuristic"], G_DISCARD, DECIDE["greedy"], Await(BEGIN_TURN), INIT_HAND)
-SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], SEQ_MOVE, MELD_CHOICE, BEGIN_TURN,
-                NEXT_TURN, DO_ACTION, APPLY_ACTION, Await(LEGAL), DECIDE["random"], Await(INIT_HAND))
+SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], G_DISCARD,
+                   DECIDE["greedy"], INIT_HAND)
+SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, DO_ACTION, APPLY_ACTION,
+                Await(LEGAL), DECIDE["random"], Await(INIT_HAND))
 
 
 def kernel(unit: Unit) -> Any:
