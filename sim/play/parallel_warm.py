@@ -74,6 +74,12 @@ CAN_GO_OUT = Unit("sim.core.opening", "can_go_out_concealed_nb", f"{A}, {A}, {A}
 FINISH_POSSIBLE = Unit("sim.core.opening", "finish_possible_nb", f"{A}, {A}, {A}, int32")
 INIT_HAND = Unit("sim.core.apply", "init_hand_nb", f"{A}, {A}, {A}, int64, int64, {A}")
 PLAY_CHUNK = Unit("sim.play.loop", "play_chunk_nb", "")  # only asked whether it is cached
+# the self-play loop of `canasta simulate`'s default run (no logs, no --check, no search agent:
+# those arguments are None), as play_chunk_nb calls it
+D2 = "[:, ::1]"
+PLAY_OUT = Unit("sim.play.loop", "play_out_nb",
+                f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
+                f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none")
 DECIDE = {name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
           for name, module in (("random", "random_play"), ("greedy", "greedy"), ("heuristic", "heuristic"))}
 
@@ -94,10 +100,12 @@ PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, *_OWN_CORE[2:], LEGAL)
 PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
 PLAY_OWN_LAST = (SCORE_HAND, Await(INIT_HAND), Await(DO_ACTION))  # after the strategies' kernels
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
-SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], G_DISCARD,
-                   DECIDE["greedy"], INIT_HAND)
-SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, DO_ACTION, APPLY_ACTION,
-                Await(LEGAL), DECIDE["random"], Await(INIT_HAND))
+# simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
+# play_chunk_nb here (the warm-up), the one kernel left
+SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], Await(G_DISCARD),
+                   DECIDE["greedy"], DECIDE["random"], Await(DO_ACTION), Await(APPLY_ACTION), PLAY_OUT)
+SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, Await(LEGAL), G_DISCARD,
+                DO_ACTION, APPLY_ACTION, INIT_HAND, Await(PLAY_OUT))
 
 
 def kernel(unit: Unit) -> Any:
