@@ -74,6 +74,10 @@ CAN_GO_OUT = Unit("sim.core.opening", "can_go_out_concealed_nb", f"{A}, {A}, {A}
 FINISH_POSSIBLE = Unit("sim.core.opening", "finish_possible_nb", f"{A}, {A}, {A}, int32")
 INIT_HAND = Unit("sim.core.apply", "init_hand_nb", f"{A}, {A}, {A}, int64, int64, {A}")
 PLAY_CHUNK = Unit("sim.play.loop", "play_chunk_nb", "")  # only asked whether it is cached
+DECK_COMPOSITION = Unit("sim.play.loop", "deck_composition_nb", f"{A}, int64[::1]")  # GameState.new_hand's
+FILL_DECK = Unit("sim.play.loop", "fill_deck_nb", f"int64[::1], {A}")
+SEED_RNG = Unit("sim.core.rng", "seed_rng_nb", "uint64[::1], int64, int64, int64, int64")
+SHUFFLE = Unit("sim.core.rng", "shuffle_nb", f"uint64[::1], {A}, int64")
 # the self-play loop of `canasta simulate`'s default run (no logs, no --check, no search agent:
 # those arguments are None), as play_chunk_nb calls it
 D2 = "[:, ::1]"
@@ -95,10 +99,11 @@ _HELPER_CORE = (SEQ_PLAN, MAX_MELD, Await(CAN_GO_OUT), Await(FINISH_POSSIBLE), A
 _OWN_FIRST = (CAN_GO_OUT, FINISH_POSSIBLE, DRAW_ONE, MELD_CARDS, TAKE_PILE)  # they call none of the chain
 _OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
 # `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb)
-PLAY_HELPER = (*_HELPER_CORE, Await(DRAW_ONE), INIT_HAND, Await(MELD_CARDS), Await(TAKE_PILE), DO_ACTION)
-PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, *_OWN_CORE[2:], LEGAL)
+PLAY_HELPER = (*_HELPER_CORE, Await(DRAW_ONE), INIT_HAND, Await(MELD_CARDS), Await(TAKE_PILE), DO_ACTION,
+               DECK_COMPOSITION, FILL_DECK, SEED_RNG, SHUFFLE)
+PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, SCORE_HAND, *_OWN_CORE[2:], LEGAL)
 PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
-PLAY_OWN_LAST = (SCORE_HAND, Await(INIT_HAND), Await(DO_ACTION))  # after the strategies' kernels
+PLAY_OWN_LAST = (Await(INIT_HAND), Await(DO_ACTION), Await(SHUFFLE))  # after the strategies' kernels
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
 # simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
 # play_chunk_nb here (the warm-up), the one kernel left
