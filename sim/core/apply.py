@@ -393,7 +393,7 @@ def _take_pile_nb(state, params, seat, team) -> int:
     return top
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """Apply `action` for the seat to act.  Returns 0, or the `Why` code of an illegal action
     (the state is then unchanged)."""

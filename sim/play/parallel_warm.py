@@ -48,7 +48,7 @@ class Await(NamedTuple):
 
 A = "int32[::1]"  # the state, params, hand and scratch arrays
 SIG_WHY = f"{A}, int64, {A}, int64, int32"  # why_take_nb, why_meld_nb, why_seq_nb
-SIG_STATE_ACTION = f"{A}, {A}, int64"  # do_action_nb, apply_action_nb, draw_one_nb
+SIG_STATE_ACTION = f"{A}, {A}, int64"  # do_action_nb, draw_one_nb
 SIG_DECIDE = f"{A}, {A}, float64[::1], uint64[::1], {A}"  # a strategy's decide_nb
 
 WHY_TAKE = Unit("sim.core.why", "why_take_nb", SIG_WHY)
@@ -60,7 +60,6 @@ DRAW_ONE = Unit("sim.core.apply", "draw_one_nb", SIG_STATE_ACTION)
 MELD_CARDS = Unit("sim.core.apply", "_meld_cards_nb", f"{A}, {A}, int32, int32, int64, int64, int64, int64, int64, bool")
 TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
 DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
-APPLY_ACTION = Unit("sim.core.apply", "apply_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
 KNOW_UPDATE = Unit("sim.play.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
 OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
@@ -108,9 +107,9 @@ PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does 
 # simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
 # play_chunk_nb here (the warm-up), the one kernel left
 SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], Await(G_DISCARD),
-                   DECIDE["greedy"], DECIDE["random"], Await(DO_ACTION), Await(APPLY_ACTION), PLAY_OUT)
+                   DECIDE["greedy"], Await(DO_ACTION), PLAY_OUT)
 SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, Await(LEGAL), G_DISCARD,
-                DO_ACTION, APPLY_ACTION, INIT_HAND, Await(PLAY_OUT))
+                DO_ACTION, INIT_HAND, Await(PLAY_OUT))
 
 
 def kernel(unit: Unit) -> Any:
