@@ -176,6 +176,7 @@ class _EarlyHelper(_FakeHelper):
 def test_a_helper_started_early_is_taken_over_by_the_warm_up(monkeypatch):
     monkeypatch.setattr(pw, "Helper", _EarlyHelper)
     monkeypatch.setattr(pw, "helper_wanted", lambda: True)
+    monkeypatch.setattr(pw, "looks_cached", lambda unit: False)
     pw.start_early("play")
     early = pw._early[pw.PLAY_HELPER]
     assert early.top == pw.PLAY_TOP and early.steps == list(pw.PLAY_HELPER)
@@ -190,6 +191,7 @@ def test_a_helper_started_early_is_taken_over_by_the_warm_up(monkeypatch):
 def test_a_warm_cache_stops_a_helper_started_early(monkeypatch):
     monkeypatch.setattr(pw, "Helper", _EarlyHelper)
     monkeypatch.setattr(pw, "helper_wanted", lambda: True)
+    monkeypatch.setattr(pw, "looks_cached", lambda unit: False)
     pw.start_early("simulate")
     early = pw._early[pw.SIMULATE_HELPER]
     pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), pw.SIMULATE_HELPER, lambda: None,
@@ -215,3 +217,30 @@ def test_the_command_line_starts_the_helper_before_loading_the_libraries(monkeyp
     monkeypatch.setattr(pw, "start_early", calls.append)
     stop = main._start_compiling(argv)
     assert calls == ([started] if started else []) and (stop is pw.stop_early) == bool(started)
+
+
+def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pw, "Helper", _EarlyHelper)
+    monkeypatch.setattr(pw, "helper_wanted", lambda: True)
+    assert not pw.looks_cached(pw.PLAY_TOP)
+    (tmp_path / "play_0123").mkdir()
+    (tmp_path / "play_0123" / "knowledge.observe_nb-232.py311.nbi").write_bytes(b"")
+    assert pw.looks_cached(pw.PLAY_TOP) and not pw.looks_cached(pw.PLAY_CHUNK)
+    pw.start_early("play")
+    assert not pw._early
+
+
+def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
+    """The file name looks_cached expects is the one numba writes (numba's private layout)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    code = "from sim.play.knowledge import observe_nb; print(observe_nb._cache._cache_file._index_path)"
+    import os
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ))
+    index = out.stdout.strip()
+    assert index.startswith(str(tmp_path)) and not pw.looks_cached(pw.PLAY_TOP)
+    os.makedirs(os.path.dirname(index), exist_ok=True)
+    open(index, "wb").close()
+    assert pw.looks_cached(pw.PLAY_TOP)

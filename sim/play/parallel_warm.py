@@ -239,9 +239,24 @@ def start_early(command: str) -> None:
     command's warm-up takes it over (start_helper).  On a warm cache it ends by itself once it
     has checked the cache (or when the warm-up, which checks too, stops it: stop_early)."""
     top, steps = PLANS[command]
-    if steps not in _early and helper_wanted():
+    if steps not in _early and helper_wanted() and not looks_cached(top):
         with contextlib.suppress(OSError):
             _early[steps] = Helper(steps, top)
+
+
+def looks_cached(unit: Unit) -> bool:
+    """A quick look, without importing numba, for a cache index of the unit's kernel (numba's
+    file name `<module>.<function>-<line>.py<version>.nbi`, in NUMBA_CACHE_DIR or beside the
+    module in __pycache__).  A wrong answer costs time only: a warm cache that is missed starts a
+    helper that checks again and ends; a cold one taken for warm starts its helper later."""
+    src = Path(__file__).resolve().parents[2].joinpath(*unit.module.split(".")).with_suffix(".py")
+    pattern = f"{src.stem}.{unit.name}-*.nbi"
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    where = Path(user_dir) if user_dir else src.parent / "__pycache__"
+    try:
+        return where.is_dir() and next(where.rglob(pattern), None) is not None
+    except OSError:
+        return False
 
 
 def stop_early() -> None:
