@@ -46,7 +46,7 @@ from sim.play.warm import warm_play, warm_simulate
 if sys.argv[1] in ("simulate", "both"):
     warm_simulate((False,), (False,))  # `canasta simulate`'s default: no --check, no logs
 if sys.argv[1] == "play":
-    warm_play(sys.argv[3].split(","))  # canasta play's default: random only
+    warm_play(sys.argv[3].split(","), knowledge=False)  # canasta play's default: random only, no position
 if sys.argv[1] == "both":
     warm_play()  # every strategy
 ru = resource.getrusage(resource.RUSAGE_SELF)

@@ -89,7 +89,7 @@ def knobs_with(**overrides: float) -> dict[str, float]:
     return _knobs_with(KNOB_TABLE, **overrides)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _first_legal_nb(obs, params, buf) -> int:
     n = legal_actions_nb(obs, Off.HANDS, params, buf)
     return buf[0] if n > 0 else -1
@@ -363,7 +363,7 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     return _black3_nb(obs, params, team)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
     if obs[H + Kind.BLACK3] > 0:

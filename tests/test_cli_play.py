@@ -102,3 +102,18 @@ def test_illegal_action_text_says_why():
     gs = GameState.new_hand(RuleSet.preset("classic"), seed=1)
     with pytest.raises(IllegalActionError, match="not allowed in this phase"):
         gs.apply("discard " + gs.hand()[0])
+
+
+@pytest.mark.parametrize("strategies", [["random"] * 4, ["expert", "greedy", "expert", "greedy"]])
+def test_a_hand_without_knowledge_plays_the_same_and_refuses_positions(strategies):
+    from sim.core.errors import CanastaError
+    from sim.play.pyplay import play_hand_py
+
+    rules = RuleSet.preset("classic")
+    kept = play_hand_py(rules, strategies, seed=11, gs=GameState.new_hand(rules, 11))
+    bare = play_hand_py(rules, strategies, seed=11, gs=GameState.new_hand(rules, 11, track_knowledge=False))
+    assert bare.actions == kept.actions and (bare.state == kept.state).all()
+    assert bare.score_breakdown() == kept.score_breakdown() and bare.know is None
+    for ask in (bare.position, bare.knowledge):
+        with pytest.raises(CanastaError, match="track_knowledge"):
+            ask()

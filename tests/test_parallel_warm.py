@@ -15,6 +15,7 @@ from strategies.registry import KERNELS
 PLANS = {
     "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
     **{f"play {name}": ((*pw.PLAY_OWN, pw.DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER) for name in KERNELS},
+    "play knowledge": ((*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, pw.DECIDE["random"], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER),
 }
 
 
@@ -158,3 +159,88 @@ def test_units_have_the_argument_types_their_callers_compile(monkeypatch):
     for unit in sorted(units):
         index = pw.kernel(unit)._cache._cache_file._load_index()
         assert pw.arg_types(unit) in [key[0] for key in index], unit
+
+
+class _EarlyHelper(_FakeHelper):
+    """A started helper process, as far as start_helper can tell (running until stopped)."""
+
+    def __init__(self, steps, top=None):
+        super().__init__(steps)
+        self.top = top
+        self.proc = self
+
+    def poll(self):
+        return 0 if self.stopped else None
+
+
+def test_a_helper_started_early_is_taken_over_by_the_warm_up(monkeypatch):
+    monkeypatch.setattr(pw, "Helper", _EarlyHelper)
+    monkeypatch.setattr(pw, "helper_wanted", lambda: True)
+    monkeypatch.setattr(pw, "looks_cached", lambda unit: False)
+    pw.start_early("play")
+    early = pw._early[pw.PLAY_HELPER]
+    assert early.top == pw.PLAY_TOP and early.steps == list(pw.PLAY_HELPER)
+    assert pw.start_helper(pw.PLAY_HELPER) is early and not early.stopped
+    assert not pw._early  # taken: nothing left for stop_early
+    pw.start_early("simulate")
+    late = pw._early[pw.SIMULATE_HELPER]
+    pw.stop_early()
+    assert late.stopped and not pw._early
+
+
+def test_a_warm_cache_stops_a_helper_started_early(monkeypatch):
+    monkeypatch.setattr(pw, "Helper", _EarlyHelper)
+    monkeypatch.setattr(pw, "helper_wanted", lambda: True)
+    monkeypatch.setattr(pw, "looks_cached", lambda unit: False)
+    pw.start_early("simulate")
+    early = pw._early[pw.SIMULATE_HELPER]
+    pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), pw.SIMULATE_HELPER, lambda: None,
+                        compile_one=lambda u: pytest.fail("compiled on a warm cache"), cached=lambda u: True)
+    assert early.stopped and not pw._early
+
+
+def test_a_helper_started_early_checks_the_cache_first():
+    args = ["?" + pw.spec_of(pw.PLAY_TOP), pw.spec_of(pw.WHY_TAKE), "@" + pw.spec_of(pw.WHY_MELD)]
+    assert pw.steps_of(args, cached=lambda u: u == pw.PLAY_TOP) == []
+    assert pw.steps_of(args, cached=lambda u: False) == [pw.WHY_TAKE, pw.Await(pw.WHY_MELD)]
+    assert pw.steps_of(args[1:], cached=lambda u: True) == [pw.WHY_TAKE, pw.Await(pw.WHY_MELD)]
+
+
+@pytest.mark.parametrize(("argv", "started"), [
+    (["play", "--seed", "3"], "play"), (["simulate", "--hands", "10"], "simulate"), (["rules"], None),
+    (["play", "--help"], None), (["simulate", "--scheduler=tcp://h:1"], None), ([], None),
+])
+def test_the_command_line_starts_the_helper_before_loading_the_libraries(monkeypatch, argv, started):
+    from sim.cli import main
+
+    calls = []
+    monkeypatch.setattr(pw, "start_early", calls.append)
+    stop = main._start_compiling(argv)
+    assert calls == ([started] if started else []) and (stop is pw.stop_early) == bool(started)
+
+
+def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pw, "Helper", _EarlyHelper)
+    monkeypatch.setattr(pw, "helper_wanted", lambda: True)
+    assert not pw.looks_cached(pw.PLAY_TOP)
+    (tmp_path / "play_0123").mkdir()
+    (tmp_path / "play_0123" / "knowledge.observe_nb-232.py311.nbi").write_bytes(b"")
+    assert pw.looks_cached(pw.PLAY_TOP) and not pw.looks_cached(pw.PLAY_CHUNK)
+    pw.start_early("play")
+    assert not pw._early
+
+
+def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
+    """The file name looks_cached expects is the one numba writes (numba's private layout)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    code = "from sim.play.knowledge import observe_nb; print(observe_nb._cache._cache_file._index_path)"
+    import os
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ))
+    index = out.stdout.strip()
+    assert index.startswith(str(tmp_path)) and not pw.looks_cached(pw.PLAY_TOP)
+    os.makedirs(os.path.dirname(index), exist_ok=True)
+    open(index, "wb").close()
+    assert pw.looks_cached(pw.PLAY_TOP)

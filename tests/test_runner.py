@@ -460,3 +460,30 @@ def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
     assert grown_mb < 500, f"memory grew by {grown_mb:.0f} MB"
     assert store.read_manifest(tmp_path / "huge")["total"] == 10**12
+
+
+def test_a_small_run_without_jobs_plays_in_this_process():
+    small, big = runner.SMALL_RUN["hands"], runner.SMALL_RUN["games"]
+    assert runner.default_jobs("hands", runner.DEFAULT_HANDS) == 1  # the default run
+    assert runner.default_jobs("hands", small) == 1 and runner.default_jobs("hands", small + 1) == -1
+    assert runner.default_jobs("games", big) == 1 and runner.default_jobs("games", big + 1) == -1
+    assert runner.default_jobs("hands", 10, backend="dask") == -1  # a cluster's workers: all of them
+
+
+@pytest.mark.parametrize(("argv", "jobs"), [
+    ([], 1), (["--hands", "100001"], -1), (["--hands", "10", "--jobs", "2"], 2), (["--games", "10001"], -1),
+])
+def test_the_command_passes_the_default_number_of_workers(monkeypatch, tmp_path, argv, jobs):
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_simulate(*args, **kw):
+        seen.append(kw["jobs"])
+        raise Stop
+
+    monkeypatch.setattr(runner, "simulate", fake_simulate)
+    with pytest.raises(Stop):
+        cli.main(["simulate", "--out", str(tmp_path / "x"), "--no-progress", *argv])
+    assert seen == [jobs]

@@ -107,3 +107,16 @@ def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():
     engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2, log_rate=1.0, check=True)
     kinds = {(isinstance(sig[8], types.NoneType), isinstance(sig[9], types.NoneType)) for sig in play_chunk_nb.signatures}
     assert {(True, True), (False, False)} <= kinds
+
+
+def test_play_without_a_position_compiles_no_knowledge_kernels():
+    import os
+    import subprocess
+    import sys
+
+    code = ("from sim.play.warm import warm_play; warm_play(['random'], knowledge=False); "
+            "from sim.play import knowledge as k; "
+            "print(len(k.know_update_nb.signatures), len(k.know_after_nb.signatures), len(k.observe_nb.signatures))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ))
+    assert out.stdout.split() == ["0", "0", "1"]

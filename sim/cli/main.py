@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -120,7 +121,33 @@ def os_error_message(exc: OSError, command: str, args: argparse.Namespace) -> st
     return msg
 
 
+EARLY_COMPILE = ("play", "simulate")  # commands whose first run is mostly a compilation
+NOT_HERE = ("-h", "--help", "--scheduler", "--backend")  # no local compilation (or not now)
+
+
+def _start_compiling(argv: list[str]) -> Callable[[], None] | None:
+    """`canasta play` and `canasta simulate` compile the game core on their first run: start
+    the compile helper (sim/play/parallel_warm.py) before the libraries load; it ends at once on
+    a warm cache.  Returns what stops it if the command does not take it over."""
+    if not argv or argv[0] not in EARLY_COMPILE or any(a.split("=")[0] in NOT_HERE for a in argv[1:]):
+        return None
+    from sim.play import parallel_warm
+
+    parallel_warm.start_early(argv[0])
+    return parallel_warm.stop_early
+
+
 def _run(argv: list[str] | None) -> int:
+    # only as the command itself (`canasta ...`: no argv), not for a Python caller of main([...])
+    stop = _start_compiling(sys.argv[1:]) if argv is None else None
+    try:
+        return _run_command(argv)
+    finally:
+        if stop is not None:
+            stop()
+
+
+def _run_command(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -92,11 +92,14 @@ def run(args: argparse.Namespace) -> int:
     if args.deck is not None:  # a bad deck file is one line at once, not after a cold compile
         read_deck_file(args.deck, rules.decks)
 
+    knowledge = args.position_at is not None  # only a position needs what each seat knows
+
     def make() -> GameState:
-        return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck)
+        return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck,
+                                  track_knowledge=knowledge)
 
     with compile_notice("the game core", play_compile_seconds(strategies)):
-        warm_play(strategies)
+        warm_play(strategies, knowledge=knowledge)
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
     if args.position_at is not None:
         print(position_at(make(), gs.actions, args.position_at, args.seat), end="")

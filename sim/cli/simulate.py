@@ -77,7 +77,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     x = p.add_argument_group("execution")
     x.add_argument("--out", default=None, metavar="DIR", help=f"run folder (default {DEFAULT_OUT})")
     x.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
-    x.add_argument("--jobs", default=None, metavar="N", help="worker processes (default -1: all cores)")
+    x.add_argument("--jobs", default=None, metavar="N", help="worker processes (default -1: all cores; runs of at most 100,000 hands or 10,000 games: this process)")
     x.add_argument(
         "--chunk-size", default=None, metavar="N",
         help="hands per chunk (games with --games); default: total/64 within 250..5000 (25..500 games)",
@@ -195,7 +195,6 @@ def run(args: argparse.Namespace) -> int:
     mode_now = "games" if games is not None else "hands"
     if chunk is None and existing is not None and existing["mode"] == mode_now:
         chunk = existing["chunk_size"]
-    jobs = parse_jobs(args.jobs)
     backend = args.backend or ("dask" if args.scheduler else "loky")
     if backend not in runner.BACKENDS:
         raise CanastaError(f"--backend '{backend}': choose loky or dask")
@@ -214,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
     mode = "games" if games is not None else "hands"
     total = games if games is not None else (hands if hands is not None else runner.DEFAULT_HANDS)
     chunk_eff = chunk or runner.default_chunk_size(mode, total)
+    jobs = parse_jobs(args.jobs) if args.jobs is not None else runner.default_jobs(mode, total, backend)
     settings = {"strategies": seats, "mode": mode, "total": total, "seed": seed,
                 "chunk_size": chunk_eff, "log_decisions": rate, "log_detail": detail}
     command = _command(settings, rules, out)

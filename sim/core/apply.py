@@ -152,7 +152,7 @@ def _push_pile_nb(state, code) -> None:
         state[Off.PILE_FREEZE] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
     """Reset the per-turn fields for the seat to act; end the hand if it cannot go on."""
     seat = state[Off.SEAT]
@@ -177,7 +177,7 @@ def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
         end_hand_nb(state, End.EXHAUSTED)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _next_turn_nb(state, params) -> None:
     state[Off.SEAT] = (state[Off.SEAT] + 1) % state[Off.N_SEATS]
     state[Off.TURN] += 1
@@ -397,7 +397,7 @@ def _take_pile_nb(state, params, seat, team) -> int:
     return top
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """Apply `action` for the seat to act.  Returns 0, or the `Why` code of an illegal action
     (the state is then unchanged)."""

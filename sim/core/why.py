@@ -244,7 +244,7 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
     return why
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, top) -> int:
     """The look-ahead of a pile take once the top card is melded (in place): a team that has
     not opened must still reach its minimum from the hand (the rest of the pile waits aside);

@@ -20,7 +20,7 @@ from sim.core.actions import (
     parse_action,
     sequence_action_text,
 )
-from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
+from sim.core.apply import SCORE_ROWS, do_action_nb, init_hand_nb, score_hand_nb
 from sim.core.cards import (
     DeckError,
     card_token,
@@ -77,17 +77,21 @@ class GameState:
     # what each seat knows beyond its observation (sim.play.worlds.Know), one row per seat
     know: np.ndarray | None = None
     pile_hidden: int = 0  # bottom pile cards nobody has seen (positions typed by a person)
+    # False: no `know` is kept (position() and knowledge() refuse); `canasta play` then compiles
+    # no knowledge kernels (sim.play.knowledge) unless it writes a position
+    tracks_knowledge: bool = True
 
     def __post_init__(self) -> None:
-        if self.know is None:
+        if self.know is None and self.tracks_knowledge:
             self.know = np.zeros((self.n_seats, Know.SIZE), np.int32)
             for s in range(self.n_seats):
                 know_init_nb(self.know[s], s, self.pile_hidden)
 
     @property
     def _knows(self) -> np.ndarray:
-        """``know``, which __post_init__ always fills (int32[n_seats, Know.SIZE])."""
-        assert self.know is not None
+        """``know``, which __post_init__ fills unless the hand does not track it (int32[n_seats, Know.SIZE])."""
+        if self.know is None:
+            raise CanastaError("this hand keeps no knowledge (GameState.new_hand(track_knowledge=False))")
         return self.know
 
     # ------------------------------------------------------------------ creation
@@ -102,9 +106,12 @@ class GameState:
         dealer: int | None = None,
         deck: str | list[int] | None = None,
         deck_file: str | None = None,
+        track_knowledge: bool = True,
     ) -> GameState:
         """A hand dealt from the key (seed, game, hand) or from a stacked deck (text or card ids,
         or a file), with the given cumulative scores (they set each team's minimum).
+        ``track_knowledge=False``: keep no record of what each seat knows (``position()`` and
+        ``knowledge()`` then refuse), which spares compiling the knowledge kernels.
 
         Every argument is checked first (ranges: sim.core.limits); bad input raises a one-line
         ``CanastaError``."""
@@ -149,7 +156,8 @@ class GameState:
             cum[t] = v
         state = np.zeros(Off.STATE_SIZE, np.int32)
         init_hand_nb(state, params, kinds.astype(np.int32), n_cards, dealer, cum)
-        return cls(rules, state, params, kinds.astype(np.int32), tuple(rules.active_seats(hand)), key)
+        return cls(rules, state, params, kinds.astype(np.int32), tuple(rules.active_seats(hand)), key,
+                   tracks_knowledge=bool(track_knowledge))
 
     @classmethod
     def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
@@ -255,7 +263,8 @@ class GameState:
         self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])
-        observe_nb(self.state, self.seat if seat is None else seat, int(self._knows[0, Know.PILE_HIDDEN]), obs, samba)
+        hidden = int(self._knows[0, Know.PILE_HIDDEN]) if self.tracks_knowledge else self.pile_hidden
+        observe_nb(self.state, self.seat if seat is None else seat, hidden, obs, samba)
         return obs
 
     def knowledge(self, seat: int | None = None) -> np.ndarray:
@@ -300,10 +309,12 @@ class GameState:
         why = int(why_illegal_nb(self.state, Off.HANDS + seat * N_KINDS, self.params, a))
         if why:
             raise IllegalActionError(f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}")
-        for s in range(self.n_seats):
+        for s in range(self.n_seats if self.tracks_knowledge else 0):
             know_update_nb(self._knows[s], self.state, self.params, a)
-        apply_action_nb(self.state, self.params, a)
-        for s in range(self.n_seats):
+        # checked just above: the `do` half alone (apply_action_nb would check again, and
+        # `canasta play` would compile one more kernel, linking the whole core once more)
+        do_action_nb(self.state, self.params, a)
+        for s in range(self.n_seats if self.tracks_knowledge else 0):
             know_after_nb(self._knows[s], self.state)
         self.history.append(Step(seat, a, text))
 

@@ -48,7 +48,7 @@ class Await(NamedTuple):
 
 A = "int32[::1]"  # the state, params, hand and scratch arrays
 SIG_WHY = f"{A}, int64, {A}, int64, int32"  # why_take_nb, why_meld_nb, why_seq_nb
-SIG_STATE_ACTION = f"{A}, {A}, int64"  # do_action_nb, apply_action_nb, draw_one_nb
+SIG_STATE_ACTION = f"{A}, {A}, int64"  # do_action_nb, draw_one_nb
 SIG_DECIDE = f"{A}, {A}, float64[::1], uint64[::1], {A}"  # a strategy's decide_nb
 
 WHY_TAKE = Unit("sim.core.why", "why_take_nb", SIG_WHY)
@@ -56,21 +56,15 @@ WHY_MELD = Unit("sim.core.why", "why_meld_nb", SIG_WHY)
 WHY_SEQ = Unit("sim.core.why", "why_seq_nb", SIG_WHY)
 WHY_ILLEGAL = Unit("sim.core.why", "why_illegal_nb", f"{A}, int64, {A}, int64")
 LEGAL = Unit("sim.core.legal", "legal_actions_nb", f"{A}, int64, {A}, {A}")
-BEGIN_TURN = Unit("sim.core.apply", "begin_turn_nb", f"{A}, {A}")
-NEXT_TURN = Unit("sim.core.apply", "_next_turn_nb", f"{A}, {A}")
 DRAW_ONE = Unit("sim.core.apply", "draw_one_nb", SIG_STATE_ACTION)
 MELD_CARDS = Unit("sim.core.apply", "_meld_cards_nb", f"{A}, {A}, int32, int32, int64, int64, int64, int64, int64, bool")
 TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
 DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
-APPLY_ACTION = Unit("sim.core.apply", "apply_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
 KNOW_UPDATE = Unit("sim.play.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
 OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
-SEQ_MOVE = Unit("strategies.sequences", "sequence_move_nb", f"{A}, {A}")
-SEQ_TAKE = Unit("strategies.sequences", "sequence_take_nb", f"{A}, {A}")
 MELD_CHOICE = Unit("strategies.heuristic", "_meld_choice_nb", f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool")
 H_DISCARD = Unit("strategies.heuristic", "_discard_nb", f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64")
-FIRST_LEGAL = Unit("strategies.heuristic", "_first_legal_nb", f"{A}, {A}, {A}")
 G_DISCARD = Unit("strategies.greedy", "_discard_nb", f"{A}, {A}, {A}")
 AFTER_MOVE = Unit("sim.core.why", "_after_move_ok_nb", f"{A}, {A}, {A}, int32, int64, int64")
 MAX_MELD = Unit("sim.core.opening", "max_meld_points_nb", f"{A}, {A}, {A}, int32, int64")
@@ -79,6 +73,16 @@ CAN_GO_OUT = Unit("sim.core.opening", "can_go_out_concealed_nb", f"{A}, {A}, {A}
 FINISH_POSSIBLE = Unit("sim.core.opening", "finish_possible_nb", f"{A}, {A}, {A}, int32")
 INIT_HAND = Unit("sim.core.apply", "init_hand_nb", f"{A}, {A}, {A}, int64, int64, {A}")
 PLAY_CHUNK = Unit("sim.play.loop", "play_chunk_nb", "")  # only asked whether it is cached
+DECK_COMPOSITION = Unit("sim.play.loop", "deck_composition_nb", f"{A}, int64[::1]")  # GameState.new_hand's
+FILL_DECK = Unit("sim.play.loop", "fill_deck_nb", f"int64[::1], {A}")
+SEED_RNG = Unit("sim.core.rng", "seed_rng_nb", "uint64[::1], int64, int64, int64, int64")
+SHUFFLE = Unit("sim.core.rng", "shuffle_nb", f"uint64[::1], {A}, int64")
+# the self-play loop of `canasta simulate`'s default run (no logs, no --check, no search agent:
+# those arguments are None), as play_chunk_nb calls it
+D2 = "[:, ::1]"
+PLAY_OUT = Unit("sim.play.loop", "play_out_nb",
+                f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
+                f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none")
 DECIDE = {name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
           for name, module in (("random", "random_play"), ("greedy", "greedy"), ("heuristic", "heuristic"))}
 
@@ -93,14 +97,19 @@ _HELPER_CORE = (SEQ_PLAN, MAX_MELD, Await(CAN_GO_OUT), Await(FINISH_POSSIBLE), A
                 Await(WHY_MELD), WHY_ILLEGAL)
 _OWN_FIRST = (CAN_GO_OUT, FINISH_POSSIBLE, DRAW_ONE, MELD_CARDS, TAKE_PILE)  # they call none of the chain
 _OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
-PLAY_HELPER = (*_HELPER_CORE, BEGIN_TURN, NEXT_TURN, Await(DRAW_ONE), Await(MELD_CARDS), Await(TAKE_PILE),
-               DO_ACTION, APPLY_ACTION)
-PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], KNOW_UPDATE, OBSERVE, *_OWN_CORE[2:], LEGAL)
-PLAY_OWN_LAST = (Await(BEGIN_TURN), INIT_HAND, Await(APPLY_ACTION))  # after the strategies' kernels
-SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, FIRST_LEGAL, SEQ_TAKE, Await(SEQ_MOVE), Await(MELD_CHOICE), Await(H_DISCARD),
-                   DECIDE["heuristic"], G_DISCARD, DECIDE["greedy"], Await(BEGIN_TURN), INIT_HAND)
-SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], SEQ_MOVE, MELD_CHOICE, BEGIN_TURN,
-                NEXT_TURN, DO_ACTION, APPLY_ACTION, Await(LEGAL), DECIDE["random"], Await(INIT_HAND))
+# `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb)
+PLAY_HELPER = (*_HELPER_CORE, Await(DRAW_ONE), INIT_HAND, Await(MELD_CARDS), Await(TAKE_PILE), DO_ACTION,
+               DECK_COMPOSITION, FILL_DECK, SEED_RNG, SHUFFLE)
+PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, SCORE_HAND, *_OWN_CORE[2:], LEGAL)
+PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
+PLAY_OWN_LAST = (Await(INIT_HAND), Await(DO_ACTION), Await(SHUFFLE))  # after the strategies' kernels
+PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
+# simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
+# play_chunk_nb here (the warm-up), the one kernel left
+SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], Await(G_DISCARD),
+                   DECIDE["greedy"], Await(DO_ACTION), PLAY_OUT)
+SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, Await(LEGAL), G_DISCARD,
+                DO_ACTION, INIT_HAND, Await(PLAY_OUT))
 
 
 def kernel(unit: Unit) -> Any:
@@ -176,10 +185,12 @@ class Helper:
     it reports each finished unit on its stdout and reads ours from its stdin, and ends when
     its stdin closes (we finished, or died)."""
 
-    def __init__(self, steps: Sequence[Step]) -> None:
+    def __init__(self, steps: Sequence[Step], top: Unit | None = None) -> None:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
         args = [("@" + spec_of(s.unit)) if isinstance(s, Await) else spec_of(s) for s in steps]
+        if top is not None:  # started early (start_early): it first checks the cache itself
+            args.insert(0, "?" + spec_of(top))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sim.play.parallel_warm", *args], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
@@ -216,9 +227,52 @@ def helper_wanted() -> bool:
     return len(cpus) >= 2
 
 
+# the helper of each command (`canasta play`, `canasta simulate`): the kernel whose presence in
+# the cache means a warm cache, and the helper's steps
+PLANS: dict[str, tuple[Unit, tuple[Step, ...]]] = {"play": (PLAY_TOP, PLAY_HELPER), "simulate": (PLAY_CHUNK, SIMULATE_HELPER)}
+_early: dict[tuple[Step, ...], Helper] = {}  # started by start_early, not yet taken by start_helper
+
+
+def start_early(command: str) -> None:
+    """Start the helper of `command` (a key of PLANS) now, before the command has imported its
+    libraries (a second or so of a cold start that the helper then spends compiling); the
+    command's warm-up takes it over (start_helper).  On a warm cache it ends by itself once it
+    has checked the cache (or when the warm-up, which checks too, stops it: stop_early)."""
+    top, steps = PLANS[command]
+    if steps not in _early and helper_wanted() and not looks_cached(top):
+        with contextlib.suppress(OSError):
+            _early[steps] = Helper(steps, top)
+
+
+def looks_cached(unit: Unit) -> bool:
+    """A quick look, without importing numba, for a cache index of the unit's kernel (numba's
+    file name `<module>.<function>-<line>.py<version>.nbi`, in NUMBA_CACHE_DIR or beside the
+    module in __pycache__).  A wrong answer costs time only: a warm cache that is missed starts a
+    helper that checks again and ends; a cold one taken for warm starts its helper later."""
+    src = Path(__file__).resolve().parents[2].joinpath(*unit.module.split(".")).with_suffix(".py")
+    pattern = f"{src.stem}.{unit.name}-*.nbi"
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    where = Path(user_dir) if user_dir else src.parent / "__pycache__"
+    try:
+        return where.is_dir() and next(where.rglob(pattern), None) is not None
+    except OSError:
+        return False
+
+
+def stop_early() -> None:
+    """Stop the helpers start_early started that no warm-up took over."""
+    while _early:
+        _early.popitem()[1].stop()
+
+
 def start_helper(steps: Sequence[Step]) -> Helper | None:
     if not helper_wanted():
         return None
+    early = _early.pop(tuple(steps), None)
+    if early is not None:
+        if early.proc.poll() is None:
+            return early
+        early.stop()  # it found the cache warm before this process did: start afresh
     try:
         return Helper(steps)
     except OSError:  # no process to spare: compile everything here
@@ -252,6 +306,7 @@ def warm_in_parallel(
     while a helper process compiles `helper_steps`.  The helper is stopped when `finish`
     returns or anything fails: what it finished stays in the cache, the rest is not needed."""
     if cached(top):
+        stop_early()
         finish()
         return
     helper = start(helper_steps)
@@ -279,9 +334,19 @@ class _Parent:
             sys.stdout.flush()
 
 
+def steps_of(args: Sequence[str], cached: Callable[[Unit], bool] = is_cached) -> list[Step]:
+    """The helper's steps from its arguments (`Helper`): unit specs, '@spec' an Await, and first
+    '?spec' (a helper started early) when none is needed if that unit is cached."""
+    if args and args[0].startswith("?"):
+        if cached(unit_of(args[0][1:])):
+            return []
+        args = args[1:]
+    return [Await(unit_of(a[1:])) if a.startswith("@") else unit_of(a) for a in args]
+
+
 def helper_main(args: Sequence[str]) -> int:
     parent = _Parent()
-    steps: list[Step] = [Await(unit_of(a[1:])) if a.startswith("@") else unit_of(a) for a in args]
+    steps = steps_of(args)
 
     def compile_quietly(unit: Unit) -> None:
         with contextlib.suppress(Exception):  # a unit that does not compile is the parent's to compile

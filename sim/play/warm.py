@@ -106,12 +106,14 @@ def play_compile_seconds(strategies: Sequence[str] | None = None) -> int:
     return COLD_COMPILE_SECONDS["play"] + sum(PLAY_KERNEL_SECONDS.get(k, 5) for k in kernels)
 
 
-def warm_play(strategies: Sequence[str] | None = None) -> None:
+def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -> None:
     """Compile the step-through kernels of ``canasta play`` and ``GameState``, and the decision
     kernels of `strategies` (specs or names; None: every strategy); names that are not
-    compiled strategies (the search players) are left out."""
+    compiled strategies (the search players) are left out.  `knowledge`: also the kernels that
+    keep what each seat knows (``GameState.new_hand(track_knowledge=True)``, positions)."""
     from sim.core.rules import RuleSet
     from sim.play import parallel_warm as pw
+    from sim.play.game import GameState
     from sim.play.pyplay import play_hand_py
     from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec
 
@@ -120,6 +122,9 @@ def warm_play(strategies: Sequence[str] | None = None) -> None:
     seats = list(one_each.values()) or ["random"]
     decide = [pw.DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]] for n in seats]
     def finish() -> None:
-        play_hand_py(RuleSet.preset("classic"), [seats[i % len(seats)] for i in range(4)], seed=0)
+        rules = RuleSet.preset("classic")
+        play_hand_py(rules, [seats[i % len(seats)] for i in range(4)], seed=0,
+                     gs=GameState.new_hand(rules, track_knowledge=knowledge))
 
-    pw.warm_in_parallel(pw.APPLY_ACTION, (*pw.PLAY_OWN, *decide, *pw.PLAY_OWN_LAST), pw.PLAY_HELPER, finish)
+    own = (*pw.PLAY_OWN, *(pw.PLAY_KNOWLEDGE if knowledge else ()), *decide, *pw.PLAY_OWN_LAST)
+    pw.warm_in_parallel(pw.PLAY_TOP, own, pw.PLAY_HELPER, finish)
