@@ -445,17 +445,18 @@ def test_gc_frozen_once_in_workers_only(monkeypatch):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
-    """--hands 1e12 is 200 million chunks: they are made as the workers ask for them (a list of
+    """--hands 1e12 is 50 million chunks: they are made as the workers ask for them (a list of
     them would take minutes and gigabytes before the first chunk)."""
     import resource
     import time
 
+    size = runner.default_chunk_size("hands", 10**12)
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
     with pytest.raises(runner.RunInterrupted) as exc:
         runner.simulate(RULES, "greedy", hands=10**12, out=tmp_path / "huge", jobs=jobs, progress=False,
-                        chunk_fn=fake_engine.run_chunk_failing_at(5 * 5_000))
-    assert exc.value.n_chunks == 200_000_000
+                        chunk_fn=fake_engine.run_chunk_failing_at(5 * size))
+    assert exc.value.n_chunks == 10**12 // size == 50_000_000
     assert time.perf_counter() - t0 < 60
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
     assert grown_mb < 500, f"memory grew by {grown_mb:.0f} MB"
@@ -487,3 +488,40 @@ def test_the_command_passes_the_default_number_of_workers(monkeypatch, tmp_path,
     with pytest.raises(Stop):
         cli.main(["simulate", "--out", str(tmp_path / "x"), "--no-progress", *argv])
     assert seen == [jobs]
+
+
+# ----------------------------------------------------------------------------- chunk sizes
+
+
+@pytest.mark.parametrize(
+    "mode, total, rate, size",
+    [
+        ("hands", 10_000_000, 0.0, 20_000),  # unlogged: large chunks (a chunk's fixed cost is ~5 ms)
+        ("hands", 10_000_000, 0.05, 5_000),  # logged: the decision buffers grow with the chunk
+        ("hands", 1_000_000, 0.0, 15_625),  # about 64 chunks, so every core gets work
+        ("hands", 1_000_000, 1.0, 5_000),
+        ("hands", 20_000, 0.0, 313),
+        ("hands", 1_000, 0.0, 250),  # never below 250 hands
+        ("games", 1_000_000, 0.0, 2_000),
+        ("games", 1_000_000, 0.5, 500),
+        ("games", 1_000, 0.0, 25),
+    ],
+)
+def test_default_chunk_sizes(mode, total, rate, size):
+    assert runner.default_chunk_size(mode, total, rate) == size
+
+
+def test_resume_without_chunk_size_keeps_the_folders_chunks(tmp_path, reference):
+    """A folder written with other chunks (e.g. before a default changed) resumes with its own
+    chunk size when none is given, instead of being refused as another experiment."""
+    out = tmp_path / "run"
+    with pytest.raises(runner.RunInterrupted):
+        sim_run(out, chunk_size=300, chunk_fn=fake_engine.run_chunk_failing_at(900))
+    assert runner.default_chunk_size("hands", 1800, 0.2) != 300
+    r = sim_run(out, resume=True, chunk_size=None)
+    assert r.complete and r.chunks_run == 3
+    assert r.manifest["chunk_size"] == 300
+    assert_same(reference, tables(r))
+    # a new folder without chunk_size gets the default
+    r2 = sim_run(tmp_path / "new", chunk_size=None)
+    assert r2.manifest["chunk_size"] == runner.default_chunk_size("hands", 1800, 0.2)

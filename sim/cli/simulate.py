@@ -80,7 +80,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     x.add_argument("--jobs", default=None, metavar="N", help="worker processes (default -1: all cores; runs of at most 100,000 hands or 10,000 games: this process)")
     x.add_argument(
         "--chunk-size", default=None, metavar="N",
-        help="hands per chunk (games with --games); default: total/64 within 250..5000 (25..500 games)",
+        help="hands per chunk (games with --games); default: total/64 within 250..20000 (25..2000 games), "
+        "within 250..5000 (25..500 games) with decision logs",
     )
     x.add_argument("--backend", default=None, metavar="{loky,dask}", help="joblib backend (default loky)")
     x.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="dask scheduler (implies --backend dask)")
@@ -212,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     mode = "games" if games is not None else "hands"
     total = games if games is not None else (hands if hands is not None else runner.DEFAULT_HANDS)
-    chunk_eff = chunk or runner.default_chunk_size(mode, total)
+    chunk_eff = chunk or runner.default_chunk_size(mode, total, rate)
     jobs = parse_jobs(args.jobs) if args.jobs is not None else runner.default_jobs(mode, total, backend)
     settings = {"strategies": seats, "mode": mode, "total": total, "seed": seed,
                 "chunk_size": chunk_eff, "log_decisions": rate, "log_detail": detail}
