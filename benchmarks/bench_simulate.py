@@ -81,6 +81,7 @@ def interleaved(repeat: int, cells: list[tuple], common: tuple) -> list[dict]:
 
 def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detail: str = "basic") -> dict:
     out = tmp / f"run-{strategy}-{rate}-{jobs}-{detail}"
+    chunk_size = chunk_size or None  # 0: the product's default
     t0 = time.perf_counter()
     c0 = time.process_time()
     r = runner.simulate(
@@ -137,7 +138,9 @@ def full_log_pairs(rows: list[dict]) -> dict[str, dict]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20_000, help="hands per measurement (default 20000)")
-    ap.add_argument("--chunk-size", type=int, default=2_500)
+    ap.add_argument("--chunk-size", type=int, default=0,
+                    help="hands per chunk; 0 (default): the product's own default (runner.default_chunk_size), "
+                         "as `canasta simulate` plays; earlier results used 2500")
     ap.add_argument("--repeat", type=int, default=3, help="runs per cell, the fastest counts (default 3)")
     ap.add_argument("--strategies", default="greedy,expert", help="self-play strategies to time")
     ap.add_argument("--rates", default="0,0.05,1", help="decision log rates")
@@ -199,8 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                    "bytes_on_disk": size, "resumed_chunks_skipped": r.manifest["n_chunks"] - r.chunks_run}
 
     print()
+    chunks = f"chunks of {args.chunk_size:,}" if args.chunk_size else "the default chunks"
     print(f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
-          f"chunks of {args.chunk_size:,}, {os.cpu_count()} cores)")
+          f"{chunks}, {os.cpu_count()} cores)")
     head = (f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} "
             f"{'bytes/hand':>10}")
     print(head)
