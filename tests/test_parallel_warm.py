@@ -173,10 +173,15 @@ class _EarlyHelper(_FakeHelper):
         return 0 if self.stopped else None
 
 
-def test_a_helper_started_early_is_taken_over_by_the_warm_up(monkeypatch):
+@pytest.fixture
+def early_helpers(monkeypatch):
+    """Early helpers are fakes, wanted, and the cache looks cold."""
     monkeypatch.setattr(pw, "Helper", _EarlyHelper)
     monkeypatch.setattr(pw, "helper_wanted", lambda: True)
     monkeypatch.setattr(pw, "looks_cached", lambda unit: False)
+
+
+def test_a_helper_started_early_is_taken_over_by_the_warm_up(early_helpers):
     pw.start_early("play")
     early = pw._early[pw.PLAY_HELPER]
     assert early.top == pw.PLAY_TOP and early.steps == list(pw.PLAY_HELPER)
@@ -188,10 +193,7 @@ def test_a_helper_started_early_is_taken_over_by_the_warm_up(monkeypatch):
     assert late.stopped and not pw._early
 
 
-def test_a_warm_cache_stops_a_helper_started_early(monkeypatch):
-    monkeypatch.setattr(pw, "Helper", _EarlyHelper)
-    monkeypatch.setattr(pw, "helper_wanted", lambda: True)
-    monkeypatch.setattr(pw, "looks_cached", lambda unit: False)
+def test_a_warm_cache_stops_a_helper_started_early(early_helpers):
     pw.start_early("simulate")
     early = pw._early[pw.SIMULATE_HELPER]
     pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), pw.SIMULATE_HELPER, lambda: None,

@@ -93,10 +93,10 @@ def default_chunk_size(mode: str, total: int, log_rate: float = 0.0) -> int:
     """Up to 20,000 hands (2,000 games) per chunk, 5,000 (500) when decisions are logged, smaller
     for small runs so that every core gets work (about 64 chunks); depends on the run's size and
     log rate only, never on the number of workers (and results never depend on the chunks)."""
-    if log_rate > 0:
-        cap, floor = (DEFAULT_CHUNK_HANDS, 250) if mode == "hands" else (DEFAULT_CHUNK_GAMES, 25)
+    if mode == "hands":
+        cap, floor = (DEFAULT_CHUNK_HANDS if log_rate > 0 else UNLOGGED_CHUNK_HANDS), 250
     else:
-        cap, floor = (UNLOGGED_CHUNK_HANDS, 250) if mode == "hands" else (UNLOGGED_CHUNK_GAMES, 25)
+        cap, floor = (DEFAULT_CHUNK_GAMES if log_rate > 0 else UNLOGGED_CHUNK_GAMES), 25
     return max(1, min(cap, max(floor, -(-total // 64))))
 
 
@@ -481,7 +481,7 @@ def _resumed_chunk_size(root: Path, mode: str) -> int | None:
         there = store.read_manifest(root)
     except RunFolderError:  # missing or damaged: _prepare_folder reports it
         return None
-    size = there.get("chunk_size") if isinstance(there, dict) else None
+    size = there.get("chunk_size")
     return size if there.get("mode") == mode and isinstance(size, int) else None
 
 
