@@ -97,7 +97,7 @@ def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
     return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     H = Off.HANDS
     if obs[Off.PHASE] == Phase.DRAW:

@@ -179,7 +179,9 @@ def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
 
 @njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _next_turn_nb(state, params) -> None:
-    state[Off.SEAT] = (state[Off.SEAT] + 1) % state[Off.N_SEATS]
+    # (seat + 1) % n_seats without a division (a div each turn cost ~2% of a greedy hand)
+    nxt = state[Off.SEAT] + 1
+    state[Off.SEAT] = nxt if nxt < state[Off.N_SEATS] else 0
     state[Off.TURN] += 1
     begin_turn_nb(state, params)
 
@@ -228,10 +230,12 @@ def init_hand_nb(
     if luck_on != 0:
         luck_count_stock_nb(state, deck, n_cards)
     hs = params[Par.HAND_SIZE]
+    first = dealer + 1 if dealer + 1 < n_seats else 0  # (dealer + 1 + j) % n_seats, no division
     for _r in range(hs):
-        for j in range(n_seats):
-            seat = (dealer + 1 + j) % n_seats
+        seat = first
+        for _j in range(n_seats):
             _give_nb(state, seat, _pop_stock_nb(state))
+            seat = seat + 1 if seat + 1 < n_seats else 0
     if luck_on != 0:
         luck_deal_nb(state, hs, n_cards)
     # the upcard: wild cards and red threes are covered until a natural card other than a red
@@ -247,8 +251,8 @@ def init_hand_nb(
     if seat_stock != 0:
         split_stock_nb(state)
     # red threes dealt are laid and replaced, seat by seat from the left of the dealer
-    for j in range(n_seats):
-        seat = (dealer + 1 + j) % n_seats
+    seat = first
+    for _j in range(n_seats):
         team = state[Off.TEAM_OF_SEAT + seat]
         i = Off.HANDS + seat * N_KINDS + Kind.RED3
         while state[i] > 0:
@@ -259,7 +263,8 @@ def init_hand_nb(
                 if state[Off.PHASE] != Phase.OVER:
                     end_hand_nb(state, End.EXHAUSTED)
                 return
-    state[Off.SEAT] = (dealer + 1) % n_seats
+        seat = seat + 1 if seat + 1 < n_seats else 0
+    state[Off.SEAT] = first
     state[Off.TURN] = 0
     begin_turn_nb(state, params)
 
