@@ -415,6 +415,12 @@ def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
 
 @njit(cache=True, _nrt=False)
 def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
+    """The `do` half: see do_action_inline_nb (the same, compiled as a function of its own)."""
+    return do_action_inline_nb(state, params, action)
+
+
+@njit(cache=True, _nrt=False, inline="always")  # the self-play loop's copy (see play_out_nb)
+def do_action_inline_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """The `do` half: apply an action already found legal for the seat to act, by
     `why_illegal_nb` or as a member of `legal_actions_nb`'s list for this state (the logging
     loop has that list anyway).  Never call it with an unchecked action.  Returns 0."""

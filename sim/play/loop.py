@@ -10,9 +10,8 @@ from numba import njit
 
 from sim.core.apply import (
     SCORE_ROWS,
-    apply_action_nb,
     card_totals_nb,
-    do_action_nb,
+    do_action_inline_nb,
     init_hand_nb,
     score_hand_nb,
 )
@@ -37,7 +36,13 @@ from sim.core.enums import (
     Par,
     Phase,
 )
-from sim.core.legal import canastas_nb, decode_meld_nb, legal_actions_nb, meld_size_nb
+from sim.core.legal import (
+    canastas_nb,
+    decode_meld_nb,
+    legal_actions_nb,
+    meld_size_nb,
+    why_illegal_nb,
+)
 from sim.core.readers import code_kind_nb, make_code_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
@@ -424,23 +429,24 @@ def play_out_nb(
             recount_kind = -1
             if not samba and Act.MELD <= action < Act.DISCARD:
                 recount_kind = decode_meld_nb(action)[0]
-            listed = False
+            verify = True
             for j in range(n_legal):
                 if buf[j] == action:
-                    listed = True
+                    verify = False
                     break
-            if listed:
-                why = do_action_nb(state, params, action)
-            else:
-                why = apply_action_nb(state, params, action)
-            if cards and action == Act.DRAW:
-                drawn1, drawn2 = drawn_kinds_nb(state, pos0)
         elif check is not None or agent is not None or TRUSTED[strat_ids[seat]] == 0 or action < 0 or action >= N_ACTIONS:
-            why = apply_action_nb(state, params, action)  # verify, then do
+            verify = True
         else:
             # a decision function of CHOOSES_LEGAL (strategies/registry.py) found this action
             # legal on the seat's observation: doing it needs no second verification
-            why = do_action_nb(state, params, action)
+            verify = False
+        # verify, then do (apply_action_nb's two halves): one call site of each, since every
+        # call site costs this function stack slots that its entry zeroes on every hand
+        why = why_illegal_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, action) if verify else np.int64(0)
+        if why == 0:
+            do_action_inline_nb(state, params, action)
+            if log is not None and log and cards and action == Act.DRAW:
+                drawn1, drawn2 = drawn_kinds_nb(state, pos0)
         if why != 0:
             status[Illegal.CODE] = Status.ILLEGAL
             status[Illegal.SEAT] = seat

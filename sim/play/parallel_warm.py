@@ -106,8 +106,9 @@ PLAY_OWN_LAST = (Await(INIT_HAND), Await(DO_ACTION), Await(SHUFFLE))  # after th
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
 # simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
 # play_chunk_nb here (the warm-up), the one kernel left
+# (greedy's decide_nb is inlined into the loop: play_out_nb types it, nothing compiles it alone)
 SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], Await(G_DISCARD),
-                   DECIDE["greedy"], Await(DO_ACTION), PLAY_OUT)
+                   Await(DO_ACTION), PLAY_OUT)
 SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, Await(LEGAL), G_DISCARD,
                 DO_ACTION, INIT_HAND, Await(PLAY_OUT))
 
