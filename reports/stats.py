@@ -35,10 +35,25 @@ Conventions
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import stats as _st
+
+
+def _t_ppf(q: float, df: Any) -> Any:
+    """scipy.stats.t.ppf(q, df): the function it calls (`t_gen._ppf`), imported on first use.
+    scipy.stats takes about a second to import, and every command line imports this module
+    while it builds its parser; scipy.special alone takes a fifth of that."""
+    from scipy.special import stdtrit
+
+    return stdtrit(df, q)
+
+
+def _norm_ppf(q: float) -> float:
+    """scipy.stats.norm.ppf(q) (`norm_gen._ppf`), imported on first use (see _t_ppf)."""
+    from scipy.special import ndtri
+
+    return float(ndtri(q))
 
 __all__ = [
     "CI",
@@ -95,7 +110,7 @@ def mean_ci(x, level: float = 0.95, method: str = "t", n_boot: int = 2000, seed:
     if method != "t":
         raise ValueError(f"unknown CI method {method!r} (use 't' or 'bootstrap')")
     se = float(a.std(ddof=1)) / math.sqrt(n)
-    h = float(_st.t.ppf(0.5 + level / 2.0, n - 1)) * se
+    h = float(_t_ppf(0.5 + level / 2.0, n - 1)) * se
     return CI(m, m - h, m + h, h, n)
 
 
@@ -138,7 +153,7 @@ def unpaired_diff_ci(a, b, level: float = 0.95) -> CI:
     if se2 == 0:
         return CI(d, d, d, 0.0, na + nb)
     df = se2**2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
-    h = float(_st.t.ppf(0.5 + level / 2.0, df)) * math.sqrt(se2)
+    h = float(_t_ppf(0.5 + level / 2.0, df)) * math.sqrt(se2)
     return CI(d, d - h, d + h, h, na + nb)
 
 
@@ -148,7 +163,7 @@ def wilson_ci(k, n, level: float = 0.95):
     Returns (p, low, high); p is nan where n == 0."""
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
-    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    z = float(_norm_ppf(0.5 + level / 2.0))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         denom = 1.0 + z * z / n
@@ -211,7 +226,7 @@ def ratio_ci_from_sums(s: ClusterSums, level: float = 0.95, bounds=None) -> CI:
     k = s.clusters
     ss = max(s.yy - 2.0 * p * s.ym + p * p * s.mm, 0.0)  # sum (Y_c - p m_c)^2
     se = math.sqrt(k / (k - 1.0) * ss) / s.m
-    h = float(_st.t.ppf(0.5 + level / 2.0, k - 1)) * se
+    h = float(_t_ppf(0.5 + level / 2.0, k - 1)) * se
     lo, hi = p - h, p + h
     if bounds is not None:
         lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
@@ -250,7 +265,7 @@ def cluster_diff_ci(y, in_a, in_b, cluster, level: float = 0.95) -> CI:
         return CI(d, -math.inf, math.inf, math.inf, g)
     e = (yac - pa * mac) / mac.sum() - (ybc - pb * mbc) / mbc.sum()
     se = math.sqrt(g / (g - 1.0) * float(e @ e))
-    h = float(_st.t.ppf(0.5 + level / 2.0, g - 1)) * se
+    h = float(_t_ppf(0.5 + level / 2.0, g - 1)) * se
     return CI(d, d - h, d + h, h, g)
 
 
@@ -281,7 +296,7 @@ def cluster_group_ci(
     ss = np.maximum(g["yy"] - 2 * p * g["ym"] + p * p * g["mm"], 0.0).to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(k / (k - 1.0) * ss) / m
-        tq = _st.t.ppf(0.5 + level / 2.0, np.maximum(k - 1, 1))
+        tq = _t_ppf(0.5 + level / 2.0, np.maximum(k - 1, 1))
     if proportion:
         lo, hi = _wilson_effective(p, se, m, k, tq)
     else:
@@ -345,7 +360,7 @@ def variance_reduction_ci(d1, d2, level: float = 0.95) -> CI:
     # d log f / d (Eu, Es, Eq)
     grad = np.array([1.0 / vi, -2.0 * mu[1] / vi + 2.0 * mu[1] / vd, -1.0 / vd])
     se = math.sqrt(max(float(grad @ cov @ grad), 0.0))
-    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    z = float(_norm_ppf(0.5 + level / 2.0))
     lo, hi = f * math.exp(-z * se), f * math.exp(z * se)
     return CI(f, lo, hi, (hi - lo) / 2.0, n)
 
@@ -411,7 +426,7 @@ def bradley_terry(
     np.fill_diagonal(info, -info.sum(axis=1))
     cov = np.linalg.pinv(info)  # Moore-Penrose = covariance under the sum-zero constraint
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    z = float(_norm_ppf(0.5 + level / 2.0))
     return BTResult(theta, se, theta - z * se, theta + z * se, it)
 
 

@@ -333,8 +333,12 @@ def play_hand_nb(
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
-        seed_rng_nb(rng[s], seed, game, hand, STREAM_PLAYERS + 1 + s)
-    agent_hand_start(agent, state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS])
+        # = seed_rng_nb(rng[s], ...) without the row view, which costs play_chunk_nb (it owns
+        # memory, so it counts references) an atomic increment and decrement
+        rng[s, 0] = key_nb(seed, game, hand, STREAM_PLAYERS + 1 + s)
+        rng[s, 1] = np.uint64(0)
+    if agent is not None:  # (pruned by type; the slice is a view, see above)
+        agent_hand_start(agent, state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS])
     if check is not None:
         code = check_state_nb(state, params, composition, totals, buf)
         if code != 0:
@@ -589,6 +593,11 @@ def play_chunk_nb(
     strat_ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, table_knobs.shape[1]), np.float64)
     n_rot = params_rot.shape[0]
+    # the rotation's rules and seat table, copied when the rotation changes (a row view per
+    # hand costs the reference counts of an owning kernel; hands mode never changes rotation)
+    params = np.empty(params_rot.shape[1], params_rot.dtype)
+    seat_table = np.empty(seat_tables.shape[1], seat_tables.dtype)
+    cur_rot = -1
     n_hands = 0
     n_games = 0
     # np.int64(0), not 0: a variable set from a constant is typed as that literal at first, and
@@ -603,7 +612,12 @@ def play_chunk_nb(
         h = np.int64(0)  # see n_dec
         while True:
             rot = h % n_rot
-            params = params_rot[rot]
+            if rot != cur_rot:
+                for i in range(params.shape[0]):
+                    params[i] = params_rot[rot, i]
+                for i in range(seat_table.shape[0]):
+                    seat_table[i] = seat_tables[rot, i]
+                cur_rot = rot
             n_teams = params[Par.N_TEAMS]
             n_act = params[Par.N_ACTIVE]
             for s in range(MAX_SEATS):
@@ -640,7 +654,7 @@ def play_chunk_nb(
                 if code != 0:
                     flag_invariant_nb(status, code, game, h, state[Off.TURN])
                     return done, n_hands, n_games, n_dec
-            _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_tables[rot], n_teams)
+            _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_table, n_teams)
             n_hands += 1
             if games_mode == 0:
                 break
