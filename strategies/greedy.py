@@ -50,15 +50,19 @@ WILD_DISCARD_BASE = 10_000
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
+def _draw_nb(obs: np.ndarray, params: np.ndarray) -> int:
     """Draw phase: the first legal take (onto, pair, natural + joker, natural + two), a take
-    onto a sequence, draw, decline."""
+    onto a sequence, draw, decline; -1: none of them (the caller plays the first legal action)."""
     H = Off.HANDS
     top = obs[Off.PILE_TOP]
     if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + meld_nat_nb(obs, team_of_nb(obs), top) > 0:
-        # only then can a take be legal (a cheap filter; the engine's check decides)
-        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
-            if take_ok_nb(obs, params, team_of_nb(obs), a):
+        # only then can a take be legal (a cheap filter; the engine's check decides).  A loop
+        # over an index, not over a tuple of the actions: numba unrolls a tuple of constants,
+        # and every copy of the call is a call site (see decide_nb)
+        team = team_of_nb(obs)
+        for i in range(4):
+            a = Act.TAKE_ONTO if i == 0 else (Act.TAKE_PAIR if i == 1 else (Act.TAKE_NAT_JOKER if i == 2 else Act.TAKE_NAT_TWO))
+            if take_ok_nb(obs, params, team, a):
                 return a
     a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
@@ -67,8 +71,7 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray, buf: np.ndarray) -> int:
         return Act.DRAW  # what why_illegal_nb asks of a draw in the draw phase
     if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
         return Act.DECLINE
-    n = legal_actions_nb(obs, H, params, buf)
-    return buf[0] if n > 0 else -1
+    return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -97,34 +100,52 @@ def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
     return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    # Each callee has one call site here: numba gives every call site two stack slots that
+    # this function's entry zeroes on every call (3.6% of a greedy hand with 17 sites), so
+    # the steps below hand their candidates to one check, in their order.
     H = Off.HANDS
-    if obs[Off.PHASE] == Phase.DRAW:
-        return _draw_nb(obs, params, buf)  # (take_ok_nb's precondition)
-    if obs[Off.PHASE] != Phase.MELD:  # a finished hand: no legal action (the first legal, if any)
-        n = legal_actions_nb(obs, H, params, buf)
-        return buf[0] if n > 0 else -1
-    # the meld phase from here on (meld_ok_nb's precondition)
-    team = team_of_nb(obs)
-    csize = params[Par.CANASTA_SIZE]
-    if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:
-        # exact shortcut (saves the opening oracle): no meld is legal when the hand's card points
-        # cannot reach the minimum and no rank plus the wilds can make a canasta (concealed)
-        wilds = obs[H + Kind.TWO] + obs[H + Kind.JOKER]
-        pts = 0
-        most = 0
-        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            pts += obs[H + k] * params[Par.CARD_VALUE + k]
-            if obs[H + k] > most:
-                most = obs[H + k]
-        pts += obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
-        if pts < obs[Off.TEAM_MIN + team] and most + wilds < csize:
-            return _discard_nb(obs, params, buf)
-    # 0. Samba: sequences first (a samba is worth 1,500)
-    a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
-    if a >= 0:
-        return a
+    phase = obs[Off.PHASE]
+    if phase == Phase.DRAW:
+        a = _draw_nb(obs, params)
+        if a >= 0:
+            return a
+    elif phase == Phase.MELD:
+        team = team_of_nb(obs)
+        csize = params[Par.CANASTA_SIZE]
+        hopeless = False
+        if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:
+            # exact shortcut (saves the opening oracle): no meld is legal when the hand's card
+            # points cannot reach the minimum and no rank plus the wilds can make a canasta
+            # (concealed)
+            wilds = obs[H + Kind.TWO] + obs[H + Kind.JOKER]
+            pts = 0
+            most = 0
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                pts += obs[H + k] * params[Par.CARD_VALUE + k]
+                if obs[H + k] > most:
+                    most = obs[H + k]
+            pts += obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+            hopeless = pts < obs[Off.TEAM_MIN + team] and most + wilds < csize
+        if not hopeless:
+            # 0. Samba: sequences first (a samba is worth 1,500)
+            a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
+            if a >= 0:
+                return a
+            a = _first_meld_nb(obs, params, team, csize)
+            if a >= 0:
+                return a
+        return _discard_nb(obs, params, buf)
+    # a finished hand, or no choice of the draw phase legal: the first legal action, if any
+    n = legal_actions_nb(obs, H, params, buf)
+    return buf[0] if n > 0 else -1
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _first_meld_nb(obs: np.ndarray, params: np.ndarray, team: int, csize: int) -> int:
+    """Meld phase steps 1-5 in order: the first legal candidate, or -1 (then discard)."""
+    H = Off.HANDS
     # the candidates of steps 1-3 as bit masks over the natural ranks, bit LAST_NATURAL - k
     # for rank k (the lowest set bit is the highest rank): computed once without branches,
     # then only the set bits are visited (a check does not change obs: it restores it)
@@ -144,67 +165,72 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         pair |= np.int64(c >= 2) << r
         trip |= np.int64(c >= 3) << r
         melded |= np.int64(nat[k] + twos[k] + jokers[k] > 0) << r
-    # 1. naturals onto team melds
+    wild = obs[H + Kind.JOKER] + obs[H + Kind.TWO] > 0
+    # steps: 1. naturals onto team melds; 2. new natural melds; 3. pair + wild (per rank the
+    # joker, then the two); 4. wild additions: jokers first, into the largest meld that is not
+    # yet a canasta, then onto canastas (ties: the higher rank), best first without sorting;
+    # 5. black threes (going out only).  Steps 3 and 4 need a wild card in hand.
+    step = 1
     m = held & melded
-    while m != 0:
-        k = LAST_NATURAL - lowest_bit_nb(m)
-        m &= m - 1
-        if meld_ok_nb(obs, params, team, Act.ADD_NAT + k):
-            return Act.ADD_NAT + k
-    # 2. new natural melds
-    m = trip & ~melded
-    while m != 0:
-        k = LAST_NATURAL - lowest_bit_nb(m)
-        m &= m - 1
-        a = Act.MELD + k * 3
-        if meld_ok_nb(obs, params, team, a):
-            return a
-    # 3. pair + wild
-    if obs[H + Kind.JOKER] + obs[H + Kind.TWO] > 0:
-        m = pair & ~melded
-        while m != 0:
-            k = LAST_NATURAL - lowest_bit_nb(m)
-            m &= m - 1
-            if obs[H + Kind.JOKER] > 0:
-                a = Act.MELD + k * 3 + 2
-                if meld_ok_nb(obs, params, team, a):
-                    return a
-            if obs[H + Kind.TWO] > 0:
-                a = Act.MELD + k * 3 + 1
-                if meld_ok_nb(obs, params, team, a):
-                    return a
-        # 4. wild additions: jokers first; largest non-canasta meld, then canastas (ties: the
-        # higher rank) -- candidates visited best-first without sorting
-        for w in range(2):
-            wk = Kind.JOKER if w == 0 else Kind.TWO
-            if obs[H + wk] == 0:
+    k = np.int64(-1)  # step 3: the rank whose two-meld comes next (-1: the next rank)
+    w = 0  # step 4: 0 jokers, 1 twos
+    tried = np.int64(0)  # step 4: ranks already tried with this wild
+    while step <= 5:
+        a = -1
+        if step <= 2:
+            if m == 0:
+                step += 1
+                m = (trip & ~melded) if step == 2 else ((pair & ~melded) if wild else np.int64(0))
                 continue
-            add_base = Act.ADD_JOKER if w == 0 else Act.ADD_TWO
-            tried = 0
-            while True:
-                best_k = -1
-                best_key = -1
-                for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                    if tried & (1 << k):
-                        continue
-                    s = nat[k] + twos[k] + jokers[k]
-                    if s == 0:
-                        continue
-                    key = (0 if s >= csize else 100000) + s * 16 + k
-                    if key > best_key:
-                        best_key = key
-                        best_k = k
-                if best_k < 0:
-                    break
-                tried |= 1 << best_k
-                if meld_ok_nb(obs, params, team, add_base + best_k):
-                    return add_base + best_k
-    # 5. black threes (going out only)
-    if obs[H + Kind.BLACK3] > 0:
-        a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
-        if meld_ok_nb(obs, params, team, a):
+            r = LAST_NATURAL - lowest_bit_nb(m)
+            m &= m - 1
+            a = Act.ADD_NAT + r if step == 1 else Act.MELD + r * 3
+        elif step == 3:
+            if k < 0:
+                if m == 0:
+                    step = 4
+                    continue
+                k = LAST_NATURAL - lowest_bit_nb(m)
+                m &= m - 1
+                if obs[H + Kind.JOKER] > 0:
+                    a = Act.MELD + k * 3 + 2
+            else:
+                if obs[H + Kind.TWO] > 0:
+                    a = Act.MELD + k * 3 + 1
+                k = np.int64(-1)
+        elif step == 4:
+            if not wild or w >= 2:
+                step = 5
+                continue
+            if obs[H + (Kind.JOKER if w == 0 else Kind.TWO)] == 0:
+                w += 1
+                tried = np.int64(0)
+                continue
+            best_k = -1
+            best_key = -1
+            for j in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                if tried & (np.int64(1) << j):
+                    continue
+                s = nat[j] + twos[j] + jokers[j]
+                if s == 0:
+                    continue
+                key = (0 if s >= csize else 100000) + s * 16 + j
+                if key > best_key:
+                    best_key = key
+                    best_k = j
+            if best_k < 0:
+                w += 1
+                tried = np.int64(0)
+                continue
+            tried |= np.int64(1) << best_k
+            a = (Act.ADD_JOKER if w == 0 else Act.ADD_TWO) + best_k
+        else:
+            step = 6
+            if obs[H + Kind.BLACK3] > 0:
+                a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
+        if a >= 0 and meld_ok_nb(obs, params, team, a):
             return a
-    return _discard_nb(obs, params, buf)
+    return -1
 
 
 @njit(cache=True, _nrt=False)

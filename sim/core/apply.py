@@ -415,12 +415,6 @@ def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
 
 @njit(cache=True, _nrt=False)
 def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
-    """The `do` half: see do_action_inline_nb (the same, compiled as a function of its own)."""
-    return do_action_inline_nb(state, params, action)
-
-
-@njit(cache=True, _nrt=False, inline="always")  # the self-play loop's copy (see play_out_nb)
-def do_action_inline_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """The `do` half: apply an action already found legal for the seat to act, by
     `why_illegal_nb` or as a member of `legal_actions_nb`'s list for this state (the logging
     loop has that list anyway).  Never call it with an unchecked action.  Returns 0."""
@@ -437,28 +431,7 @@ def do_action_inline_nb(state: np.ndarray, params: np.ndarray, action: int) -> i
     if action == Act.DECLINE:
         end_hand_nb(state, End.EXHAUSTED)
         return Why.OK
-    if action <= Act.TAKE_ONTO:
-        kind = state[Off.PILE_TOP]
-        hand_nat = 2 if action == Act.TAKE_PAIR else (0 if action == Act.TAKE_ONTO else 1)
-        twos = 1 if action == Act.TAKE_NAT_TWO else 0
-        jokers = 1 if action == Act.TAKE_NAT_JOKER else 0
-        # the cards that take the pile come from the hand before the pile joins it
-        if hand_nat > 0:
-            _remove_nb(state, params, seat, kind, hand_nat)
-        if twos > 0:
-            _remove_nb(state, params, seat, Kind.TWO, twos)
-        if jokers > 0:
-            _remove_nb(state, params, seat, Kind.JOKER, jokers)
-        _take_pile_nb(state, params, seat, team)
-        # every _meld_cards_nb call passes int64 counts and an explicit non-literal flag: a
-        # literal argument (3, 0, True...) would make numba compile it once per value set
-        _meld_cards_nb(state, params, seat, team, np.int64(kind), hand_nat + 1, np.int64(twos), np.int64(jokers), np.int64(0), action < 0)
-    elif action >= Act.TAKE_SEQ:
-        top = _take_pile_nb(state, params, seat, team)
-        _sequence_nb(state, params, seat, team, action, top)
-    elif action >= Act.SEQ_NEW:
-        _sequence_nb(state, params, seat, team, action, np.int32(-1))
-    elif action >= Act.DISCARD:
+    if Act.DISCARD <= action < Act.SEQ_NEW:
         kind = action - Act.DISCARD
         code = _remove_nb(state, params, seat, kind, 1)
         _push_pile_nb(state, code)
@@ -468,21 +441,55 @@ def do_action_inline_nb(state: np.ndarray, params: np.ndarray, action: int) -> i
             return Why.OK
         _next_turn_nb(state, params)
         return Why.OK
-    elif action < Act.ADD_NAT:
-        kind = (action - Act.MELD) // 3
+    # a pile take, a meld, an addition or a sequence move: the branches only set the
+    # arguments, so that _take_pile_nb, _sequence_nb and _meld_cards_nb have one call site
+    # each (numba gives every call site stack slots that this function's entry zeroes on
+    # every action).  Every _meld_cards_nb argument is an int64 or a non-literal flag: a
+    # literal argument (3, 0, True...) would make numba compile it once per value set.
+    top = np.int32(-1)
+    kind = np.int64(0)
+    nat = np.int64(0)
+    twos = np.int64(0)
+    jokers = np.int64(0)
+    from_hand = np.int64(0)
+    if action <= Act.TAKE_ONTO:
+        kind = np.int64(state[Off.PILE_TOP])
+        hand_nat = np.int64(2 if action == Act.TAKE_PAIR else (0 if action == Act.TAKE_ONTO else 1))
+        twos = np.int64(1 if action == Act.TAKE_NAT_TWO else 0)
+        jokers = np.int64(1 if action == Act.TAKE_NAT_JOKER else 0)
+        nat = hand_nat + 1
+        # the cards that take the pile come from the hand before the pile joins it (the meld
+        # below takes none from the hand)
+        if hand_nat > 0:
+            _remove_nb(state, params, seat, kind, hand_nat)
+        if twos > 0:
+            _remove_nb(state, params, seat, Kind.TWO, twos)
+        if jokers > 0:
+            _remove_nb(state, params, seat, Kind.JOKER, jokers)
+    elif Act.MELD <= action < Act.ADD_NAT:
+        kind = np.int64((action - Act.MELD) // 3)
         variant = (action - Act.MELD) % 3
         nat = np.int64(3 if variant == 0 else 2)
-        _meld_cards_nb(state, params, seat, team, np.int64(kind), nat, np.int64(variant == 1), np.int64(variant == 2), nat, action >= 0)
-    else:  # an addition: a natural, a two or a joker
+        twos = np.int64(variant == 1)
+        jokers = np.int64(variant == 2)
+        from_hand = nat
+    elif Act.ADD_NAT <= action < Act.DISCARD:  # an addition: a natural, a two or a joker
         if action < Act.ADD_TWO:
-            kind = action - Act.ADD_NAT
+            kind = np.int64(action - Act.ADD_NAT)
         elif action < Act.ADD_JOKER:
-            kind = action - Act.ADD_TWO
+            kind = np.int64(action - Act.ADD_TWO)
         else:
-            kind = action - Act.ADD_JOKER
+            kind = np.int64(action - Act.ADD_JOKER)
         nat = np.int64(action < Act.ADD_TWO)
-        two = np.int64(Act.ADD_TWO <= action < Act.ADD_JOKER)
-        _meld_cards_nb(state, params, seat, team, np.int64(kind), nat, two, np.int64(action >= Act.ADD_JOKER), nat, action >= 0)
+        twos = np.int64(Act.ADD_TWO <= action < Act.ADD_JOKER)
+        jokers = np.int64(action >= Act.ADD_JOKER)
+        from_hand = nat
+    if action <= Act.TAKE_ONTO or action >= Act.TAKE_SEQ:
+        top = _take_pile_nb(state, params, seat, team)
+    if action >= Act.SEQ_NEW:  # a new sequence, an extension, or a take onto a sequence
+        _sequence_nb(state, params, seat, team, action, top)
+    else:
+        _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand, action > Act.TAKE_ONTO)
     if state[Off.HAND_SIZE + seat] == 0 and state[Off.ASIDE_LEN] == 0:
         _went_out_nb(state, seat, False)
     return Why.OK

@@ -11,7 +11,7 @@ from numba import njit
 from sim.core.apply import (
     SCORE_ROWS,
     card_totals_nb,
-    do_action_inline_nb,
+    do_action_nb,
     init_hand_nb,
     score_hand_nb,
 )
@@ -448,7 +448,7 @@ def play_out_nb(
         # call site costs this function stack slots that its entry zeroes on every hand
         why = why_illegal_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, action) if verify else np.int64(0)
         if why == 0:
-            do_action_inline_nb(state, params, action)
+            do_action_nb(state, params, action)
             if log is not None and log and cards and action == Act.DRAW:
                 drawn1, drawn2 = drawn_kinds_nb(state, pos0)
         if why != 0:

@@ -106,12 +106,10 @@ PLAY_OWN_LAST = (Await(INIT_HAND), Await(DO_ACTION), Await(SHUFFLE))  # after th
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
 # simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
 # play_chunk_nb here (the warm-up), the one kernel left
-# (greedy's decide_nb and do_action_nb's body are inlined into the loop: play_out_nb types
-# them, and calls their callees)
 SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], Await(G_DISCARD),
-                   Await(MELD_CARDS), Await(TAKE_PILE), Await(DRAW_ONE), PLAY_OUT)
+                   DECIDE["greedy"], Await(DO_ACTION), PLAY_OUT)
 SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, Await(LEGAL), G_DISCARD,
-                INIT_HAND, Await(PLAY_OUT))
+                DO_ACTION, INIT_HAND, Await(PLAY_OUT))
 
 
 def kernel(unit: Unit) -> Any:
