@@ -120,7 +120,7 @@ def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
     one_each = {KERNEL_OF[STRATEGY_NAMES.index(n)]: n for n in names if n in STRATEGY_NAMES}
     seats = list(one_each.values()) or ["random"]
-    decide = [pw.DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]] for n in seats]
+    decide = [step for n in seats for step in pw.PLAY_DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]]]
     def finish() -> None:
         rules = RuleSet.preset("classic")
         play_hand_py(rules, [seats[i % len(seats)] for i in range(4)], seed=0,
