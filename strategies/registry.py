@@ -106,11 +106,20 @@ def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.n
     return -1
 
 
+# decision functions that only call compiled kernels (random: legal_actions_nb, then
+# randint_nb): callers in Python run the function's Python body over those kernels, which is
+# the same action, instead of compiling it on its own, which would re-optimize the whole rules
+# core linked below it once more (about a CPU second of a cold `canasta play`)
+PYTHON_BODY: frozenset[str] = frozenset({"random"})
+
+
 def decision_kernel(strategy_id: int) -> Callable:
-    """The compiled decision function of a strategy id, `decide(obs, params, knobs, rng, buf)`,
-    for callers in Python: `decide_nb` gives the same action, but compiling it compiles every
-    strategy, this one compiles only the strategy that plays (`canasta play`: random only)."""
-    return list(KERNELS.values())[KERNEL_OF[strategy_id]]
+    """The decision function of a strategy id, `decide(obs, params, knobs, rng, buf)`, for
+    callers in Python: `decide_nb` gives the same action, but compiling it compiles every
+    strategy, this one compiles only the strategy that plays (`canasta play`: random only,
+    whose Python body then calls the compiled legal_actions_nb: PYTHON_BODY)."""
+    name = list(KERNELS)[KERNEL_OF[strategy_id]]
+    return KERNELS[name].py_func if name in PYTHON_BODY else KERNELS[name]  # type: ignore[attr-defined]
 
 
 class StrategyError(CanastaError):

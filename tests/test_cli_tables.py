@@ -86,3 +86,25 @@ def test_strategies_describes_the_search_players(capsys):
         rows = search_rows(name)
         assert [r["knob"] for r in rows] == list(defaults)  # every knob, none invented
         assert all(r["meaning"] for r in rows), rows  # each with its meaning
+
+
+def test_a_command_named_first_is_parsed_by_its_own_parser_alone():
+    """`canasta play ...` builds only play's parser (the other commands' modules load pandas,
+    pyarrow and scipy: a second of a cold start); it is the same parser as in the whole one."""
+    import subprocess
+    import sys
+
+    from sim.cli.main import COMMANDS
+
+    full = build_parser()
+    sub = next(a for a in full._actions if a.choices and "rules" in a.choices)
+    assert tuple(sub.choices) == COMMANDS  # every command, each the module sim.cli.<name>
+    for name in COMMANDS:
+        alone = build_parser(name)
+        only = next(a for a in alone._actions if a.choices)
+        assert list(only.choices) == [name]
+        assert only.choices[name].format_help() == sub.choices[name].format_help()
+    for other in (None, "--help", "nosuch"):  # anything else: the whole parser
+        assert len(next(a for a in build_parser(other)._actions if a.choices).choices) == len(COMMANDS)
+    code = "import sys; from sim.cli.main import build_parser; build_parser('play'); print(sorted({'scipy.stats', 'pandas', 'pyarrow', 'reports'} & set(sys.modules)))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"

@@ -14,8 +14,8 @@ from strategies.registry import KERNELS
 
 PLANS = {
     "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
-    **{f"play {name}": ((*pw.PLAY_OWN, pw.DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER) for name in KERNELS},
-    "play knowledge": ((*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, pw.DECIDE["random"], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER),
+    **{f"play {name}": ((*pw.PLAY_OWN, *pw.PLAY_DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER) for name in KERNELS},
+    "play knowledge": ((*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.PLAY_DECIDE["random"], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER),
 }
 
 

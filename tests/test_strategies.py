@@ -59,6 +59,20 @@ def test_python_greedy_matches_fast_greedy():
         assert fast.score_breakdown() == slow.score_breakdown()
 
 
+def test_python_callers_get_the_compiled_decision_functions_actions(monkeypatch):
+    """decision_kernel runs random's Python body over the compiled kernels it calls
+    (registry.PYTHON_BODY): every action is the compiled decide_nb's."""
+    from sim.play import pyplay
+    from strategies import registry
+
+    assert registry.PYTHON_BODY == {"random"}
+    rules = RuleSet.preset("classic")
+    body = [play_hand_py(rules, ["random"] * 4, seed=3, game=g, hand=0).actions for g in range(20)]
+    assert registry.decision_kernel(STRATEGY_NAMES.index("random")) is registry.KERNELS["random"].py_func
+    monkeypatch.setattr(pyplay, "decision_kernel", lambda sid: list(registry.KERNELS.values())[registry.KERNEL_OF[sid]])
+    assert [play_hand_py(rules, ["random"] * 4, seed=3, game=g, hand=0).actions for g in range(20)] == body
+
+
 def test_python_greedy_matches_on_other_tables():
     for preset, players, layout in (("german", 4, None), ("classic", 3, None), ("classic", 6, "3x2"), ("samba", 4, None)):
         rules = _rules(preset, players, layout)

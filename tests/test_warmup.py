@@ -75,19 +75,22 @@ def test_warmup_refuses_a_bad_scheduler_address(capsys):
 
 
 def test_play_compiles_only_the_strategies_it_plays():
-    """`canasta play` with the random strategy compiles (or loads) the random kernel and neither
-    the heuristic's nor greedy's: a fresh process, so no other test's compilation counts."""
+    """`canasta play` with the random strategy compiles (or loads) the kernels random's Python
+    body calls (registry.PYTHON_BODY: legal_actions_nb, randint_nb), and neither the heuristic's
+    nor greedy's decision kernel nor random's own: a fresh process, so no other test's
+    compilation counts."""
     import os
     import subprocess
     import sys
 
     code = ("from sim.play.warm import warm_play; warm_play(['random', 'random']); "
             "from strategies import greedy, heuristic, random_play; "
-            "print(len(random_play.decide_nb.signatures), len(greedy.decide_nb.signatures), "
-            "len(heuristic.decide_nb.signatures))")
+            "from sim.core.legal import legal_actions_nb; from sim.core.rng import randint_nb; "
+            "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), len(random_play.decide_nb.signatures), "
+            "len(greedy.decide_nb.signatures), len(heuristic.decide_nb.signatures))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ))
-    assert out.stdout.split() == ["1", "0", "0"]
+    assert out.stdout.split() == ["1", "1", "0", "0", "0"]
 
 
 def test_play_estimate_grows_with_the_strategies_played():

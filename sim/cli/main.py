@@ -62,30 +62,26 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {msg} (see {self.prog} --help)\n")
 
 
-def subcommand_modules() -> tuple:
-    """Every subcommand's module, in the order `canasta --help` lists them; each defines
-    add_parser(subparsers) and run(args) -> int.  (Imported here, not at module level, so that
-    Ctrl-C while the libraries load is one line.)"""
-    from sim.cli import (
-        analyze,
-        compare,
-        equity,
-        odds,
-        play,
-        report,
-        review,
-        rules,
-        simulate,
-        strategies,
-        sweep,
-        tune,
-        warmup,
-    )
-
-    return (rules, strategies, play, simulate, compare, sweep, tune, odds, analyze, review, equity, report, warmup)
+# every subcommand, in the order `canasta --help` lists them; each is the module sim.cli.<name>
+COMMANDS = ("rules", "strategies", "play", "simulate", "compare", "sweep", "tune", "odds", "analyze", "review", "equity",
+            "report", "warmup")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def subcommand_modules(only: str | None = None) -> tuple:
+    """Every subcommand's module (or only that of the command `only`), in the order `canasta
+    --help` lists them; each defines add_parser(subparsers) and run(args) -> int.  (Imported
+    here, not at module level, so that Ctrl-C while the libraries load is one line.)"""
+    import importlib
+
+    names = (only,) if only in COMMANDS else COMMANDS
+    return tuple(importlib.import_module(f"sim.cli.{name}") for name in names)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; `only` (a command name): of that one alone, which parses
+    its command lines as the whole parser does without importing every other command's
+    libraries (`canasta play` would load pandas, pyarrow and scipy: about a second of a cold
+    start, before it starts compiling)."""
     parser = Parser(
         prog="canasta",
         description="Canasta strategy lab: simulate, compare and analyse Canasta strategies.",
@@ -94,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in subcommand_modules():
+    for module in subcommand_modules(only):
         module.add_parser(sub)
     return parser
 
@@ -148,7 +144,10 @@ def _run(argv: list[str] | None) -> int:
 
 
 def _run_command(argv: list[str] | None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    # a command's own parser alone when it is named first; anything else (--help, --version, a
+    # typo) gets the whole parser and its usual message
+    parser = build_parser(words[0] if words else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a one-line argument error (2)

@@ -66,6 +66,9 @@ OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, boo
 MELD_CHOICE = Unit("strategies.heuristic", "_meld_choice_nb", f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool")
 H_DISCARD = Unit("strategies.heuristic", "_discard_nb", f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64")
 G_DISCARD = Unit("strategies.greedy", "_discard_nb", f"{A}, {A}, {A}")
+MELD_LOOKAHEAD = Unit("sim.core.why", "meld_lookahead_nb", f"{A}, int64, {A}, int32, int64, int64, int64, int64, bool")
+WHY_DISCARD = Unit("sim.core.why", "_why_discard_nb", f"{A}, int64, {A}, int64, int32")
+BLACK3_AFTER = Unit("sim.core.why", "_why_black3_after_nb", f"{A}, {A}, {A}, int32, int64")
 AFTER_MOVE = Unit("sim.core.why", "_after_move_ok_nb", f"{A}, {A}, {A}, int32, int64, int64")
 MAX_MELD = Unit("sim.core.opening", "max_meld_points_nb", f"{A}, {A}, {A}, int32, int64")
 SEQ_PLAN = Unit("sim.core.opening", "seq_plan_points_nb", f"{A}, int64, {A}, int32")
@@ -77,6 +80,8 @@ DECK_COMPOSITION = Unit("sim.play.loop", "deck_composition_nb", f"{A}, int64[::1
 FILL_DECK = Unit("sim.play.loop", "fill_deck_nb", f"int64[::1], {A}")
 SEED_RNG = Unit("sim.core.rng", "seed_rng_nb", "uint64[::1], int64, int64, int64, int64")
 SHUFFLE = Unit("sim.core.rng", "shuffle_nb", f"uint64[::1], {A}, int64")
+RANDINT = Unit("sim.core.rng", "randint_nb", "uint64[::1], int64")
+OUTCOME = Unit("sim.play.loop", "_outcome_to_decisions_nb", f"int8[:, ::1], int32[:, ::1], int64, int64, {A}, int32[:, ::1], int32")
 # the self-play loop of `canasta simulate`'s default run (no logs, no --check, no search agent:
 # those arguments are None), as play_chunk_nb calls it
 D2 = "[:, ::1]"
@@ -85,31 +90,44 @@ PLAY_OUT = Unit("sim.play.loop", "play_out_nb",
                 f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none")
 DECIDE = {name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
           for name, module in (("random", "random_play"), ("greedy", "greedy"), ("heuristic", "heuristic"))}
+# what a decision function compiles when Python calls it (strategies.registry.decision_kernel):
+# random's Python body calls legal_actions_nb (compiled anyway) and randint_nb; the others call
+# legal_actions_nb's kernels, which the helper compiles for `canasta play`
+PLAY_DECIDE: dict[str, tuple[Step, ...]] = {"random": (RANDINT,), **{k: (Await(LEGAL), DECIDE[k]) for k in ("greedy", "heuristic")}}
 
 # Who compiles what, and when.  Nearly every kernel calls why_illegal_nb, which waits for the
 # longest chain of the rules core: the opening kernels -> _after_move_ok_nb -> why_take_nb,
-# why_meld_nb, why_seq_nb -> why_illegal_nb.  Both processes share that chain, while this one
-# also compiles the few kernels that need none of it; then each takes its branches of what
-# calls why_illegal_nb, waiting (Await) for the other's kernels that its next unit calls.
-# Everything else (the self-play loop itself) compiles when the command's warm-up needs it.
-# Costs per kernel: benchmarks/bench_compile_parts.py.
-_HELPER_CORE = (SEQ_PLAN, MAX_MELD, Await(CAN_GO_OUT), Await(FINISH_POSSIBLE), AFTER_MOVE, WHY_TAKE, WHY_SEQ,
-                Await(WHY_MELD), WHY_ILLEGAL)
-_OWN_FIRST = (CAN_GO_OUT, FINISH_POSSIBLE, DRAW_ONE, MELD_CARDS, TAKE_PILE)  # they call none of the chain
-_OWN_CORE = (Await(AFTER_MOVE), WHY_MELD, Await(WHY_SEQ), Await(WHY_ILLEGAL))
-# `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb)
-PLAY_HELPER = (*_HELPER_CORE, Await(DRAW_ONE), INIT_HAND, Await(MELD_CARDS), Await(TAKE_PILE), DO_ACTION,
-               DECK_COMPOSITION, FILL_DECK, SEED_RNG, SHUFFLE)
-PLAY_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], OBSERVE, SCORE_HAND, *_OWN_CORE[2:], LEGAL)
+# meld_lookahead_nb -> why_meld_nb, why_seq_nb -> why_illegal_nb; after it, the kernels that
+# link it.  Each process takes branches of that chain and waits (Await) for the other's kernels
+# that its next unit calls; the kernels that need none of the chain fill the waits.  The orders
+# below came from a list-scheduling search over the per-kernel costs (CPU seconds of each
+# compile, benchmarks/bench_compile_parts.py; the helper starts about a second before this
+# process), the best mean over costs varied by +-30% each, so that no order hangs on one figure.
+# `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb).
+# The helper, started first, takes the opening kernels that gate _after_move_ok_nb; after
+# why_illegal_nb the three kernels that link it (legal_actions_nb, init_hand_nb, do_action_nb,
+# 2.5-3.5 CPU seconds each) are split 2:1, the small ones beside do_action_nb.
+PLAY_HELPER = (OBSERVE, SHUFFLE, FINISH_POSSIBLE, CAN_GO_OUT, Await(SEQ_PLAN), Await(MAX_MELD), AFTER_MOVE,
+               Await(BLACK3_AFTER), MELD_LOOKAHEAD, FILL_DECK, WHY_SEQ, MELD_CARDS, SEED_RNG, Await(WHY_ILLEGAL), LEGAL,
+               Await(DRAW_ONE), INIT_HAND)
+PLAY_OWN = (SEQ_PLAN, MAX_MELD, BLACK3_AFTER, SCORE_HAND, Await(AFTER_MOVE), WHY_TAKE, WHY_DISCARD,
+            Await(MELD_LOOKAHEAD), WHY_MELD, Await(WHY_SEQ), WHY_ILLEGAL, TAKE_PILE, DECK_COMPOSITION, DRAW_ONE,
+            Await(MELD_CARDS), DO_ACTION)
 PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
-PLAY_OWN_LAST = (Await(INIT_HAND), Await(DO_ACTION), Await(SHUFFLE))  # after the strategies' kernels
+PLAY_OWN_LAST = (Await(LEGAL), Await(INIT_HAND), Await(FILL_DECK), Await(SEED_RNG), Await(SHUFFLE))  # after the strategies' kernels
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
-# simulate: the loop (play_out_nb) in the helper while this process compiles init_hand_nb; then
-# play_chunk_nb here (the warm-up), the one kernel left
-SIMULATE_HELPER = (*_HELPER_CORE, LEGAL, Await(MELD_CHOICE), Await(H_DISCARD), DECIDE["heuristic"], Await(G_DISCARD),
-                   DECIDE["greedy"], Await(DO_ACTION), PLAY_OUT)
-SIMULATE_OWN = (*_OWN_FIRST, *_OWN_CORE[:2], H_DISCARD, SCORE_HAND, *_OWN_CORE[2:], MELD_CHOICE, Await(LEGAL), G_DISCARD,
-                DO_ACTION, INIT_HAND, Await(PLAY_OUT))
+# simulate: its longest chain goes on from why_illegal_nb to legal_actions_nb, greedy's
+# _discard_nb and decide_nb, play_out_nb and play_chunk_nb (the warm-up's, last), so the small
+# kernels play_chunk_nb calls (the deck, the random streams, the decision outcomes) are compiled
+# in the waits instead of inside play_chunk_nb
+_SIMULATE_SMALL = (DECK_COMPOSITION, FILL_DECK, SEED_RNG, SHUFFLE, OUTCOME)
+SIMULATE_HELPER = (SEQ_PLAN, BLACK3_AFTER, MAX_MELD, FINISH_POSSIBLE, Await(CAN_GO_OUT), AFTER_MOVE, WHY_DISCARD,
+                   MELD_LOOKAHEAD, WHY_TAKE, *_SIMULATE_SMALL, H_DISCARD, Await(WHY_ILLEGAL), LEGAL, G_DISCARD,
+                   Await(MELD_CHOICE), DECIDE["heuristic"], Await(DRAW_ONE), INIT_HAND)
+SIMULATE_OWN = (SCORE_HAND, CAN_GO_OUT, DRAW_ONE, Await(AFTER_MOVE), WHY_SEQ, Await(MELD_LOOKAHEAD), WHY_MELD,
+                Await(WHY_TAKE), Await(WHY_DISCARD), WHY_ILLEGAL, TAKE_PILE, MELD_CHOICE, MELD_CARDS, DO_ACTION,
+                Await(LEGAL), Await(G_DISCARD), DECIDE["greedy"], Await(DECIDE["heuristic"]), PLAY_OUT,
+                Await(INIT_HAND), Await(OUTCOME))
 
 
 def kernel(unit: Unit) -> Any:

@@ -32,7 +32,7 @@ from typing import TextIO
 # strategy, the rollout kernels; what each further decision function adds to the step-through
 # kernels (`canasta play --strategies expert`: the heuristic's); and each further variant of
 # the loop (with --check, with decision logs: `canasta warmup` compiles all four).
-COLD_COMPILE_SECONDS = {"simulate": 30, "play": 20, "rollouts": 40}
+COLD_COMPILE_SECONDS = {"simulate": 30, "play": 15, "rollouts": 40}
 PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10}
 LOOP_VARIANT_SECONDS = 10
 NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilation takes longer
@@ -120,7 +120,7 @@ def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
     one_each = {KERNEL_OF[STRATEGY_NAMES.index(n)]: n for n in names if n in STRATEGY_NAMES}
     seats = list(one_each.values()) or ["random"]
-    decide = [pw.DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]] for n in seats]
+    decide = [step for n in seats for step in pw.PLAY_DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]]]
     def finish() -> None:
         rules = RuleSet.preset("classic")
         play_hand_py(rules, [seats[i % len(seats)] for i in range(4)], seed=0,
