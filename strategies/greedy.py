@@ -172,7 +172,7 @@ def _first_meld_nb(obs: np.ndarray, params: np.ndarray, team: int, csize: int) -
     # 5. black threes (going out only).  Steps 3 and 4 need a wild card in hand.
     step = 1
     m = held & melded
-    k = np.int64(-1)  # step 3: the rank whose two-meld comes next (-1: the next rank)
+    nxt = -1  # step 3: the rank whose two-meld comes next (-1: the next rank)
     w = 0  # step 4: 0 jokers, 1 twos
     tried = np.int64(0)  # step 4: ranks already tried with this wild
     while step <= 5:
@@ -186,18 +186,18 @@ def _first_meld_nb(obs: np.ndarray, params: np.ndarray, team: int, csize: int) -
             m &= m - 1
             a = Act.ADD_NAT + r if step == 1 else Act.MELD + r * 3
         elif step == 3:
-            if k < 0:
+            if nxt < 0:
                 if m == 0:
                     step = 4
                     continue
-                k = LAST_NATURAL - lowest_bit_nb(m)
+                nxt = LAST_NATURAL - lowest_bit_nb(m)
                 m &= m - 1
                 if obs[H + Kind.JOKER] > 0:
-                    a = Act.MELD + k * 3 + 2
+                    a = Act.MELD + nxt * 3 + 2
             else:
                 if obs[H + Kind.TWO] > 0:
-                    a = Act.MELD + k * 3 + 1
-                k = np.int64(-1)
+                    a = Act.MELD + nxt * 3 + 1
+                nxt = -1
         elif step == 4:
             if not wild or w >= 2:
                 step = 5

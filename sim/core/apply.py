@@ -432,10 +432,10 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
         end_hand_nb(state, End.EXHAUSTED)
         return Why.OK
     if Act.DISCARD <= action < Act.SEQ_NEW:
-        kind = action - Act.DISCARD
-        code = _remove_nb(state, params, seat, kind, 1)
+        discarded = action - Act.DISCARD
+        code = _remove_nb(state, params, seat, discarded, 1)
         _push_pile_nb(state, code)
-        state[Off.LAST_DISCARD + seat] = kind
+        state[Off.LAST_DISCARD + seat] = discarded
         if state[Off.HAND_SIZE + seat] == 0:
             _went_out_nb(state, seat, True)
             return Why.OK

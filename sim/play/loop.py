@@ -628,7 +628,7 @@ def play_chunk_nb(
                         knobs[s, k] = table_knobs[seat_tables[rot, s], k]
             n_cards = deck_composition_nb(params, composition)
             fill_deck_nb(composition, deck)
-            seed_rng_nb(deck_rng, seed, game, h, STREAM_DECK)
+            seed_rng_nb(deck_rng, seed, game, h, np.int64(STREAM_DECK))  # typed: the literal would compile a second signature
             shuffle_nb(deck_rng, deck, n_cards)
             dealer = (game + h) % n_act
             if log_rate is None:  # no decision logs: the logging code is left out (see check)
@@ -658,7 +658,7 @@ def play_chunk_nb(
             n_hands += 1
             if games_mode == 0:
                 break
-            best = -(1 << 30)
+            best = np.int64(-(1 << 30))
             for t in range(n_teams):
                 cum[t] += score[0, t]
                 if cum[t] > best:
