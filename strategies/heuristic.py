@@ -528,11 +528,10 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     mu1 = np.int64(-1)
     mp0 = 0.0
     mp1 = 0.0
-    # per rank, built once without branches (which ranks are held is unpredictable: a test per
-    # rank mispredicts a lot): bit masks of the held ranks, of the team's melded ranks and of
-    # the ranks whose discard the next opponent can surely take (onto its team's meld), and
-    # the unseen copies of each rank, 5 bits a rank (_danger_nb's terms, worked out once)
-    # (views indexed by the rank alone: contiguous loads, no negative-index checks per rank)
+    # the held ranks as a bit mask, built without branches, then visited in rank order (which
+    # ranks are held is unpredictable: a test per rank mispredicts a lot); the terms of a
+    # rank's score are read from views indexed by the rank alone (contiguous loads, no
+    # negative-index checks)
     hand = obs[H : H + N_KINDS]
     my_nat = _team_row_nb(obs, Off.MELD_NAT, team)
     my_two = _team_row_nb(obs, Off.MELD_TWO, team)
@@ -545,29 +544,16 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     nat2 = _team_row_nb(obs, Off.MELD_NAT, 2)
     pile_counts = obs[Off.PILE_COUNTS : Off.PILE_COUNTS + N_KINDS]
     n_teams = obs[Off.N_TEAMS]
-    two_teams = np.int64(n_teams > 1)
+    two_teams = np.int64(n_teams > 1)  # (the rows of absent teams are read, counted 0 times)
     three_teams = np.int64(n_teams > 2)
     copies = 4 * params[Par.DECKS]
     csize = params[Par.CANASTA_SIZE]
     # the next opponent's team melded the rank while the pile is unfrozen for it: danger 1
     onto = unfrozen_lho and params[Par.TAKE_ONTO_MELD] != 0
-    onto_canasta = np.int64(params[Par.TAKE_ONTO_CANASTA] == 1)
+    onto_canasta = params[Par.TAKE_ONTO_CANASTA] == 1
     held = np.int64(0)
-    melded = np.int64(0)
-    sure = np.int64(0)
-    unseen_bits = np.int64(0)
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        c = hand[k]
-        held |= np.int64(c > 0) << k
-        melded |= np.int64(my_nat[k] + my_two[k] + my_joker[k] > 0) << k
-        seen = c + nat0[k] + two_teams * nat1[k] + three_teams * nat2[k] + pile_counts[k]
-        u = copies - seen
-        u = u if u > 0 else 0  # (never below 0: every copy is somewhere; < 1 reads as 0 below)
-        unseen_bits |= np.int64(u) << (5 * (k - FIRST_NATURAL))
-        ls = lho_nat[k] + lho_two[k] + lho_joker[k]
-        sure |= (np.int64(ls > 0) & (np.int64(ls < csize) | onto_canasta)) << k
-    if not onto:
-        sure = np.int64(0)
+        held |= np.int64(hand[k] > 0) << k
     nat_wild = unfrozen_lho and params[Par.TAKE_NAT_WILD] != 0
     last = obs[Off.LAST_DISCARD + nxt]
     while held != 0:
@@ -575,17 +561,19 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
         held &= held - 1
         c = hand[k]
         val = params[Par.CARD_VALUE + k]
+        melded = my_nat[k] + my_two[k] + my_joker[k] > 0
         # 0 for a single, pair_score for a pair, 70 from three; +25 for a rank we melded (exact
         # small sums: the same values as the branches they replace)
-        score = np.float64(c == 2) * pair_score + np.float64(c >= 3) * 70.0 + np.float64((melded >> k) & 1) * 25.0
+        score = np.float64(c == 2) * pair_score + np.float64(c >= 3) * 70.0 + np.float64(melded) * 25.0
         score += per_point * val
         danger = 0.0
         # the danger term is >= 0: a rank already scoring no better than the best cannot win
         # with it, so its danger is not worked out (same choice, the costly part skipped)
         if with_danger and score < best_score:
-            # _danger_nb's value, from the terms worked out above
-            unseen = (unseen_bits >> (5 * (k - FIRST_NATURAL))) & 31
-            if (sure >> k) & 1 != 0:
+            # _danger_nb's value, its terms read without branches
+            unseen = copies - (c + nat0[k] + two_teams * nat1[k] + three_teams * nat2[k] + pile_counts[k])
+            ls = lho_nat[k] + lho_two[k] + lho_joker[k]
+            if onto and ls > 0 and (ls < csize or onto_canasta):
                 danger = 1.0
             elif nat_wild and unseen >= 1:
                 p1 = unseen * lho_cards / pool
