@@ -607,13 +607,13 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     if obs[H + Kind.BLACK3] > 0:
         stop = knobs[K.black3_stop]
         if stop <= 0:
-            score = -1000.0
+            b3_score = -1000.0
         elif pile + 1 >= stop:
-            score = -500.0
+            b3_score = -500.0
         else:
-            score = 12.0
-        if score < best_score:
-            best_score = score
+            b3_score = 12.0
+        if b3_score < best_score:
+            best_score = b3_score
             best = Kind.BLACK3
             best_danger = 0.0
     # freezing with a two (section 5)
