@@ -133,24 +133,19 @@ def _meld_phase_nb(obs, params, knobs, team) -> int:
     csize = params[Par.CANASTA_SIZE]
 
     # ---------------------------------------------------------------- context
-    # one pass over the ranks (views indexed by the kind alone): the cards in hand, our
-    # canastas (canastas_nb's count, without a call) and whether some rank could become a
-    # canasta with every wild card in hand (can_go_out_concealed_nb's own exact shortcut)
+    # the cards in hand and our canastas (canastas_nb's count without a call: views indexed
+    # by the kind alone, summed without branches)
     hand = obs[H : H + N_KINDS]
     nh = np.int64(0)  # np.int64(0), not 0: see _table_nb
     for k in range(N_KINDS):
         nh += hand[k]
-    wilds = hand[Kind.TWO] + hand[Kind.JOKER]
     m_nat = _team_row_nb(obs, Off.MELD_NAT, team)
     m_two = _team_row_nb(obs, Off.MELD_TWO, team)
     m_joker = _team_row_nb(obs, Off.MELD_JOKER, team)
     closed = _team_row_nb(obs, Off.CLOSED_COUNT, team)
     my_can = np.int64(0)
-    reach = np.int64(0)
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        sz = m_nat[k] + m_two[k] + m_joker[k]
-        my_can += np.int64(sz >= csize) + closed[k]
-        reach |= np.int64(sz + hand[k] + wilds >= csize)
+        my_can += np.int64(m_nat[k] + m_two[k] + m_joker[k] >= csize) + closed[k]
     if params[Par.SEQUENCES] != 0:
         for q in range(MAX_SEQS):
             if obs[Off.SEQ_LEN + team * MAX_SEQS + q] >= csize:
@@ -175,7 +170,7 @@ def _meld_phase_nb(obs, params, knobs, team) -> int:
     elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
         mode = 2  # an opening in progress must reach the minimum
     else:
-        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and reach != 0 and can_go_out_concealed_nb(obs, hand, params, team):
+        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and _canasta_reach_nb(obs, params, team) and can_go_out_concealed_nb(obs, hand, params, team):
             mode = 2
             want_out = True
             meld_all = True
@@ -201,6 +196,22 @@ def _meld_phase_nb(obs, params, knobs, team) -> int:
     if a >= 0 and discard_why_nb(obs, params, team) == 0:
         return a
     return FIRST_LEGAL
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _canasta_reach_nb(obs, params, team) -> bool:
+    """Whether some rank's team meld, with the hand's naturals of the rank and every wild card
+    in hand, reaches canasta size: can_go_out_concealed_nb's own exact shortcut, without the
+    call."""
+    hand = obs[Off.HANDS : Off.HANDS + N_KINDS]
+    m_nat = _team_row_nb(obs, Off.MELD_NAT, team)
+    m_two = _team_row_nb(obs, Off.MELD_TWO, team)
+    m_joker = _team_row_nb(obs, Off.MELD_JOKER, team)
+    wilds = hand[Kind.TWO] + hand[Kind.JOKER]
+    reach = np.int64(0)
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        reach |= np.int64(m_nat[k] + m_two[k] + m_joker[k] + hand[k] + wilds >= params[Par.CANASTA_SIZE])
+    return reach != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
