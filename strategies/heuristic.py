@@ -29,28 +29,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.enums import (
-    FIRST_NATURAL,
-    LAST_NATURAL,
-    MAX_SEQS,
-    N_KINDS,
-    Act,
-    Kind,
-    Off,
-    Par,
-    Phase,
-)
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.core.legal import (
     can_go_out_concealed_nb,
     canastas_nb,
-    discard_why_nb,
     legal_actions_nb,
     max_meld_points_nb,
     why_illegal_nb,
     wild_capacity_nb,
 )
 from sim.core.readers import lowest_bit_nb, meld_nat_nb, meld_size_nb, team_of_nb
-from strategies.greedy import meld_ok_nb, take_ok_nb
+from strategies.greedy import discard_ok_nb, meld_ok_nb, take_ok_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -106,51 +95,23 @@ def _first_legal_nb(obs, params, buf) -> int:
     return buf[0] if n > 0 else -1
 
 
-FIRST_LEGAL = -2  # what the phase functions return to ask decide_nb for the first legal action
-
-
 @njit(cache=True, _nrt=False)
 def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
-    team = team_of_nb(obs)
-    if obs[Off.PHASE] == Phase.DRAW:
-        a = _draw_nb(obs, params, knobs, team)  # (take_ok_nb's precondition)
-    elif obs[Off.PHASE] == Phase.MELD:
-        a = _meld_phase_nb(obs, params, knobs, team)
-    else:
-        a = FIRST_LEGAL  # a finished hand: no legal action (the first legal, if any)
-    # one call site for every fallback: each call site costs the decision stack slots that its
-    # entry zeroes on every call
-    return a if a != FIRST_LEGAL else _first_legal_nb(obs, params, buf)
-
-
-@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _meld_phase_nb(obs, params, knobs, team) -> int:
-    """The meld phase (meld_ok_nb's precondition, in _meld_choice_nb and _black3_nb): the meld
-    plan, else the discard; FIRST_LEGAL if neither is legal."""
     H = Off.HANDS
+    team = team_of_nb(obs)
     need_can = params[Par.CANASTAS_TO_GO_OUT]
     stock = obs[Off.STOCK_LEN]
-    csize = params[Par.CANASTA_SIZE]
+    if obs[Off.PHASE] == Phase.DRAW:
+        return _draw_nb(obs, params, knobs, buf, team)  # (take_ok_nb's precondition)
+    if obs[Off.PHASE] != Phase.MELD:  # a finished hand: no legal action (the first legal, if any)
+        return _first_legal_nb(obs, params, buf)
+    # the meld phase from here on (meld_ok_nb's precondition, in _meld_choice_nb and _black3_nb)
 
     # ---------------------------------------------------------------- context
-    # the cards in hand and our canastas (canastas_nb's count without a call: views indexed
-    # by the kind alone, summed without branches)
-    hand = obs[H : H + N_KINDS]
     nh = np.int64(0)  # np.int64(0), not 0: see _table_nb
     for k in range(N_KINDS):
-        nh += hand[k]
-    m_nat = _team_row_nb(obs, Off.MELD_NAT, team)
-    m_two = _team_row_nb(obs, Off.MELD_TWO, team)
-    m_joker = _team_row_nb(obs, Off.MELD_JOKER, team)
-    closed = _team_row_nb(obs, Off.CLOSED_COUNT, team)
-    my_can = np.int64(0)
-    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        my_can += np.int64(m_nat[k] + m_two[k] + m_joker[k] >= csize) + closed[k]
-    if params[Par.SEQUENCES] != 0:
-        for q in range(MAX_SEQS):
-            if obs[Off.SEQ_LEN + team * MAX_SEQS + q] >= csize:
-                my_can += 1
-    opp_opened, opp_min_cards, my_side_cards, opp_side_cards = _table_nb(obs, team)
+        nh += obs[H + k]
+    my_can, opp_opened, opp_min_cards, my_side_cards, opp_side_cards = _table_nb(obs, params, team)
     opened = obs[Off.TEAM_OPENED + team] != 0
     late = stock <= knobs[K.late_stock]
     # the hand ends soon when an opponent whose team may go out holds few cards: such an
@@ -170,7 +131,7 @@ def _meld_phase_nb(obs, params, knobs, team) -> int:
     elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
         mode = 2  # an opening in progress must reach the minimum
     else:
-        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and _canasta_reach_nb(obs, params, team) and can_go_out_concealed_nb(obs, hand, params, team):
+        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
             mode = 2
             want_out = True
             meld_all = True
@@ -180,7 +141,7 @@ def _meld_phase_nb(obs, params, knobs, team) -> int:
             # the opening oracle only when the points of the whole hand could reach the need: it
             # melds cards of the hand, every card worth >= 0 points (RuleSet: card_values >= 0)
             if allowed and _hand_points_nb(obs, params) >= need:
-                pts = max_meld_points_nb(obs, hand, params, team, np.int64(2))
+                pts = max_meld_points_nb(obs, obs[H : H + N_KINDS], params, team, np.int64(2))
                 if pts >= need:
                     mode = 2
     if mode > 0:
@@ -191,27 +152,9 @@ def _meld_phase_nb(obs, params, knobs, team) -> int:
         if a >= 0:
             return a
     a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
-    # a discard of a held kind, never a red three (_discard_nb), in the meld phase: only
-    # discard_why_nb can refuse it (discard_ok_nb without its other branch, a call site)
-    if a >= 0 and discard_why_nb(obs, params, team) == 0:
+    if a >= 0 and discard_ok_nb(obs, params, team, a - Act.DISCARD):  # a discard (_discard_nb)
         return a
-    return FIRST_LEGAL
-
-
-@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _canasta_reach_nb(obs, params, team) -> bool:
-    """Whether some rank's team meld, with the hand's naturals of the rank and every wild card
-    in hand, reaches canasta size: can_go_out_concealed_nb's own exact shortcut, without the
-    call."""
-    hand = obs[Off.HANDS : Off.HANDS + N_KINDS]
-    m_nat = _team_row_nb(obs, Off.MELD_NAT, team)
-    m_two = _team_row_nb(obs, Off.MELD_TWO, team)
-    m_joker = _team_row_nb(obs, Off.MELD_JOKER, team)
-    wilds = hand[Kind.TWO] + hand[Kind.JOKER]
-    reach = np.int64(0)
-    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        reach |= np.int64(m_nat[k] + m_two[k] + m_joker[k] + hand[k] + wilds >= params[Par.CANASTA_SIZE])
-    return reach != 0
+    return _first_legal_nb(obs, params, buf)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
@@ -226,52 +169,47 @@ def _hand_points_nb(obs, params) -> int:
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _draw_nb(obs, params, knobs, team) -> int:
+def _draw_nb(obs, params, knobs, buf, team) -> int:
     """The draw phase: decline on an exhausted stock; else take onto a team meld, with a natural
     pair (pile >= take_pair_min_pile), with a natural + wild (pile >= take_min_pile), or draw."""
     H = Off.HANDS
     stock = obs[Off.STOCK_LEN]
     pile = obs[Off.PILE_LEN]
     if stock == 0:
-        for a in (Act.DECLINE, Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
+        if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
+            return Act.DECLINE
+        for a in (Act.TAKE_ONTO, Act.TAKE_PAIR, Act.TAKE_NAT_JOKER, Act.TAKE_NAT_TWO):
             if why_illegal_nb(obs, H, params, a) == 0:
                 return a
-        return FIRST_LEGAL
+        return _first_legal_nb(obs, params, buf)
     a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
     if a >= 0:
         return a
     top = obs[Off.PILE_TOP]
     if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + meld_nat_nb(obs, team, top) == 0:
         return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
-    # the takes in the plan's order, each asked only when it has what why_take_nb refuses it
-    # without (the cards, a meld, an unfrozen pile): the same answers, fewer checks, and one
-    # call site (see decide_nb)
-    c = obs[H + top]
-    unfrozen = obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + team] != 0  # (pile_frozen_for_nb)
-    with_wild = pile >= knobs[K.take_min_pile] and unfrozen and c >= 1
-    joker_first = knobs[K.joker_first] != 0
-    for i in range(4):
-        if i == 0:
-            a = Act.TAKE_ONTO
-            ok = unfrozen and meld_size_nb(obs, team, top) > 0
-        elif i == 1:
-            a = Act.TAKE_PAIR
-            ok = pile >= knobs[K.take_pair_min_pile] and c >= 2
-        else:
-            a = Act.TAKE_NAT_JOKER if (i == 2) == joker_first else Act.TAKE_NAT_TWO
-            ok = with_wild and obs[H + (Kind.JOKER if a == Act.TAKE_NAT_JOKER else Kind.TWO)] >= 1
-        if ok and take_ok_nb(obs, params, team, a):
-            return a
+    if take_ok_nb(obs, params, team, Act.TAKE_ONTO):
+        return Act.TAKE_ONTO
+    if pile >= knobs[K.take_pair_min_pile] and take_ok_nb(obs, params, team, Act.TAKE_PAIR):
+        return Act.TAKE_PAIR
+    if pile >= knobs[K.take_min_pile]:
+        first = Act.TAKE_NAT_JOKER if knobs[K.joker_first] != 0 else Act.TAKE_NAT_TWO
+        second = Act.TAKE_NAT_TWO if knobs[K.joker_first] != 0 else Act.TAKE_NAT_JOKER
+        if take_ok_nb(obs, params, team, first):
+            return first
+        if take_ok_nb(obs, params, team, second):
+            return second
     return Act.DRAW
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _table_nb(obs, team) -> tuple:
-    """What the table says: (an opponent has opened, fewest cards of an opponent, cards on our
-    side, on theirs)."""
+def _table_nb(obs, params, team) -> tuple:
+    """What the table says: (our canastas, an opponent has opened, fewest cards of an opponent,
+    cards on our side, on theirs)."""
     n_seats = obs[Off.N_SEATS]
     # np.int64(0) / np.bool_(False), not 0 / False: numba types a variable set from a constant
     # as that literal at first and compiles each callee it reaches once more for the literal
+    my_can = canastas_nb(obs, params, team)
     opp_opened: np.bool_ = np.bool_(False)
     for t in range(obs[Off.N_TEAMS]):
         if t != team and obs[Off.TEAM_OPENED + t] != 0:
@@ -287,7 +225,7 @@ def _table_nb(obs, team) -> tuple:
             opp_side_cards += hs
             if hs < opp_min_cards:
                 opp_min_cards = hs
-    return opp_opened, opp_min_cards, my_side_cards, opp_side_cards
+    return my_can, opp_opened, opp_min_cards, my_side_cards, opp_side_cards
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
