@@ -38,7 +38,7 @@ from sim.core.legal import (
     why_illegal_nb,
     wild_capacity_nb,
 )
-from sim.core.readers import meld_nat_nb, meld_size_nb, team_of_nb
+from sim.core.readers import lowest_bit_nb, meld_nat_nb, meld_size_nb, team_of_nb
 from strategies.greedy import discard_ok_nb, meld_ok_nb, take_ok_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
@@ -257,6 +257,22 @@ def _threat_cards_nb(obs, params, team) -> int:
     return threat_cards
 
 
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _largest_meld_nb(mask, m_nat, m_two, m_joker) -> int:
+    """The rank of `mask` (non-zero, bit k for rank k) whose team meld is the largest (ties:
+    the higher rank)."""
+    best_k = -1
+    best_key = -1
+    while mask != 0:
+        k = lowest_bit_nb(mask)
+        mask &= mask - 1
+        key = m_nat[k] + m_two[k] + m_joker[k]
+        if key >= best_key:  # visited from the lowest rank up: >= keeps the higher rank on ties
+            best_key = key
+            best_k = k
+    return best_k
+
+
 @njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
     """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`: the minimum must be
@@ -270,74 +286,68 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     twos = obs[H + Kind.TWO]
     wilds = jokers + twos
     joker_first = knobs[K.joker_first] != 0
-    # candidates are visited best-first (the largest key not yet tried) instead of looping over
-    # every size and rank: the same order, a few passes over the ranks instead of ~200 steps
     base = team * N_KINDS
     hand = obs[H : H + N_KINDS]
     m_nat = obs[Off.MELD_NAT + base : Off.MELD_NAT + base + N_KINDS]
     m_two = obs[Off.MELD_TWO + base : Off.MELD_TWO + base + N_KINDS]
     m_joker = obs[Off.MELD_JOKER + base : Off.MELD_JOKER + base + N_KINDS]
+    hold = knobs[K.hold_melds] != 0 and not meld_all
+    # the candidates of each step as bit masks over the natural ranks (bit k), built in one pass
+    # without branches (per-rank tests mispredict a lot), then visited in the step's order:
+    # best-first by the meld size (steps 1, 3), or from the highest rank down (steps 2, 4)
+    adds = np.int64(0)  # step 1: a held rank onto a team meld of 3 .. 3 * csize cards
+    trips = np.int64(0)  # step 2: three naturals (five while holding melds) of an unmelded rank
+    pairs = np.int64(0)  # step 4: a natural pair of an unmelded rank
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[k]
+        sz = m_nat[k] + m_two[k] + m_joker[k]
+        free = np.int64(sz == 0)
+        adds |= (np.int64(c > 0) & np.int64(sz >= 3) & np.int64(sz <= 3 * csize)) << k
+        trips |= (np.int64(c >= 3) & (np.int64(not hold) | np.int64(c >= 5)) & free) << k
+        pairs |= (np.int64(c >= 2) & free) << k
     # 1. naturals onto team melds (largest meld first, so canastas come sooner; ties: the
     # higher rank)
     if nh - 1 >= keep:
-        tried = 0
-        while True:
-            best_k = -1
-            best_key = -1
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                s = m_nat[k] + m_two[k] + m_joker[k]
-                if hand[k] > 0 and 3 <= s <= 3 * csize and (tried >> k) & 1 == 0 and s * 16 + k > best_key:
-                    best_key = s * 16 + k
-                    best_k = k
-            if best_k < 0:
-                break
-            tried |= 1 << best_k
-            if meld_ok_nb(obs, params, team, Act.ADD_NAT + best_k):
-                return Act.ADD_NAT + best_k
-    # 2. new natural melds
-    hold = knobs[K.hold_melds] != 0 and not meld_all
-    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        c = obs[H + k]
-        if c >= 3 and (not hold or c >= 5) and nh - 3 >= keep:
-            if meld_size_nb(obs, team, k) == 0:
-                a = Act.MELD + k * 3
-                if meld_ok_nb(obs, params, team, a):
-                    return a
+        while adds != 0:
+            k = _largest_meld_nb(adds, m_nat, m_two, m_joker)
+            adds &= ~(np.int64(1) << k)
+            if meld_ok_nb(obs, params, team, Act.ADD_NAT + k):
+                return Act.ADD_NAT + k
+    # 2. new natural melds (from the highest rank down)
+    if nh - 3 >= keep:
+        while trips != 0:
+            k = _highest_bit_nb(trips)
+            trips &= ~(np.int64(1) << k)
+            a = Act.MELD + k * 3
+            if meld_ok_nb(obs, params, team, a):
+                return a
     if wilds == 0:
         return _black3_nb(obs, params, team)
     w_first = Kind.JOKER if (joker_first and jokers > 0) or twos == 0 else Kind.TWO
     add_w = Act.ADD_JOKER if w_first == Kind.JOKER else Act.ADD_TWO
-    # 3. wilds that complete a canasta this turn (fewest needed first)
+    # 3. wilds that complete a canasta this turn (fewest needed first, ties: the higher rank)
     if nh - 1 >= keep:
-        tried = 0
-        while True:
-            best_k = -1
-            best_key = -(1 << 30)
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                nat = m_nat[k]
-                w = m_two[k] + m_joker[k]
-                need = csize - (nat + w)
-                if nat + w == 0 or need < 1 or need > wilds or (tried >> k) & 1 != 0:
-                    continue
-                if wild_capacity_nb(params, nat, w) < need or nh - need < keep:
-                    continue
-                if -need * 16 + k > best_key:  # fewest needed first, ties: the higher rank
-                    best_key = -need * 16 + k
-                    best_k = k
-            if best_k < 0:
-                break
-            tried |= 1 << best_k
-            if meld_ok_nb(obs, params, team, add_w + best_k):
-                return add_w + best_k
-    # 4. a natural pair + a wild
+        done = np.int64(0)
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            nat = m_nat[k]
+            w = m_two[k] + m_joker[k]
+            need = csize - (nat + w)
+            ok = nat + w != 0 and need >= 1 and need <= wilds and wild_capacity_nb(params, nat, w) >= need and nh - need >= keep
+            done |= np.int64(ok) << k
+        while done != 0:
+            k = _largest_meld_nb(done, m_nat, m_two, m_joker)  # (the fewest wild cards needed)
+            done &= ~(np.int64(1) << k)
+            if meld_ok_nb(obs, params, team, add_w + k):
+                return add_w + k
+    # 4. a natural pair + a wild (from the highest rank down)
     if (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2)) and knobs[K.max_wild_commit] >= 1 and nh - 3 >= keep:
         v = 2 if w_first == Kind.JOKER else 1
-        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-            if obs[H + k] >= 2:
-                if meld_size_nb(obs, team, k) == 0:
-                    a = Act.MELD + k * 3 + v
-                    if meld_ok_nb(obs, params, team, a):
-                        return a
+        while pairs != 0:
+            k = _highest_bit_nb(pairs)
+            pairs &= ~(np.int64(1) << k)
+            a = Act.MELD + k * 3 + v
+            if meld_ok_nb(obs, params, team, a):
+                return a
     # 5. more wilds: only when everything goes down (largest open meld first, then canastas)
     if meld_all and nh - 1 >= keep:
         tried = 0
@@ -363,6 +373,15 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
     return _black3_nb(obs, params, team)
 
 
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _highest_bit_nb(mask) -> int:
+    """Index of the highest set bit of a non-zero mask of natural-rank bits (bit k)."""
+    k = LAST_NATURAL
+    while (mask >> k) & 1 == 0:
+        k -= 1
+    return k
+
+
 @njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
@@ -374,6 +393,12 @@ def _black3_nb(obs, params, team) -> int:
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
+def _team_row_nb(obs, off, team):
+    """The N_KINDS counts of field `off` (MELD_NAT, MELD_TWO, MELD_JOKER) of `team`, as a view."""
+    return obs[off + team * N_KINDS : off + team * N_KINDS + N_KINDS]
+
+
+@njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1) -> tuple:
     """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
     1 for a rank its team melded while the pile is unfrozen for it; else the chance it holds a
@@ -382,7 +407,10 @@ def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, 
 
     The pair chance depends on the unseen copies alone (pool and lho_cards are the same for
     every rank of one discard): the last two worked out, (mu0, mp0) and (mu1, mp1), are reused
-    (the same values, not recomputed).  Returns (danger, mu0, mp0, mu1, mp1)."""
+    (the same values, not recomputed).  Returns (danger, mu0, mp0, mu1, mp1).
+
+    The plain form, per rank: `_discard_nb` works the same terms out for every rank at once
+    (the same values; tests/test_discard_choice.py compares the two choices)."""
     csize = params[Par.CANASTA_SIZE]
     copies = 4 * params[Par.DECKS]
     danger = 0.0
@@ -432,41 +460,93 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     pile = obs[Off.PILE_LEN]
     unfrozen_lho = lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
     # cards the next opponent could be holding: stock + every other hand
-    pool = obs[Off.STOCK_LEN]
+    pool = obs[Off.STOCK_LEN] - obs[Off.HAND_SIZE + seat]
     for s in range(n_seats):
-        if s != seat:
-            pool += obs[Off.HAND_SIZE + s]
+        pool += obs[Off.HAND_SIZE + s]
     if pool < 1:
         pool = 1
     safe_w = knobs[K.safe_discard]
     prize = (pile + 1) * 12.0  # rough worth of the pile to whoever takes it
+    with_danger = lho_team != team and safe_w > 0
+    pair_score = 60.0 if knobs[K.pair_hold] != 0 else 35.0
+    per_point = (1.0 - 2.5 * knobs[K.shed_high_when_ending]) if ending else 1.0
     best = -1
     best_score = 1e18
     best_danger = 0.0
-    mu0 = np.int64(-1)  # the pair chances last worked out (_danger_nb): none yet
+    mu0 = np.int64(-1)  # the pair chances last worked out: none yet
     mu1 = np.int64(-1)
     mp0 = 0.0
     mp1 = 0.0
+    # the held ranks as a bit mask, built without branches, then visited in rank order (which
+    # ranks are held is unpredictable: a test per rank mispredicts a lot); the terms of a
+    # rank's score are read from views indexed by the rank alone (contiguous loads, no
+    # negative-index checks)
+    hand = obs[H : H + N_KINDS]
+    my_nat = _team_row_nb(obs, Off.MELD_NAT, team)
+    my_two = _team_row_nb(obs, Off.MELD_TWO, team)
+    my_joker = _team_row_nb(obs, Off.MELD_JOKER, team)
+    lho_nat = _team_row_nb(obs, Off.MELD_NAT, lho_team)
+    lho_two = _team_row_nb(obs, Off.MELD_TWO, lho_team)
+    lho_joker = _team_row_nb(obs, Off.MELD_JOKER, lho_team)
+    nat0 = _team_row_nb(obs, Off.MELD_NAT, 0)  # MAX_TEAMS = 3: every team's naturals
+    nat1 = _team_row_nb(obs, Off.MELD_NAT, 1)
+    nat2 = _team_row_nb(obs, Off.MELD_NAT, 2)
+    pile_counts = obs[Off.PILE_COUNTS : Off.PILE_COUNTS + N_KINDS]
+    n_teams = obs[Off.N_TEAMS]
+    two_teams = np.int64(n_teams > 1)  # (the rows of absent teams are read, counted 0 times)
+    three_teams = np.int64(n_teams > 2)
+    copies = 4 * params[Par.DECKS]
+    csize = params[Par.CANASTA_SIZE]
+    # the next opponent's team melded the rank while the pile is unfrozen for it: danger 1
+    onto = unfrozen_lho and params[Par.TAKE_ONTO_MELD] != 0
+    onto_canasta = params[Par.TAKE_ONTO_CANASTA] == 1
+    held = np.int64(0)
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        c = obs[H + k]
-        if c == 0:
-            continue
+        held |= np.int64(hand[k] > 0) << k
+    nat_wild = unfrozen_lho and params[Par.TAKE_NAT_WILD] != 0
+    last = obs[Off.LAST_DISCARD + nxt]
+    while held != 0:
+        k = lowest_bit_nb(held)
+        held &= held - 1
+        c = hand[k]
         val = params[Par.CARD_VALUE + k]
-        if c == 1:
-            score = 0.0
-        elif c == 2:
-            score = 60.0 if knobs[K.pair_hold] != 0 else 35.0
-        else:
-            score = 70.0
-        if meld_size_nb(obs, team, k) > 0:
-            score += 25.0
-        score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
+        melded = my_nat[k] + my_two[k] + my_joker[k] > 0
+        # 0 for a single, pair_score for a pair, 70 from three; +25 for a rank we melded (exact
+        # small sums: the same values as the branches they replace)
+        score = np.float64(c == 2) * pair_score + np.float64(c >= 3) * 70.0 + np.float64(melded) * 25.0
+        score += per_point * val
         danger = 0.0
         # the danger term is >= 0: a rank already scoring no better than the best cannot win
         # with it, so its danger is not worked out (same choice, the costly part skipped)
-        if lho_team != team and safe_w > 0 and score < best_score:
-            danger, mu0, mp0, mu1, mp1 = _danger_nb(
-                obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1)
+        if with_danger and score < best_score:
+            # _danger_nb's value, its terms read without branches
+            unseen = copies - (c + nat0[k] + two_teams * nat1[k] + three_teams * nat2[k] + pile_counts[k])
+            ls = lho_nat[k] + lho_two[k] + lho_joker[k]
+            if onto and ls > 0 and (ls < csize or onto_canasta):
+                danger = 1.0
+            elif nat_wild and unseen >= 1:
+                p1 = unseen * lho_cards / pool
+                danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
+            if unseen >= 2 and danger < 1.0:
+                # the pair chance depends on the unseen copies alone: the last two worked
+                # out are reused (the same values, not recomputed)
+                if unseen == mu0:
+                    p2 = mp0
+                elif unseen == mu1:
+                    p2 = mp1
+                else:
+                    p = unseen / pool
+                    q = 1.0 - p
+                    qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+                    p2 = 1.0 - qh * q - lho_cards * p * qh
+                    mu1 = mu0
+                    mp1 = mp0
+                    mu0 = unseen
+                    mp0 = p2
+                if p2 > danger:
+                    danger = p2
+            if last == k:
+                danger *= 0.5
             score += safe_w * danger * prize
         if score < best_score:
             best_score = score
@@ -476,13 +556,13 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     if obs[H + Kind.BLACK3] > 0:
         stop = knobs[K.black3_stop]
         if stop <= 0:
-            score = -1000.0
+            b3_score = -1000.0
         elif pile + 1 >= stop:
-            score = -500.0
+            b3_score = -500.0
         else:
-            score = 12.0
-        if score < best_score:
-            best_score = score
+            b3_score = 12.0
+        if b3_score < best_score:
+            best_score = b3_score
             best = Kind.BLACK3
             best_danger = 0.0
     # freezing with a two (section 5)
