@@ -398,6 +398,24 @@ def _team_row_nb(obs, off, team):
     return obs[off + team * N_KINDS : off + team * N_KINDS + N_KINDS]
 
 
+@njit(cache=True, _nrt=False, inline="always")  # no call cost: typed in each caller
+def _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1) -> tuple:
+    """The chance that the next opponent, holding `lho_cards` of `pool` unseen cards, holds at
+    least two of the `unseen` copies of a rank.  It depends on `unseen` alone within one
+    discard (pool and lho_cards are the same for every rank), so the last two worked out,
+    (mu0, mp0) and (mu1, mp1), are reused, not recomputed.  Returns (chance, mu0, mp0, mu1,
+    mp1) with the memo updated."""
+    if unseen == mu0:
+        return mp0, mu0, mp0, mu1, mp1
+    if unseen == mu1:
+        return mp1, mu0, mp0, mu1, mp1
+    p = unseen / pool
+    q = 1.0 - p
+    qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+    p2 = 1.0 - qh * q - lho_cards * p * qh
+    return p2, unseen, p2, mu0, mp0
+
+
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1) -> tuple:
     """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
@@ -428,19 +446,7 @@ def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, 
             p1 = unseen * lho_cards / pool
             danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
     if unseen >= 2 and danger < 1.0:
-        if unseen == mu0:
-            p2 = mp0
-        elif unseen == mu1:
-            p2 = mp1
-        else:
-            p = unseen / pool
-            q = 1.0 - p
-            qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
-            p2 = 1.0 - qh * q - lho_cards * p * qh
-            mu1 = mu0
-            mp1 = mp0
-            mu0 = unseen
-            mp0 = p2
+        p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1)
         if p2 > danger:
             danger = p2
     if obs[Off.LAST_DISCARD + nxt] == k:
@@ -528,21 +534,7 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
                 p1 = unseen * lho_cards / pool
                 danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
             if unseen >= 2 and danger < 1.0:
-                # the pair chance depends on the unseen copies alone: the last two worked
-                # out are reused (the same values, not recomputed)
-                if unseen == mu0:
-                    p2 = mp0
-                elif unseen == mu1:
-                    p2 = mp1
-                else:
-                    p = unseen / pool
-                    q = 1.0 - p
-                    qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
-                    p2 = 1.0 - qh * q - lho_cards * p * qh
-                    mu1 = mu0
-                    mp1 = mp0
-                    mu0 = unseen
-                    mp0 = p2
+                p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1)
                 if p2 > danger:
                     danger = p2
             if last == k:

@@ -44,7 +44,14 @@ from sim.core.legal import (
     why_illegal_nb,
 )
 from sim.core.readers import code_kind_nb, make_code_nb
-from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
+from sim.core.rng import (
+    STREAM_DECK,
+    STREAM_PLAYERS,
+    key_nb,
+    seed_rng_nb,
+    seed_rng_row_nb,
+    shuffle_nb,
+)
 from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.cardlog import drawn_kinds_nb, log_cards_nb
 from sim.play.status import Broken, Check, Illegal, Slot, Status
@@ -333,10 +340,7 @@ def play_hand_nb(
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
-        # = seed_rng_nb(rng[s], ...) without the row view, which costs play_chunk_nb (it owns
-        # memory, so it counts references) an atomic increment and decrement
-        rng[s, 0] = key_nb(seed, game, hand, STREAM_PLAYERS + 1 + s)
-        rng[s, 1] = np.uint64(0)
+        seed_rng_row_nb(rng, s, seed, game, hand, STREAM_PLAYERS + 1 + s)  # no row view (see it)
     if agent is not None:  # (pruned by type; the slice is a view, see above)
         agent_hand_start(agent, state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS])
     if check is not None:
