@@ -25,7 +25,9 @@ def parts(z) -> dict[str, np.ndarray]:
     """Per hand of the measured deals: y, the adjusted y and its start, drift and end parts,
     with the deal index (key // 10**6 = seating)."""
     hand, sign = z["hand"], z["sign"]
-    seating = np.concatenate([[0], np.cumsum(np.diff(hand) < 0)])  # seating 1's events follow seating 0's
+    seating = np.concatenate(
+        [[0], np.cumsum(np.diff(hand) < 0)]
+    )  # seating 1's events follow seating 0's
     keep = z["actual"] != 0  # events of the measured half
     hand, sign, seating = hand[keep], sign[keep], seating[keep]
     post = sign * z["actual"][keep]  # A's side: V after the card drawn
@@ -60,7 +62,9 @@ def per_deal(key: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("npz")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
@@ -68,8 +72,11 @@ def main() -> None:
     assert np.allclose(p["adjusted"], p["start"] + p["drift"] + p["end"])
     res = {}
     for unit in ("hand", "deal"):
-        var = {k: float((v if unit == "hand" else per_deal(p["key"], v)).var(ddof=1))
-               for k, v in p.items() if k != "key"}
+        var = {
+            k: float((v if unit == "hand" else per_deal(p["key"], v)).var(ddof=1))
+            for k, v in p.items()
+            if k != "key"
+        }
         res[unit] = var
         print(f"variance per {unit}: " + ", ".join(f"{k} {v:,.0f}" for k, v in var.items()))
     if args.out:

@@ -36,10 +36,38 @@ from sim.play.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
 from strategies.registry import decide_nb
 
 # raw record columns: ten per-kind blocks of N_KINDS, then scalars
-B_HAND, B_PARTNER, B_LEFT, B_RIGHT, B_NAT_US, B_WILD_US, B_NAT_THEM, B_WILD_THEM, B_PILE, B_STOCK = range(10)
+(
+    B_HAND,
+    B_PARTNER,
+    B_LEFT,
+    B_RIGHT,
+    B_NAT_US,
+    B_WILD_US,
+    B_NAT_THEM,
+    B_WILD_THEM,
+    B_PILE,
+    B_STOCK,
+) = range(10)
 S0 = 10 * N_KINDS
-(S_STOCK_LEN, S_PILE_LEN, S_FREEZE, S_PILE_TOP, S_RED3_US, S_RED3_THEM, S_OPEN_US, S_OPEN_THEM, S_TURN,
- S_MIN_US, S_MIN_THEM, S_TAKES_US, S_TAKES_THEM, S_KIND, S_INDEX, S_IS_A, N_SCALARS) = range(17)
+(
+    S_STOCK_LEN,
+    S_PILE_LEN,
+    S_FREEZE,
+    S_PILE_TOP,
+    S_RED3_US,
+    S_RED3_THEM,
+    S_OPEN_US,
+    S_OPEN_THEM,
+    S_TURN,
+    S_MIN_US,
+    S_MIN_THEM,
+    S_TAKES_US,
+    S_TAKES_THEM,
+    S_KIND,
+    S_INDEX,
+    S_IS_A,
+    N_SCALARS,
+) = range(17)
 N_RAW = S0 + N_SCALARS
 
 
@@ -55,9 +83,13 @@ def _record_nb(st, seat, code, index, is_a, raw, r):
             raw[r, b * N_KINDS + k] = st[Off.HANDS + s * N_KINDS + k]
     for k in range(N_KINDS):
         raw[r, B_NAT_US * N_KINDS + k] = st[Off.MELD_NAT + team * N_KINDS + k]
-        raw[r, B_WILD_US * N_KINDS + k] = st[Off.MELD_TWO + team * N_KINDS + k] + st[Off.MELD_JOKER + team * N_KINDS + k]
+        raw[r, B_WILD_US * N_KINDS + k] = (
+            st[Off.MELD_TWO + team * N_KINDS + k] + st[Off.MELD_JOKER + team * N_KINDS + k]
+        )
         raw[r, B_NAT_THEM * N_KINDS + k] = st[Off.MELD_NAT + other * N_KINDS + k]
-        raw[r, B_WILD_THEM * N_KINDS + k] = st[Off.MELD_TWO + other * N_KINDS + k] + st[Off.MELD_JOKER + other * N_KINDS + k]
+        raw[r, B_WILD_THEM * N_KINDS + k] = (
+            st[Off.MELD_TWO + other * N_KINDS + k] + st[Off.MELD_JOKER + other * N_KINDS + k]
+        )
         raw[r, B_PILE * N_KINDS + k] = st[Off.PILE_COUNTS + k]
         raw[r, B_STOCK * N_KINDS + k] = st[Off.STOCK_KINDS + k]
     raw[r, S0 + S_STOCK_LEN] = st[Off.STOCK_LEN]
@@ -79,8 +111,22 @@ def _record_nb(st, seat, code, index, is_a, raw, r):
 
 
 @njit(cache=True)
-def play_record_nb(params, strat_ids, knobs, a_team, seed, start, count, raw, ev_hand, ev_team,
-                   scores, breakdown, luck, restock=0):
+def play_record_nb(
+    params,
+    strat_ids,
+    knobs,
+    a_team,
+    seed,
+    start,
+    count,
+    raw,
+    ev_hand,
+    ev_team,
+    scores,
+    breakdown,
+    luck,
+    restock=0,
+):
     """Play hands keyed (seed, start + u, 0) for u < count, recording every stock draw.
 
     strat_ids : int64[MAX_SEATS] strategy per active seat; knobs : float64[MAX_SEATS, K]
@@ -156,7 +202,9 @@ def play_record_nb(params, strat_ids, knobs, a_team, seed, start, count, raw, ev
     return n_ev
 
 
-def play_records(rules, a: str, b: str, seed: int, start: int, count: int, seating: int, restock: int = 0) -> dict:
+def play_records(
+    rules, a: str, b: str, seed: int, start: int, count: int, seating: int, restock: int = 0
+) -> dict:
     """Seating 0: A's team is team 0; seating 1: team 1.  Returns the arrays of play_record_nb."""
     from reports.compare import seat_strategies
     from sim.play.engine import _rotation_tables, strategy_tables_search
@@ -165,8 +213,13 @@ def play_records(rules, a: str, b: str, seed: int, start: int, count: int, seati
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, _ = strategy_tables_search(rules, seat_strategies(rules, teams))
     params = params_rot[0]
-    strat = np.array([ids[seat_tables[0, s]] if seat_tables[0, s] >= 0 else 0 for s in range(MAX_SEATS)], np.int64)
-    kn = np.stack([knobs[seat_tables[0, s]] if seat_tables[0, s] >= 0 else knobs[0] for s in range(MAX_SEATS)])
+    strat = np.array(
+        [ids[seat_tables[0, s]] if seat_tables[0, s] >= 0 else 0 for s in range(MAX_SEATS)],
+        np.int64,
+    )
+    kn = np.stack(
+        [knobs[seat_tables[0, s]] if seat_tables[0, s] >= 0 else knobs[0] for s in range(MAX_SEATS)]
+    )
     cap = count * 60 + 1000
     while True:
         raw = np.zeros((cap, N_RAW), np.int16)
@@ -175,11 +228,32 @@ def play_records(rules, a: str, b: str, seed: int, start: int, count: int, seati
         scores = np.zeros((count, MAX_TEAMS), np.int32)
         bd = np.zeros((count, SCORE_ROWS, MAX_TEAMS), np.int32)
         luck = np.zeros((count, MAX_TEAMS * N_LUCK), np.int32)
-        n = play_record_nb(params, strat, kn, seating, seed, start, count, raw, ev_hand, ev_team, scores, bd, luck,
-                           restock)
+        n = play_record_nb(
+            params,
+            strat,
+            kn,
+            seating,
+            seed,
+            start,
+            count,
+            raw,
+            ev_hand,
+            ev_team,
+            scores,
+            bd,
+            luck,
+            restock,
+        )
         if n == -1:
             cap *= 2
             continue
         if n < 0:
             raise RuntimeError("illegal action")
-        return {"raw": raw[:n], "hand": ev_hand[:n], "team": ev_team[:n], "scores": scores, "breakdown": bd, "luck": luck}
+        return {
+            "raw": raw[:n],
+            "hand": ev_hand[:n],
+            "team": ev_team[:n],
+            "scores": scores,
+            "breakdown": bd,
+            "luck": luck,
+        }

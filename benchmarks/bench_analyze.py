@@ -42,7 +42,9 @@ def ten_action_decision(seed: int):
         gs = GameState.new_hand(rules, s)
         for a in full.actions:
             if len(gs.legal_actions()) == 10:
-                return decision_from_game(gs, label=f"classic-4p key ({s}, 0, 0), turn {int(gs.state[4]) + 1}"), s
+                return decision_from_game(
+                    gs, label=f"classic-4p key ({s}, 0, 0), turn {int(gs.state[4]) + 1}"
+                ), s
             gs.apply(a)
     raise SystemExit("no decision with 10 legal actions found")
 
@@ -59,8 +61,12 @@ def variance_reduction(dec, paired: int, seed: int) -> dict:
         v_indep = r[:, a].var(ddof=1) + r[:, best].var(ddof=1)
         if v_diff > 0:
             ratios.append(v_indep / v_diff)
-    return {"paired_rollouts": paired, "ratio_per_action": [round(x, 2) for x in ratios],
-            "median_ratio": round(float(np.median(ratios)), 2), "min_ratio": round(float(min(ratios)), 2)}
+    return {
+        "paired_rollouts": paired,
+        "ratio_per_action": [round(x, 2) for x in ratios],
+        "median_ratio": round(float(np.median(ratios)), 2),
+        "min_ratio": round(float(min(ratios)), 2),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,14 +90,16 @@ def main(argv: list[str] | None = None) -> int:
         "position": dec.label,
         "legal_actions": len(dec.actions),
         "method": f"analyze(until_ci=15, cap 40000), {args.repeat} seeds (wall time: best; CPU time of the "
-                  "process alongside), one process, warm cache; the machine is shared, so wall times are noisy",
+        "process alongside), one process, warm cache; the machine is shared, so wall times are noisy",
         "seconds_best": round(min(times), 2),
         "seconds_all": [round(t, 2) for t in times],
         "cpu_seconds_all": [round(t, 2) for t in cpu],
         "goal_seconds": 10,
         "rollouts_max": int(df.attrs["rollouts"]),
         "rollouts_total": int(df["rollouts"].sum()),
-        "max_half_width_of_kept_actions": round(float(half[alive].max()), 1) if alive.any() else None,
+        "max_half_width_of_kept_actions": round(float(half[alive].max()), 1)
+        if alive.any()
+        else None,
         "table": df.drop(columns=["action_id"]).round(2).to_dict("records"),
         "crn": variance_reduction(dec, args.paired, 7),
         "cpu": platform.machine(),

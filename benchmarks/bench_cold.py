@@ -33,13 +33,22 @@ COMMANDS = {"play": ["play"], "simulate": ["simulate"]}
 
 def cold_run(tree: str, what: str, extra_env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall s, CPU s) of one command with an empty numba cache; the run folder is temporary."""
-    with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache, tempfile.TemporaryDirectory() as out:
+    with (
+        tempfile.TemporaryDirectory(prefix="numba-cold-") as cache,
+        tempfile.TemporaryDirectory() as out,
+    ):
         args = COMMANDS[what] + (["--out", str(Path(out) / "run")] if what == "simulate" else [])
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=tree, **(extra_env or {}))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "sim.cli", *args], env=env, cwd=tree, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "sim.cli", *args],
+            env=env,
+            cwd=tree,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -52,8 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", default="this checkout")
     ap.add_argument("--what", default="play,simulate", help="comma list of: play, simulate")
     ap.add_argument("--output", default=str(RESULTS))
-    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                    help="an environment variable for the command, e.g. CANASTA_COMPILE_HELPER=0")
+    ap.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for the command, e.g. CANASTA_COMPILE_HELPER=0",
+    )
     args = ap.parse_args(argv)
     if not all("=" in e for e in args.env):
         ap.error("--env: give NAME=VALUE")
@@ -65,9 +79,20 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--what {what!r}: use play and/or simulate")
         wall, cpu = cold_run(args.tree, what, extra_env)
         load = os.getloadavg()[0]
-        print(f"{args.label}: cold `canasta {what}` wall {wall:.1f} s, cpu {cpu:.1f} s (load {load:.1f})")
-        rows.append({"label": args.label, "command": f"canasta {' '.join(COMMANDS[what])}", "wall_s": round(wall, 1),
-                     "cpu_s": round(cpu, 1), "load_1min": round(load, 2), "env": extra_env, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+        print(
+            f"{args.label}: cold `canasta {what}` wall {wall:.1f} s, cpu {cpu:.1f} s (load {load:.1f})"
+        )
+        rows.append(
+            {
+                "label": args.label,
+                "command": f"canasta {' '.join(COMMANDS[what])}",
+                "wall_s": round(wall, 1),
+                "cpu_s": round(cpu, 1),
+                "load_1min": round(load, 2),
+                "env": extra_env,
+                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            }
+        )
         path.write_text(json.dumps(rows, indent=2) + "\n")
     return 0
 

@@ -37,19 +37,36 @@ print(time.perf_counter() - t0, ru.ru_utime + ru.ru_stime)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tree", default=str(ROOT), help="source tree to compile (default this checkout)")
+    ap.add_argument(
+        "--tree", default=str(ROOT), help="source tree to compile (default this checkout)"
+    )
     ap.add_argument("--label", default="this checkout")
     ap.add_argument("--detail", default="basic", choices=("basic", "cards"))
     ap.add_argument("--output", default=str(RESULTS))
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=args.tree)
-        out = subprocess.run([sys.executable, "-c", CHILD, args.detail], env=env, cwd=args.tree,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, args.detail],
+            env=env,
+            cwd=args.tree,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     wall, cpu = (float(x) for x in out.stdout.split()[-2:])
-    row = {"label": args.label, "tree": args.tree, "detail": args.detail, "wall_s": round(wall, 1),
-           "cpu_s": round(cpu, 1), "load_1min": os.getloadavg()[0], "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    print(f"{args.label}: cold compile wall {wall:.1f} s, cpu {cpu:.1f} s (load {row['load_1min']:.1f})")
+    row = {
+        "label": args.label,
+        "tree": args.tree,
+        "detail": args.detail,
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+        "load_1min": os.getloadavg()[0],
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    print(
+        f"{args.label}: cold compile wall {wall:.1f} s, cpu {cpu:.1f} s (load {row['load_1min']:.1f})"
+    )
     path = Path(args.output)
     rows = json.loads(path.read_text()) if path.is_file() else []
     rows.append(row)

@@ -63,15 +63,39 @@ for name, s in sorted(excl.items(), key=lambda kv: -kv[1])[: int(sys.argv[2])]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--what", default="both", choices=("simulate", "play", "both"))
-    ap.add_argument("--tree", default=str(ROOT), help="source tree to compile (default this checkout)")
+    ap.add_argument(
+        "--tree", default=str(ROOT), help="source tree to compile (default this checkout)"
+    )
     ap.add_argument("--top", type=int, default=40, help="functions to list")
-    ap.add_argument("--strategies", default="random", help="--what play: the strategies played (default random, as `canasta play`)")
-    ap.add_argument("--sigs", action="store_true", help="list the signatures of functions compiled more than once")
+    ap.add_argument(
+        "--strategies",
+        default="random",
+        help="--what play: the strategies played (default random, as `canasta play`)",
+    )
+    ap.add_argument(
+        "--sigs",
+        action="store_true",
+        help="list the signatures of functions compiled more than once",
+    )
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=args.tree)
-        out = subprocess.run([sys.executable, "-c", CHILD, args.what, str(args.top), args.strategies, str(int(args.sigs))], env=env, cwd=args.tree,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                args.what,
+                str(args.top),
+                args.strategies,
+                str(int(args.sigs)),
+            ],
+            env=env,
+            cwd=args.tree,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     print(out.stdout, end="")
     return 0
 

@@ -31,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunks", type=int, default=200)
     ap.add_argument("--chunk-size", type=int, default=5000)
     ap.add_argument("--rules", default="classic")
-    ap.add_argument("--output", default=None, help="append the result as one JSON line to this file")
+    ap.add_argument(
+        "--output", default=None, help="append the result as one JSON line to this file"
+    )
     args = ap.parse_args(argv)
     rules = RuleSet.preset(args.rules)
     seats = (args.strategy,) * rules.players
@@ -57,7 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     engine.play_chunk_nb = kernel
     n = args.chunks * size
     row = {
-        "strategy": args.strategy, "rules": rules.label, "hands": n, "chunk_size": size,
+        "strategy": args.strategy,
+        "rules": rules.label,
+        "hands": n,
+        "chunk_size": size,
         "kernel_hands_per_cpu_s": round(n / spent["kernel"]),
         "run_chunk_hands_per_cpu_s": round(n / spent["run_chunk"]),
         "with_encoding_hands_per_cpu_s": round(n / (spent["run_chunk"] + spent["encode"])),

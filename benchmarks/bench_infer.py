@@ -37,7 +37,11 @@ KINDS = ("uniform", "last discard", "discard + draw/take")
 def declined_top(know: np.ndarray, s: int) -> int:
     """The pile's top rank when seat s last drew instead of taking (-1: none known)."""
     base = Know.DSNAP + s * Off.PUB_SIZE
-    if not know[Know.DRAW_VALID + s] or know[Know.DRAW_ACT + s] != 0 or know[base + Off.PILE_LEN] == 0:
+    if (
+        not know[Know.DRAW_VALID + s]
+        or know[Know.DRAW_ACT + s] != 0
+        or know[base + Off.PILE_LEN] == 0
+    ):
         return -1
     return int(know[base + Off.PILE_TOP])
 
@@ -60,7 +64,9 @@ def measure(hands: int, n_worlds: int) -> dict:
                 obs, know = gs.observation(0), gs.knowledge(0)
                 opp = [s for s in range(4) if gs.state[Off.TEAM_OF_SEAT + s] != gs.team]
                 tops = {s: declined_top(know, s) for s in opp}
-                rows["real"].append(np.mean([features(gs.hand_counts(s), tops[s]) for s in opp], axis=0))
+                rows["real"].append(
+                    np.mean([features(gs.hand_counts(s), tops[s]) for s in opp], axis=0)
+                )
                 for kind in KINDS:
                     kn = know.copy()
                     if kind == "last discard":
@@ -68,17 +74,29 @@ def measure(hands: int, n_worlds: int) -> dict:
                     out = np.zeros((n_worlds, Off.STATE_SIZE), np.int32)
                     mid = -1 if kind == "uniform" else sid
                     st = stats.get(kind, np.zeros(2, np.int64))
-                    assert sample_worlds_nb(obs, kn, gs.params, seed, 0, out, mid, knobs, 100, st) == 0
-                    f = [features(w[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS], tops[s]) for w in out for s in opp]
+                    assert (
+                        sample_worlds_nb(obs, kn, gs.params, seed, 0, out, mid, knobs, 100, st) == 0
+                    )
+                    f = [
+                        features(
+                            w[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS], tops[s]
+                        )
+                        for w in out
+                        for s in opp
+                    ]
                     rows[kind].append(np.mean(f, axis=0))
             gs.apply(a)
     res = {}
     for k, v in rows.items():
         arr = np.array(v)
         m, h = arr.mean(axis=0), 1.96 * arr.std(axis=0, ddof=1) / math.sqrt(len(arr))
-        res[k] = {"natural_pairs": round(float(m[0]), 3), "natural_pairs_half": round(float(h[0]), 3),
-                  "declined_rank_cards": round(float(m[1]), 3), "declined_rank_cards_half": round(float(h[1]), 3),
-                  "decisions": len(arr)}
+        res[k] = {
+            "natural_pairs": round(float(m[0]), 3),
+            "natural_pairs_half": round(float(h[0]), 3),
+            "declined_rank_cards": round(float(m[1]), 3),
+            "declined_rank_cards_half": round(float(h[1]), 3),
+            "decisions": len(arr),
+        }
     for k, st in stats.items():
         res[k]["seats_constrained"] = int(st[0])
         res[k]["no_agreeing_draw"] = int(st[1])
@@ -92,13 +110,20 @@ def main() -> None:
     a = ap.parse_args()
     res = measure(a.hands, a.worlds)
     for k, v in res.items():
-        print(f"{k:>22}: natural pairs {v['natural_pairs']:.3f} ± {v['natural_pairs_half']:.3f}, "
-              f"declined-rank cards {v['declined_rank_cards']:.3f} ± {v['declined_rank_cards_half']:.3f} ({v['decisions']} decisions)"
-              + (f"; {v['no_agreeing_draw']} of {v['seats_constrained']} seats found no agreeing hand"
-                 if "seats_constrained" in v else ""))
+        print(
+            f"{k:>22}: natural pairs {v['natural_pairs']:.3f} ± {v['natural_pairs_half']:.3f}, "
+            f"declined-rank cards {v['declined_rank_cards']:.3f} ± {v['declined_rank_cards_half']:.3f} ({v['decisions']} decisions)"
+            + (
+                f"; {v['no_agreeing_draw']} of {v['seats_constrained']} seats found no agreeing hand"
+                if "seats_constrained" in v
+                else ""
+            )
+        )
     out = ROOT / "benchmarks" / "results" / "infer.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"hands": a.hands, "worlds": a.worlds, "results": res}, indent=1) + "\n")
+    out.write_text(
+        json.dumps({"hands": a.hands, "worlds": a.worlds, "results": res}, indent=1) + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -65,8 +65,15 @@ def rating(players, diffs, seed) -> list[dict]:
     bt = stats.bradley_terry_bootstrap(units, 0.95, n_boot=200, seed=seed)
     elo = stats.to_elo(bt.theta)
     shift = elo - stats.ELO_SCALE * bt.theta
-    return [{"player": s, "elo": float(elo[i]), "elo_low": float(shift[i] + stats.ELO_SCALE * bt.low[i]),
-             "elo_high": float(shift[i] + stats.ELO_SCALE * bt.high[i])} for i, s in enumerate(players)]
+    return [
+        {
+            "player": s,
+            "elo": float(elo[i]),
+            "elo_low": float(shift[i] + stats.ELO_SCALE * bt.low[i]),
+            "elo_high": float(shift[i] + stats.ELO_SCALE * bt.high[i]),
+        }
+        for i, s in enumerate(players)
+    ]
 
 
 def speed(rules, player: str, hands: int) -> float:
@@ -96,8 +103,10 @@ def ladder(rules, players, seed, deals, jobs, speed_hands) -> dict:
 
 
 def show(res: dict) -> str:
-    lines = [f"{res['table']} ({res['deals']:,} duplicate deals per pair, seed {res['seed']})",
-             f"  {'player':<14}{'vs tuned expert (pts/hand)':>30}{'Elo [95% CI]':>24}{'hands/s':>10}"]
+    lines = [
+        f"{res['table']} ({res['deals']:,} duplicate deals per pair, seed {res['seed']})",
+        f"  {'player':<14}{'vs tuned expert (pts/hand)':>30}{'Elo [95% CI]':>24}{'hands/s':>10}",
+    ]
     for r in res["players"]:
         vs = f"{r['vs_expert']:+.0f} [{r['vs_low']:+.0f}, {r['vs_high']:+.0f}]"
         elo = f"{r['elo']:.0f} [{r['elo_low']:.0f}, {r['elo_high']:.0f}]"
@@ -113,32 +122,49 @@ def markdown(results: Path = OUT) -> str:
     done = [(n, json.loads(f.read_text())) for n, f in done if f.exists()]
     if not done:
         return "no ladder results yet"
-    names = [r["player"] for r in sorted(done[0][1]["players"], key=lambda r: PLAYERS.index(r["spec"]))]
+    names = [
+        r["player"] for r in sorted(done[0][1]["players"], key=lambda r: PLAYERS.index(r["spec"]))
+    ]
     out = ["| table | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
     for n, res in done:
         by = {r["player"]: r for r in res["players"]}
         cells = []
         for p in names:
             r = by[p]
-            vs = "0 (reference)" if p == REFERENCE else f"{r['vs_expert']:+.0f} [{r['vs_low']:+.0f}, {r['vs_high']:+.0f}]"
+            vs = (
+                "0 (reference)"
+                if p == REFERENCE
+                else f"{r['vs_expert']:+.0f} [{r['vs_low']:+.0f}, {r['vs_high']:+.0f}]"
+            )
             cells.append(f"{vs}, Elo {r['elo']:.0f}")
         out.append(f"| {n} | " + " | ".join(cells) + " |")
     out += ["", "| table | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
     for n, res in done:
         by = {r["player"]: r for r in res["players"]}
-        out.append(f"| {n} | " + " | ".join(f"{by[p]['hands_per_s']:,.0f}" if by[p]["hands_per_s"] else "-"
-                                           for p in names) + " |")
+        out.append(
+            f"| {n} | "
+            + " | ".join(
+                f"{by[p]['hands_per_s']:,.0f}" if by[p]["hands_per_s"] else "-" for p in names
+            )
+            + " |"
+        )
     return "\n".join(out)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--tables", nargs="*", default=None, help="table names (default all 13)")
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--speed-hands", type=int, default=2000, help="self-play hands per speed figure (0: skip)")
-    ap.add_argument("--markdown", action="store_true", help="only print the README tables of saved results")
+    ap.add_argument(
+        "--speed-hands", type=int, default=2000, help="self-play hands per speed figure (0: skip)"
+    )
+    ap.add_argument(
+        "--markdown", action="store_true", help="only print the README tables of saved results"
+    )
     args = ap.parse_args()
     if args.markdown:
         print(markdown())

@@ -37,10 +37,20 @@ STAGES = ("play", "tables", "encode_decisions", "encode_hands_games")
 def one_chunk(rules, strategies, detail: str | None, start: int, count: int) -> dict[str, float]:
     """CPU seconds of each stage for one chunk (detail None: no decision log)."""
     c0 = time.process_time()
-    res = run_chunk(rules, strategies, 7, start, count, log_rate=1.0 if detail else 0.0,
-                    reuse_buffers=True, **({"log_detail": detail} if detail else {}))
+    res = run_chunk(
+        rules,
+        strategies,
+        7,
+        start,
+        count,
+        log_rate=1.0 if detail else 0.0,
+        reuse_buffers=True,
+        **({"log_detail": detail} if detail else {}),
+    )
     c1 = time.process_time()
-    tables = encode.record_tables(res.hands, res.decision_columns or res.decisions, res.games, rules, strategies)
+    tables = encode.record_tables(
+        res.hands, res.decision_columns or res.decisions, res.games, rules, strategies
+    )
     assert tables is not None
     c2 = time.process_time()
     key = integrity.chunk_key(start // count, 7, start, count)
@@ -49,8 +59,14 @@ def one_chunk(rules, strategies, detail: str | None, start: int, count: int) -> 
     encode.encode_table(tables["hands"], "hands", key)
     encode.encode_table(tables["games"], "games", key)
     c4 = time.process_time()
-    return {"play": c1 - c0, "tables": c2 - c1, "encode_decisions": c3 - c2, "encode_hands_games": c4 - c3,
-         "rows": tables["decisions"].num_rows, "bytes": len(dec)}
+    return {
+        "play": c1 - c0,
+        "tables": c2 - c1,
+        "encode_decisions": c3 - c2,
+        "encode_hands_games": c4 - c3,
+        "rows": tables["decisions"].num_rows,
+        "bytes": len(dec),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strategy", default="greedy", help="self-play strategy (default greedy)")
     ap.add_argument("--chunk-size", type=int, default=2_500, help="hands per chunk (default 2500)")
     ap.add_argument("--chunks", type=int, default=4, help="chunks per stage and round (default 4)")
-    ap.add_argument("--rounds", type=int, default=5, help="rounds, the stages taking turns (default 5)")
+    ap.add_argument(
+        "--rounds", type=int, default=5, help="rounds, the stages taking turns (default 5)"
+    )
     ap.add_argument("--output", default=str(RESULTS), help="JSON results file")
     args = ap.parse_args(argv)
 
@@ -83,24 +101,37 @@ def main(argv: list[str] | None = None) -> int:
         cell["decision_rows_per_hand"] = round(med["rows"], 2)
         cell["decision_bytes_per_hand"] = round(med["bytes"], 1)
         out["none" if d == "None" else d] = cell
-    base = [sum(r[k] for k in STAGES) for r in per["None"]]  # an unlogged run builds and writes all three too
+    base = [
+        sum(r[k] for k in STAGES) for r in per["None"]
+    ]  # an unlogged run builds and writes all three too
     for d in ("basic", "cards"):
         ratios = [sum(r[k] for k in STAGES) / b for r, b in zip(per[d], base, strict=True)]
         out[d]["ratio_median"] = round(statistics.median(ratios), 2)
         out[d]["ratio_min_max"] = [round(min(ratios), 2), round(max(ratios), 2)]
-    print(f"CPU us per hand, {args.strategy} classic 4p, chunks of {n:,}, median of {args.rounds} rounds "
-          f"({args.chunks} chunks each); load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"CPU us per hand, {args.strategy} classic 4p, chunks of {n:,}, median of {args.rounds} rounds "
+        f"({args.chunks} chunks each); load average {os.getloadavg()[0]:.1f}"
+    )
     head = f"{'log':>6} {'play':>7} {'tables':>7} {'enc dec':>8} {'enc h+g':>8} {'total':>7} {'ratio':>14} {'B/hand':>7}"
     print(head)
     print("-" * len(head))
     for d, c in out.items():
         ratio = f"x{c['ratio_median']} {c['ratio_min_max']}" if "ratio_median" in c else ""
-        print(f"{d:>6} {c['play_us']:>7} {c['tables_us']:>7} {c['encode_decisions_us']:>8} "
-              f"{c['encode_hands_games_us']:>8} {c['total_us']:>7} {ratio:>14} {c['decision_bytes_per_hand']:>7}")
+        print(
+            f"{d:>6} {c['play_us']:>7} {c['tables_us']:>7} {c['encode_decisions_us']:>8} "
+            f"{c['encode_hands_games_us']:>8} {c['total_us']:>7} {ratio:>14} {c['decision_bytes_per_hand']:>7}"
+        )
     result = {
-        "benchmark": "log_cost", "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "versions": runner.package_versions(), "strategy": args.strategy, "rules": "classic", "players": 4,
-        "chunk_size": n, "chunks": args.chunks, "rounds": args.rounds, "load_average": os.getloadavg(),
+        "benchmark": "log_cost",
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "versions": runner.package_versions(),
+        "strategy": args.strategy,
+        "rules": "classic",
+        "players": 4,
+        "chunk_size": n,
+        "chunks": args.chunks,
+        "rounds": args.rounds,
+        "load_average": os.getloadavg(),
         "per_hand": out,
     }
     Path(args.output).write_text(json.dumps(result, indent=2) + "\n")

@@ -61,12 +61,23 @@ def best_of(repeat: int, fn) -> tuple[float, object]:
 def hand_stages(rules: RuleSet, hands: int, repeat: int, detail: str | None) -> dict:
     """CPU us per hand of play, arrow tables, and parquet encoding (decisions, the rest), as a
     worker runs a chunk."""
+
     def one():
         t0 = time.process_time()
-        res = run_chunk(rules, SEATS, 7, 0, hands, log_rate=1.0 if detail else 0.0, reuse_buffers=True,
-                        **({"log_detail": detail} if detail else {}))
+        res = run_chunk(
+            rules,
+            SEATS,
+            7,
+            0,
+            hands,
+            log_rate=1.0 if detail else 0.0,
+            reuse_buffers=True,
+            **({"log_detail": detail} if detail else {}),
+        )
         t1 = time.process_time()
-        tables = encode.record_tables(res.hands, res.decision_columns or res.decisions, res.games, rules, SEATS)
+        tables = encode.record_tables(
+            res.hands, res.decision_columns or res.decisions, res.games, rules, SEATS
+        )
         t2 = time.process_time()
         key = integrity.chunk_key(0, 7, 0, hands)
         encode.encode_table(tables["decisions"], "decisions", key)
@@ -75,10 +86,17 @@ def hand_stages(rules: RuleSet, hands: int, repeat: int, detail: str | None) -> 
         encode.encode_table(tables["games"], "games", key)
         t4 = time.process_time()
         return (t1 - t0, t2 - t1, t3 - t2, t4 - t3), tables
+
     runs = [one() for _ in range(repeat)]
     play, tab, enc_dec, enc_rest = (min(r[0][i] for r in runs) * 1e6 / hands for i in range(4))
-    return {"play": play, "tables": tab, "encode_decisions": enc_dec, "encode_rest": enc_rest,
-            "total": play + tab + enc_dec + enc_rest, "table": runs[0][1]["decisions"]}
+    return {
+        "play": play,
+        "tables": tab,
+        "encode_decisions": enc_dec,
+        "encode_rest": enc_rest,
+        "total": play + tab + enc_dec + enc_rest,
+        "table": runs[0][1]["decisions"],
+    }
 
 
 def encoding_grid(table: pa.Table, hands: int, repeat: int) -> list[tuple[float, float, str]]:
@@ -92,21 +110,33 @@ def encoding_grid(table: pa.Table, hands: int, repeat: int) -> list[tuple[float,
     out.append((t * 1e6 / hands, len(data) / hands, "the product's (encode.encode_table)"))
     for comp in ("none", "lz4_raw", "snappy", "zstd"):
         for enc in ("PLAIN", "BYTE_STREAM_SPLIT", "DELTA_BINARY_PACKED", "dictionary"):
-            kw = {"use_dictionary": True} if enc == "dictionary" else {
-                "use_dictionary": strings, "column_encoding": {n: enc for n in numbers}}
+            kw = (
+                {"use_dictionary": True}
+                if enc == "dictionary"
+                else {"use_dictionary": strings, "column_encoding": {n: enc for n in numbers}}
+            )
 
             def write(kw=kw, comp=comp):
                 sink = pa.BufferOutputStream()
-                pq.write_table(table, sink, compression=comp, write_statistics=False,
-                               write_batch_size=1 << 18, **kw)
+                pq.write_table(
+                    table,
+                    sink,
+                    compression=comp,
+                    write_statistics=False,
+                    write_batch_size=1 << 18,
+                    **kw,
+                )
                 return sink.getvalue().to_pybytes()
+
             t, data = best_of(repeat, write)
             out.append((t * 1e6 / hands, len(data) / hands, f"{comp} + {enc}"))
     return out
 
 
 @njit(cache=True)
-def legal_counts_nb(states: np.ndarray, params: np.ndarray, buf: np.ndarray, scratch: np.ndarray, calls: int) -> int:
+def legal_counts_nb(
+    states: np.ndarray, params: np.ndarray, buf: np.ndarray, scratch: np.ndarray, calls: int
+) -> int:
     """Copy each state (int32[n, STATE_SIZE]) into `scratch`, then list its legal actions
     `calls` times there (in cache, as in the loop, which lists them on its live state);
     returns the sum of the lengths.  calls=0 times the copies alone."""
@@ -140,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2_500, help="hands per chunk (default 2500)")
     ap.add_argument("--repeat", type=int, default=7, help="best of this many (default 7)")
-    ap.add_argument("--legal-hands", type=int, default=200, help="greedy hands whose states time the legal list")
+    ap.add_argument(
+        "--legal-hands", type=int, default=200, help="greedy hands whose states time the legal list"
+    )
     ap.add_argument("--output", default=str(RESULTS), help="JSON results file")
     args = ap.parse_args(argv)
     rules = RuleSet.preset("classic")
@@ -164,25 +196,51 @@ def main(argv: list[str] | None = None) -> int:
     stores_us = rows * table.num_columns / 2 / CLOCK_HZ * 1e6
     # the unlogged hand with its (empty) decision table's encoding replaced by the fastest
     # encoding of the full one, plus what the logged tables and the kernel must add
-    floor = (plain["total"] - plain["encode_decisions"] + grid[0][0] + cards["tables"] - plain["tables"]
-             + legal_us + stores_us)
+    floor = (
+        plain["total"]
+        - plain["encode_decisions"]
+        + grid[0][0]
+        + cards["tables"]
+        - plain["tables"]
+        + legal_us
+        + stores_us
+    )
 
-    print(f"greedy classic 4p, {args.hands:,} hands, best of {args.repeat}; {rows:.1f} decision rows x "
-          f"{table.num_columns} columns per hand; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"greedy classic 4p, {args.hands:,} hands, best of {args.repeat}; {rows:.1f} decision rows x "
+        f"{table.num_columns} columns per hand; load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"unlogged hand: {plain['total']:.2f} us (play {plain['play']:.2f})")
-    print(f"card-logged hand: {cards['total']:.2f} us (play {cards['play']:.2f}, tables {cards['tables']:.2f}, "
-          f"encoding {cards['encode_decisions']:.2f} + {cards['encode_rest']:.2f}): x{cards['total'] / plain['total']:.2f}")
-    print("parquet encoding of the card-logged decision table, fastest first (us / bytes per hand):")
+    print(
+        f"card-logged hand: {cards['total']:.2f} us (play {cards['play']:.2f}, tables {cards['tables']:.2f}, "
+        f"encoding {cards['encode_decisions']:.2f} + {cards['encode_rest']:.2f}): x{cards['total'] / plain['total']:.2f}"
+    )
+    print(
+        "parquet encoding of the card-logged decision table, fastest first (us / bytes per hand):"
+    )
     for us, nbytes, name in grid[:8]:
         print(f"  {us:7.2f} {nbytes:9,.0f}  {name}")
-    print(f"legal lists: {legal_us:.2f} us per hand ({len(states):,} states of {args.legal_hands} hands)")
+    print(
+        f"legal lists: {legal_us:.2f} us per hand ({len(states):,} states of {args.legal_hands} hands)"
+    )
     print(f"ideal stores of {rows * table.num_columns:,.0f} values: {stores_us:.2f} us per hand")
-    print(f"floor: {floor:.2f} us per hand = x{floor / plain['total']:.2f} the unlogged hand "
-          f"(goal x2.5 = {2.5 * plain['total']:.2f} us)")
-    out = {"hands": args.hands, "rows_per_hand": rows, "columns": table.num_columns, "unlogged": plain,
-           "cards": cards, "encodings": [{"us": u, "bytes": b, "setting": n} for u, b, n in grid],
-           "legal_us": legal_us, "stores_us": stores_us, "floor_us": floor,
-           "floor_ratio": floor / plain["total"], "load": os.getloadavg()[0]}
+    print(
+        f"floor: {floor:.2f} us per hand = x{floor / plain['total']:.2f} the unlogged hand "
+        f"(goal x2.5 = {2.5 * plain['total']:.2f} us)"
+    )
+    out = {
+        "hands": args.hands,
+        "rows_per_hand": rows,
+        "columns": table.num_columns,
+        "unlogged": plain,
+        "cards": cards,
+        "encodings": [{"us": u, "bytes": b, "setting": n} for u, b, n in grid],
+        "legal_us": legal_us,
+        "stores_us": stores_us,
+        "floor_us": floor,
+        "floor_ratio": floor / plain["total"],
+        "load": os.getloadavg()[0],
+    }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(out, indent=1))
     print(f"written {args.output}")

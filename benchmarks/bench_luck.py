@@ -54,8 +54,9 @@ def per_deal_variants(plain, streams) -> dict[str, np.ndarray]:
     }
 
 
-def factors(variants: dict[str, np.ndarray], base: str = "duplicate", n_boot: int = 400,
-            seed: int = 0) -> dict[str, dict[str, float]]:
+def factors(
+    variants: dict[str, np.ndarray], base: str = "duplicate", n_boot: int = 400, seed: int = 0
+) -> dict[str, dict[str, float]]:
     """var(base) / var(variant) for every variant, with a 95% bootstrap interval over deals."""
     rng = np.random.default_rng(seed)
     n = len(variants[base])
@@ -70,7 +71,9 @@ def factors(variants: dict[str, np.ndarray], base: str = "duplicate", n_boot: in
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--a", default="expert")
     ap.add_argument("--b", default="greedy")
@@ -81,17 +84,30 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "luck.json"))
     args = ap.parse_args()
     rules = RuleSet.preset(args.rules)
-    run_chunk(rules, (args.a, args.b) * 2, 0, 0, 10, luck=True, seat_stock=True)  # compile outside the clock
+    run_chunk(
+        rules, (args.a, args.b) * 2, 0, 0, 10, luck=True, seat_stock=True
+    )  # compile outside the clock
 
     t0 = time.perf_counter()
     plain = play_luck_pairs(rules, args.a, args.b, seed=args.seed, count=args.deals)
-    streams = play_luck_pairs(rules, args.a, args.b, seed=args.seed, count=args.deals, seat_stock=True)
+    streams = play_luck_pairs(
+        rules, args.a, args.b, seed=args.seed, count=args.deals, seat_stock=True
+    )
     played = time.perf_counter() - t0
     if args.save:
-        np.savez_compressed(args.save, diff=plain.diff, terms=plain.terms, seatings=plain.seatings,
-                            s_diff=streams.diff, s_terms=streams.terms, s_seatings=streams.seatings)
+        np.savez_compressed(
+            args.save,
+            diff=plain.diff,
+            terms=plain.terms,
+            seatings=plain.seatings,
+            s_diff=streams.diff,
+            s_terms=streams.terms,
+            s_seatings=streams.seatings,
+        )
     table = factors(per_deal_variants(plain, streams))
-    print(f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 4 x {args.deals:,} hands)")
+    print(
+        f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 4 x {args.deals:,} hands)"
+    )
     print("  factor vs plain duplicate deals (95% bootstrap CI over deals):")
     for k, v in table.items():
         print(f"  {k:24s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]")
@@ -101,17 +117,36 @@ def main() -> None:
         t0 = time.perf_counter()
         big = play_luck_pairs(rules, args.a, args.b, seed=args.seed + 1, count=args.check_deals)
         e = luck_adjusted(big.diff, big.terms, n_boot=0)
-        check = {"deals": args.check_deals, "design": "duplicate deals, luck-adjusted (as canasta compare)",
-                 "plain_mean": e.plain_mean, "plain_ci": e.plain_ci,
-                 "adjusted_mean": e.mean, "adjusted_ci": e.ci, "variance_reduction": e.variance_reduction,
-                 "seconds": round(time.perf_counter() - t0, 1)}
+        check = {
+            "deals": args.check_deals,
+            "design": "duplicate deals, luck-adjusted (as canasta compare)",
+            "plain_mean": e.plain_mean,
+            "plain_ci": e.plain_ci,
+            "adjusted_mean": e.mean,
+            "adjusted_ci": e.ci,
+            "variance_reduction": e.variance_reduction,
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
         agree = e.ci[0] <= e.plain_mean <= e.ci[1] or e.plain_ci[0] <= e.mean <= e.plain_ci[1]
-        print(f"{args.check_deals:,} deals: plain {e.plain_mean:.1f} [{e.plain_ci[0]:.1f}, {e.plain_ci[1]:.1f}], "
-              f"adjusted {e.mean:.1f} [{e.ci[0]:.1f}, {e.ci[1]:.1f}] -> {'agree' if agree else 'DISAGREE'}")
+        print(
+            f"{args.check_deals:,} deals: plain {e.plain_mean:.1f} [{e.plain_ci[0]:.1f}, {e.plain_ci[1]:.1f}], "
+            f"adjusted {e.mean:.1f} [{e.ci[0]:.1f}, {e.ci[1]:.1f}] -> {'agree' if agree else 'DISAGREE'}"
+        )
         check["agree"] = bool(agree)
-    Path(args.out).write_text(json.dumps({"rules": args.rules, "a": args.a, "b": args.b, "deals": args.deals,
-                                          "seed": args.seed, "factors_vs_duplicate": table,
-                                          "unbiased_check": check}, indent=1))
+    Path(args.out).write_text(
+        json.dumps(
+            {
+                "rules": args.rules,
+                "a": args.a,
+                "b": args.b,
+                "deals": args.deals,
+                "seed": args.seed,
+                "factors_vs_duplicate": table,
+                "unbiased_check": check,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

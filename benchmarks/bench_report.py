@@ -18,7 +18,9 @@ from reports.runs import open_run
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("run_dir", nargs="?")
     ap.add_argument("--synthetic", type=int, default=None, metavar="HANDS")
     ap.add_argument("--repeat", type=int, default=3)

@@ -77,7 +77,9 @@ def seat(args) -> None:
     rules = _rules(args)
     team = rules.team_of_seat
     # --opp: the other teams' seats play another strategy (pimc's model of them is then wrong)
-    base = [args.base if team[i] == team[0] or not args.opp else args.opp for i in range(rules.players)]
+    base = [
+        args.base if team[i] == team[0] or not args.opp else args.opp for i in range(rules.players)
+    ]
     searched = [args.spec] + base[1:]
     mode = "games" if args.games else "hands"
     d, n_hands, secs, cpu, t0 = [], 0, 0.0, 0.0, time.perf_counter()
@@ -90,11 +92,16 @@ def seat(args) -> None:
         secs, cpu = secs + time.perf_counter() - t, cpu + time.process_time() - c
         n_hands += len(ra.hands)
         a = _unit_diff(ra, rules.n_teams, args.games)
-        b = _unit_diff(run_chunk(rules, base, args.seed, lo, n, mode=mode), rules.n_teams, args.games)
+        b = _unit_diff(
+            run_chunk(rules, base, args.seed, lo, n, mode=mode), rules.n_teams, args.games
+        )
         d.append(a - b)
         x = np.concatenate(d)
         m, lo_ci, hi_ci = stats.mean_ci(x)[:3]
-        print(f"{x.size} {mode}: {m:+.1f} [{lo_ci:+.1f}, {hi_ci:+.1f}]  {n_hands / secs:.1f} hands/s", flush=True)
+        print(
+            f"{x.size} {mode}: {m:+.1f} [{lo_ci:+.1f}, {hi_ci:+.1f}]  {n_hands / secs:.1f} hands/s",
+            flush=True,
+        )
     x = np.concatenate(d)
     if args.diffs:
         np.save(args.diffs, x)
@@ -102,26 +109,62 @@ def seat(args) -> None:
     extra = {}
     if args.games:
         per = n_hands / x.size
-        extra = {"unit": "game", "games": int(x.size), "hands": n_hands, "mean_diff_per_game": round(m, 1),
-                 "ci_low_per_game": round(lo_ci, 1), "ci_high_per_game": round(hi_ci, 1),
-                 "hands_per_game": round(per, 2)}
+        extra = {
+            "unit": "game",
+            "games": int(x.size),
+            "hands": n_hands,
+            "mean_diff_per_game": round(m, 1),
+            "ci_low_per_game": round(lo_ci, 1),
+            "ci_high_per_game": round(hi_ci, 1),
+            "hands_per_game": round(per, 2),
+        }
         m, lo_ci, hi_ci = m / per, lo_ci / per, hi_ci / per
-    _save({"design": "one searching seat (seat 0) vs all-base play, same deals", "table": rules.label, **extra,
-           "spec": args.spec, "base": args.base, "opponents": args.opp or args.base, "start": args.start, "seed": args.seed, "deals": int(x.size), "mean_diff_per_hand": round(m, 1),
-           "ci_low": round(lo_ci, 1), "ci_high": round(hi_ci, 1), "hands_per_s_searching_table": round(n_hands / secs, 2),
-           "hands_per_cpu_s_searching_table": round(n_hands / cpu, 2)})
+    _save(
+        {
+            "design": "one searching seat (seat 0) vs all-base play, same deals",
+            "table": rules.label,
+            **extra,
+            "spec": args.spec,
+            "base": args.base,
+            "opponents": args.opp or args.base,
+            "start": args.start,
+            "seed": args.seed,
+            "deals": int(x.size),
+            "mean_diff_per_hand": round(m, 1),
+            "ci_low": round(lo_ci, 1),
+            "ci_high": round(hi_ci, 1),
+            "hands_per_s_searching_table": round(n_hands / secs, 2),
+            "hands_per_cpu_s_searching_table": round(n_hands / cpu, 2),
+        }
+    )
 
 
 def team(args) -> None:
     t = time.perf_counter()
     rules = _rules(args)
-    df = compare([args.spec, args.vs], rules=rules, hands=args.deals, seed=args.seed, jobs=args.jobs,
-                 level=0.95)
+    df = compare(
+        [args.spec, args.vs],
+        rules=rules,
+        hands=args.deals,
+        seed=args.seed,
+        jobs=args.jobs,
+        level=0.95,
+    )
     r = df.iloc[0]
-    _save({"design": "team vs team, duplicate deals (reports.compare)", "table": rules.label, "a": args.spec, "b": args.vs,
-           "seed": args.seed, "deals": int(r["deals"]), "mean_diff_per_hand": round(float(r["mean_diff_per_hand"]), 1),
-           "ci_low": round(float(r["ci_low"]), 1), "ci_high": round(float(r["ci_high"]), 1),
-           "seconds": round(time.perf_counter() - t, 1)})
+    _save(
+        {
+            "design": "team vs team, duplicate deals (reports.compare)",
+            "table": rules.label,
+            "a": args.spec,
+            "b": args.vs,
+            "seed": args.seed,
+            "deals": int(r["deals"]),
+            "mean_diff_per_hand": round(float(r["mean_diff_per_hand"]), 1),
+            "ci_low": round(float(r["ci_low"]), 1),
+            "ci_high": round(float(r["ci_high"]), 1),
+            "seconds": round(time.perf_counter() - t, 1),
+        }
+    )
 
 
 def speed(args) -> None:
@@ -132,14 +175,24 @@ def speed(args) -> None:
     run_chunk(rules, seats, args.seed, args.start, args.deals)
     secs, cpu = time.perf_counter() - t, time.process_time() - c
     # CPU seconds of this process: hands per second of one core, whatever else loads the machine
-    _save({"design": f"speed: one searching seat of {rules.players}, one process", "table": rules.label,
-           "spec": args.spec, "deals": args.deals,
-           "seconds": round(secs, 2), "hands_per_s": round(args.deals / secs, 2),
-           "cpu_seconds": round(cpu, 2), "hands_per_cpu_s": round(args.deals / cpu, 2)})
+    _save(
+        {
+            "design": f"speed: one searching seat of {rules.players}, one process",
+            "table": rules.label,
+            "spec": args.spec,
+            "deals": args.deals,
+            "seconds": round(secs, 2),
+            "hands_per_s": round(args.deals / secs, 2),
+            "cpu_seconds": round(cpu, 2),
+            "hands_per_cpu_s": round(args.deals / cpu, 2),
+        }
+    )
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("what", choices=("seat", "team", "speed"))
     p.add_argument("--spec", default="pimc")
     p.add_argument("--base", default="expert")
@@ -152,11 +205,21 @@ def main() -> None:
     p.add_argument("--rules", default="classic", help="preset: classic, german, samba")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--layout", default=None, help="six players: 2x3 (default) or 3x2")
-    p.add_argument("--opp", default="", help="seat: the other teams play this strategy (default: --base)")
-    p.add_argument("--games", action="store_true", help="seat: whole games, paired by game key (five players)")
-    p.add_argument("--diffs", default="", help="seat: save the per-deal differences to this .npy file")
-    p.add_argument("--max-seconds", type=float, default=0.0,
-                   help="seat: stop adding chunks after this wall time (0: play all --deals)")
+    p.add_argument(
+        "--opp", default="", help="seat: the other teams play this strategy (default: --base)"
+    )
+    p.add_argument(
+        "--games", action="store_true", help="seat: whole games, paired by game key (five players)"
+    )
+    p.add_argument(
+        "--diffs", default="", help="seat: save the per-deal differences to this .npy file"
+    )
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        default=0.0,
+        help="seat: stop adding chunks after this wall time (0: play all --deals)",
+    )
     args = p.parse_args()
     {"seat": seat, "team": team, "speed": speed}[args.what](args)
 

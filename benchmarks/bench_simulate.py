@@ -42,11 +42,17 @@ def chunk_function(args: argparse.Namespace):
     if args.fake:
         tests = str(ROOT / "tests")
         sys.path.insert(0, tests)
-        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH")) if p)
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (tests, os.environ.get("PYTHONPATH")) if p
+        )
         import fake_engine
 
         return fake_engine.run_chunk, "tests.fake_engine", fake_engine.STRATEGY_NAMES
-    return runner.resolve_chunk_fn(None), "sim.play.engine:run_chunk", runner.registered_strategies()
+    return (
+        runner.resolve_chunk_fn(None),
+        "sim.play.engine:run_chunk",
+        runner.registered_strategies(),
+    )
 
 
 def pick_strategies(wanted: list[str], available) -> list[str]:
@@ -79,14 +85,25 @@ def interleaved(repeat: int, cells: list[tuple], common: tuple) -> list[dict]:
     return [best_of(r) for r in runs]
 
 
-def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detail: str = "basic") -> dict:
+def measure(
+    rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detail: str = "basic"
+) -> dict:
     out = tmp / f"run-{strategy}-{rate}-{jobs}-{detail}"
     chunk_size = chunk_size or None  # 0: the product's default
     t0 = time.perf_counter()
     c0 = time.process_time()
     r = runner.simulate(
-        rules, strategy, hands=hands, seed=12345, out=out, jobs=jobs, chunk_size=chunk_size,
-        log_decisions=rate, progress=False, chunk_fn=fn, log_detail=detail,
+        rules,
+        strategy,
+        hands=hands,
+        seed=12345,
+        out=out,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        log_decisions=rate,
+        progress=False,
+        chunk_fn=fn,
+        log_detail=detail,
     )
     cpu = time.process_time() - c0  # this process's CPU (user + system): all of it with one job
     wall = time.perf_counter() - t0
@@ -96,22 +113,34 @@ def measure(rules, strategy, hands, rate, jobs, chunk_size, fn, tmp: Path, detai
     hps = hands / r.elapsed
     workers = jobs if jobs > 0 else os.cpu_count() or 1
     return {
-        "strategy": strategy, "log_rate": rate, "log_detail": detail, "jobs": jobs, "hands": hands,
-        "seconds": round(r.elapsed, 3), "wall_seconds": round(wall, 3),
+        "strategy": strategy,
+        "log_rate": rate,
+        "log_detail": detail,
+        "jobs": jobs,
+        "hands": hands,
+        "seconds": round(r.elapsed, 3),
+        "wall_seconds": round(wall, 3),
         "cpu_seconds": round(cpu, 3) if jobs == 1 else None,
-        "hands_per_s": round(hps, 1), "hands_per_s_per_core": round(hps / workers, 1),
-        "decision_rows": rows, "bytes_on_disk": size, "bytes_per_hand": round(size / hands, 1),
+        "hands_per_s": round(hps, 1),
+        "hands_per_s_per_core": round(hps / workers, 1),
+        "decision_rows": rows,
+        "bytes_on_disk": size,
+        "bytes_per_hand": round(size / hands, 1),
     }
 
 
 def full_log_cost(rows: list[dict]) -> dict[str, float]:
     """Per strategy (and detail, when not basic): time per hand with every decision logged /
     time without logging."""
-    by = {(r["strategy"], r["log_rate"], r.get("log_detail", "basic")): r["hands_per_s"] for r in rows}
+    by = {
+        (r["strategy"], r["log_rate"], r.get("log_detail", "basic")): r["hands_per_s"] for r in rows
+    }
     out = {}
     for (s, rate, detail), hps in by.items():
         if rate == 1.0 and (s, 0.0, "basic") in by:
-            out[s if detail == "basic" else f"{s} ({detail})"] = round(by[(s, 0.0, "basic")] / hps, 2)
+            out[s if detail == "basic" else f"{s} ({detail})"] = round(
+                by[(s, 0.0, "basic")] / hps, 2
+            )
     return out
 
 
@@ -129,29 +158,49 @@ def full_log_pairs(rows: list[dict]) -> dict[str, dict]:
         for key in ("seconds_all", "cpu_seconds_all"):
             pairs = [a / b for a, b in zip(row[key], base[key], strict=True) if a is not None and b]
             if pairs:
-                cell[key.replace("_all", "")] = {"median": round(statistics.median(pairs), 2),
-                                                 "min": round(min(pairs), 2), "max": round(max(pairs), 2)}
+                cell[key.replace("_all", "")] = {
+                    "median": round(statistics.median(pairs), 2),
+                    "min": round(min(pairs), 2),
+                    "max": round(max(pairs), 2),
+                }
         out[s if detail == "basic" else f"{s} ({detail})"] = cell
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=20_000, help="hands per measurement (default 20000)")
-    ap.add_argument("--chunk-size", type=int, default=0,
-                    help="hands per chunk; 0 (default): the product's own default (runner.default_chunk_size), "
-                         "as `canasta simulate` plays; earlier results used 2500")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per cell, the fastest counts (default 3)")
+    ap.add_argument(
+        "--hands", type=int, default=20_000, help="hands per measurement (default 20000)"
+    )
+    ap.add_argument(
+        "--chunk-size",
+        type=int,
+        default=0,
+        help="hands per chunk; 0 (default): the product's own default (runner.default_chunk_size), "
+        "as `canasta simulate` plays; earlier results used 2500",
+    )
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="runs per cell, the fastest counts (default 3)"
+    )
     ap.add_argument("--strategies", default="greedy,expert", help="self-play strategies to time")
     ap.add_argument("--rates", default="0,0.05,1", help="decision log rates")
-    ap.add_argument("--log-detail", default="basic",
-                    help="decision log details to time at each log rate > 0: basic, cards or basic,cards")
+    ap.add_argument(
+        "--log-detail",
+        default="basic",
+        help="decision log details to time at each log rate > 0: basic, cards or basic,cards",
+    )
     ap.add_argument("--fake", action="store_true", help="time the runner with tests/fake_engine")
     ap.add_argument("--no-speedup", action="store_true", help="skip the 1 vs 2 workers measurement")
-    ap.add_argument("--ten-million", action="store_true", help="also time 10,000,000 hands on all cores")
+    ap.add_argument(
+        "--ten-million", action="store_true", help="also time 10,000,000 hands on all cores"
+    )
     ap.add_argument("--big-hands", type=int, default=10_000_000, help=argparse.SUPPRESS)
-    ap.add_argument("--big-log", type=float, default=0.0, help="log rate of the 10M run (default 0)")
-    ap.add_argument("--big-out", default=None, help="keep the 10M run in this folder (default: temporary)")
+    ap.add_argument(
+        "--big-log", type=float, default=0.0, help="log rate of the 10M run (default 0)"
+    )
+    ap.add_argument(
+        "--big-out", default=None, help="keep the 10M run in this folder (default: temporary)"
+    )
     ap.add_argument("--output", default=str(RESULTS), help="JSON results file")
     args = ap.parse_args(argv)
 
@@ -169,74 +218,130 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmpdir)
         for s in strategies:  # warm-up: compile the core in this process (jobs=1 runs here)
             for d in details:
-                runner.simulate(rules, s, hands=200, out=None, jobs=1, chunk_size=100, log_decisions=1.0,
-                                progress=False, chunk_fn=fn, log_detail=d)
+                runner.simulate(
+                    rules,
+                    s,
+                    hands=200,
+                    out=None,
+                    jobs=1,
+                    chunk_size=100,
+                    log_decisions=1.0,
+                    progress=False,
+                    chunk_fn=fn,
+                    log_detail=d,
+                )
         gc.freeze()  # as `canasta simulate` does before it runs
         for s in strategies:
             cells = [(s, args.hands, rate, 1) for rate in rates if rate == 0]
             cells += [(s, args.hands, rate, 1, d) for rate in rates if rate > 0 for d in details]
             for row in interleaved(args.repeat, cells, (rules, args.chunk_size, fn, tmp)):
                 rows.append(row)
-                print(f"  {s:>8} log {row['log_rate']:<5} {row['log_detail']:<6} "
-                      f"{row['hands_per_s_per_core']:>10,.0f} hands/s/core", flush=True)
+                print(
+                    f"  {s:>8} log {row['log_rate']:<5} {row['log_detail']:<6} "
+                    f"{row['hands_per_s_per_core']:>10,.0f} hands/s/core",
+                    flush=True,
+                )
         if not args.no_speedup:
             s = strategies[0]
             # warm the 2 loky workers (each compiles / loads the numba cache once)
-            runner.simulate(rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False, chunk_fn=fn)
+            runner.simulate(
+                rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False, chunk_fn=fn
+            )
             cells = [(s, args.hands, 0.0, 1), (s, args.hands, 0.0, 2)]
             one, two = interleaved(args.repeat, cells, (rules, args.chunk_size, fn, tmp))
             speedup = {
-                "strategy": s, "hands": args.hands, "hands_per_s_1": one["hands_per_s"],
-                "hands_per_s_2": two["hands_per_s"], "speedup": round(two["hands_per_s"] / one["hands_per_s"], 2),
+                "strategy": s,
+                "hands": args.hands,
+                "hands_per_s_1": one["hands_per_s"],
+                "hands_per_s_2": two["hands_per_s"],
+                "speedup": round(two["hands_per_s"] / one["hands_per_s"], 2),
             }
         if args.ten_million:
             out = Path(args.big_out) if args.big_out else tmp / "ten-million"
             s = strategies[0]
             t0 = time.perf_counter()
-            r = runner.simulate(rules, s, hands=args.big_hands, seed=1, out=out, jobs=-1,
-                                log_decisions=args.big_log, progress=None, chunk_fn=fn, resume=True)
+            r = runner.simulate(
+                rules,
+                s,
+                hands=args.big_hands,
+                seed=1,
+                out=out,
+                jobs=-1,
+                log_decisions=args.big_log,
+                progress=None,
+                chunk_fn=fn,
+                resume=True,
+            )
             wall = time.perf_counter() - t0
             size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
-            big = {"strategy": s, "hands": args.big_hands, "log_rate": args.big_log, "jobs": os.cpu_count(),
-                   "wall_seconds": round(wall, 1), "hands_per_s": round(args.big_hands / wall, 1),
-                   "bytes_on_disk": size, "resumed_chunks_skipped": r.manifest["n_chunks"] - r.chunks_run}
+            big = {
+                "strategy": s,
+                "hands": args.big_hands,
+                "log_rate": args.big_log,
+                "jobs": os.cpu_count(),
+                "wall_seconds": round(wall, 1),
+                "hands_per_s": round(args.big_hands / wall, 1),
+                "bytes_on_disk": size,
+                "resumed_chunks_skipped": r.manifest["n_chunks"] - r.chunks_run,
+            }
 
     print()
     chunks = f"chunks of {args.chunk_size:,}" if args.chunk_size else "the default chunks"
-    print(f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
-          f"{chunks}, {os.cpu_count()} cores)")
-    head = (f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} "
-            f"{'bytes/hand':>10}")
+    print(
+        f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
+        f"{chunks}, {os.cpu_count()} cores)"
+    )
+    head = (
+        f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} "
+        f"{'bytes/hand':>10}"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
-        print(f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} {r['hands_per_s_per_core']:>13,.0f} "
-              f"{r['seconds']:>7.2f} {r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}")
+        print(
+            f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} {r['hands_per_s_per_core']:>13,.0f} "
+            f"{r['seconds']:>7.2f} {r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}"
+        )
     log_cost = full_log_cost(rows)
     for s, ratio in log_cost.items():
         print(f"full decision logging costs x{ratio} the time without ({s}, fastest runs)")
     pairs = full_log_pairs(rows)
     for s, cell in pairs.items():
         for what, q in cell.items():
-            print(f"  paired by round ({s}, {what}): median x{q['median']} [{q['min']}, {q['max']}]")
+            print(
+                f"  paired by round ({s}, {what}): median x{q['median']} [{q['min']}, {q['max']}]"
+            )
     if speedup:
-        print(f"1 -> 2 workers ({speedup['strategy']}, log 0): {speedup['hands_per_s_1']:,.0f} -> "
-              f"{speedup['hands_per_s_2']:,.0f} hands/s, speed-up x{speedup['speedup']}")
+        print(
+            f"1 -> 2 workers ({speedup['strategy']}, log 0): {speedup['hands_per_s_1']:,.0f} -> "
+            f"{speedup['hands_per_s_2']:,.0f} hands/s, speed-up x{speedup['speedup']}"
+        )
     if big:
-        print(f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): {big['wall_seconds']:,.1f} s "
-              f"wall, {big['hands_per_s']:,.0f} hands/s, {big['bytes_on_disk'] / 1e6:,.0f} MB")
+        print(
+            f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): {big['wall_seconds']:,.1f} s "
+            f"wall, {big['hands_per_s']:,.0f} hands/s, {big['bytes_on_disk'] / 1e6:,.0f} MB"
+        )
 
     result = {
         "benchmark": "simulate",
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "chunk_fn": fn_name,
-        "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(),
-                    "processor": platform.processor() or platform.machine()},
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+        },
         "versions": runner.package_versions(),
-        "rules": "classic", "players": 4, "chunk_size": args.chunk_size,
-        "repeat": args.repeat, "per_core": rows, "full_log_time_ratio": log_cost,
-        "full_log_ratio_paired": pairs, "load_average": os.getloadavg(),
-        "speedup_1_to_2": speedup, "ten_million": big,
+        "rules": "classic",
+        "players": 4,
+        "chunk_size": args.chunk_size,
+        "repeat": args.repeat,
+        "per_core": rows,
+        "full_log_time_ratio": log_cost,
+        "full_log_ratio_paired": pairs,
+        "load_average": os.getloadavg(),
+        "speedup_1_to_2": speedup,
+        "ten_million": big,
     }
     out_path = Path(args.output)
     out_path.parent.mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,9 @@ PAIRS = (
 )
 
 
-def duplicate(a: str, b: str, deals: int, rules: RuleSet | None = None, seed: int = 2024, start: int = 0) -> dict:
+def duplicate(
+    a: str, b: str, deals: int, rules: RuleSet | None = None, seed: int = 2024, start: int = 0
+) -> dict:
     """Mean score difference per hand of `a` over `b` on `deals` duplicate deals (4 players)."""
     rules = rules or RuleSet.preset("classic")
     if rules.players != 4:
@@ -75,8 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         row["seconds"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
         lo, hi = row["ci95"]
-        print(f"{a:>13} vs {b:<13} {row['mean_diff']:+8.1f}  95% CI [{lo:+.1f}, {hi:+.1f}]  "
-              f"({row['a_score']:.0f} vs {row['b_score']:.0f}, A wins {row['a_wins_deal']:.1%} of deals)", flush=True)
+        print(
+            f"{a:>13} vs {b:<13} {row['mean_diff']:+8.1f}  95% CI [{lo:+.1f}, {hi:+.1f}]  "
+            f"({row['a_score']:.0f} vs {row['b_score']:.0f}, A wins {row['a_wins_deal']:.1%} of deals)",
+            flush=True,
+        )
     if not args.no_write:
         out = {
             "rules": "classic, 4 players (2x2), hands keyed (seed, game, 0)",

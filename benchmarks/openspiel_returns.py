@@ -34,8 +34,13 @@ def main() -> None:
         bad += ours != ref
         if (i + 1) % 50 == 0:
             print(f"{i + 1} hands, {bad} mismatches", flush=True)
-    row = {"hands": hands, "players": players, "mismatches": bad, "seconds": round(time.perf_counter() - t, 1),
-           "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    row = {
+        "hands": hands,
+        "players": players,
+        "mismatches": bad,
+        "seconds": round(time.perf_counter() - t, 1),
+        "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     out = ROOT / "benchmarks" / "results" / "openspiel_returns.jsonl"
     with out.open("a") as f:
         f.write(json.dumps(row) + "\n")

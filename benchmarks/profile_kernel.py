@@ -45,7 +45,10 @@ def numba_symbols() -> list[tuple[int, int, str]]:
         if addr:
             found.append((addr, name))
     found.sort()
-    return [(a, (found[i + 1][0] - a) if i + 1 < len(found) else 4096, n) for i, (a, n) in enumerate(found)]
+    return [
+        (a, (found[i + 1][0] - a) if i + 1 < len(found) else 4096, n)
+        for i, (a, n) in enumerate(found)
+    ]
 
 
 def short(name: str) -> str:
@@ -68,9 +71,26 @@ def disassemble(addr: int, code: bytes) -> list[tuple[int, str]]:
     with tempfile.NamedTemporaryFile(suffix=".bin") as f:
         f.write(code)
         f.flush()
-        out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", f"--adjust-vma={addr:#x}", f.name],
-                             capture_output=True, text=True, check=True).stdout
-    return [(int(line.split(":")[0], 16), line.split("\t", 2)[-1].strip()) for line in out.splitlines() if ":\t" in line]
+        out = subprocess.run(
+            [
+                "objdump",
+                "-D",
+                "-b",
+                "binary",
+                "-m",
+                "i386:x86-64",
+                f"--adjust-vma={addr:#x}",
+                f.name,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return [
+        (int(line.split(":")[0], 16), line.split("\t", 2)[-1].strip())
+        for line in out.splitlines()
+        if ":\t" in line
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strategy", default="greedy")
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--hands", type=int, default=300_000)
-    ap.add_argument("--function", default=None, help="also list the hottest instructions of the function whose name contains this")
+    ap.add_argument(
+        "--function",
+        default=None,
+        help="also list the hottest instructions of the function whose name contains this",
+    )
     ap.add_argument("--top", type=int, default=20)
     args = ap.parse_args(argv)
     import sim.play.engine as engine
@@ -90,8 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     symbols = numba_symbols()
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
-        rec = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-o", data, "-p", str(os.getpid())],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        rec = subprocess.Popen(
+            ["perf", "record", "-q", "-e", "cpu-clock", "-o", data, "-p", str(os.getpid())],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(1.0)  # perf attaches
         t = time.process_time()
         size = 5000
@@ -100,10 +127,16 @@ def main(argv: list[str] | None = None) -> int:
         spent = time.process_time() - t
         rec.send_signal(signal.SIGINT)
         rec.wait()
-        ips = collections.Counter(int(x, 16) for x in subprocess.run(
-            ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True).stdout.split())
+        ips = collections.Counter(
+            int(x, 16)
+            for x in subprocess.run(
+                ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True
+            ).stdout.split()
+        )
     total = sum(ips.values()) or 1
-    print(f"{args.strategy}, {args.rules}: {args.hands / spent:,.0f} hands per CPU second under perf, {total:,} samples")
+    print(
+        f"{args.strategy}, {args.rules}: {args.hands / spent:,.0f} hands per CPU second under perf, {total:,} samples"
+    )
     print(f"{'function':56s} {'% all':>6s} {'zeroing':>8s} {'pushes':>7s}")
     rows = []
     for addr, size, name in symbols:
@@ -112,12 +145,18 @@ def main(argv: list[str] | None = None) -> int:
         if n < 0.003 * total:
             continue
         listing = disassemble(addr, ctypes.string_at(addr, size)) if size < (1 << 20) else []
-        zero = sum(hits.get(a, 0) for a, ins in listing if ins.startswith("movq") and "$0x0," in ins and "(%rsp)" in ins)
+        zero = sum(
+            hits.get(a, 0)
+            for a, ins in listing
+            if ins.startswith("movq") and "$0x0," in ins and "(%rsp)" in ins
+        )
         push = sum(hits.get(a, 0) for a, ins in listing if ins.startswith("push"))
         rows.append((n, name, zero, push, addr, size, listing, hits))
     rows.sort(reverse=True)
     for n, name, zero, push, *_ in rows:
-        print(f"{short(name)[-56:]:56s} {100 * n / total:6.1f} {100 * zero / total:8.2f} {100 * push / total:7.2f}")
+        print(
+            f"{short(name)[-56:]:56s} {100 * n / total:6.1f} {100 * zero / total:8.2f} {100 * push / total:7.2f}"
+        )
     if args.function:
         chosen = [r for r in rows if args.function in r[1]]
         if not chosen:

@@ -23,16 +23,34 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "benchmarks" / "results" / "search.jsonl"
 OUT = ROOT / "benchmarks" / "results" / "search_tables.json"
 DEFAULT_SPECS = ("pimc", "pimc:worlds=32")
-ORDER = ("classic-2p", "classic-3p", "classic-4p", "classic-5p", "classic-6p-2x3", "classic-6p-3x2",
-         "german-2p", "german-3p", "german-4p", "german-5p", "german-6p-2x3", "german-6p-3x2", "samba-4p")
+ORDER = (
+    "classic-2p",
+    "classic-3p",
+    "classic-4p",
+    "classic-5p",
+    "classic-6p-2x3",
+    "classic-6p-3x2",
+    "german-2p",
+    "german-3p",
+    "german-4p",
+    "german-5p",
+    "german-6p-2x3",
+    "german-6p-3x2",
+    "samba-4p",
+)
 
 
 def _runs(seed: int) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for line in SRC.read_text().splitlines():
         d = json.loads(line)
-        if (d.get("seed") == seed and d.get("spec") in DEFAULT_SPECS and d.get("base") == "expert"
-                and d.get("opponents", "expert") == "expert" and d["design"].startswith("one searching seat")):
+        if (
+            d.get("seed") == seed
+            and d.get("spec") in DEFAULT_SPECS
+            and d.get("base") == "expert"
+            and d.get("opponents", "expert") == "expert"
+            and d["design"].startswith("one searching seat")
+        ):
             out.setdefault(d["table"], []).append(d)
     return out
 
@@ -44,27 +62,44 @@ def combine(runs: list[dict]) -> dict:
         if lo < hi:
             raise SystemExit(f"{runs[0]['table']}: overlapping deal ranges {starts}")
     games = "unit" in runs[0]
-    key = ("mean_diff_per_game", "ci_low_per_game", "ci_high_per_game") if games else \
-        ("mean_diff_per_hand", "ci_low", "ci_high")
+    key = (
+        ("mean_diff_per_game", "ci_low_per_game", "ci_high_per_game")
+        if games
+        else ("mean_diff_per_hand", "ci_low", "ci_high")
+    )
     n_total = sum(r["deals"] for r in runs)
     mean = sum(r["deals"] * r[key[0]] for r in runs) / n_total
     var = 0.0
     for r in runs:
         se = (r[key[2]] - r[key[1]]) / (2 * st.t.ppf(0.975, r["deals"] - 1))
         var += (r["deals"] * se) ** 2
-    half = st.norm.ppf(0.975) * var ** 0.5 / n_total
-    row = {"table": runs[0]["table"], "deals": n_total, "unit": "game" if games else "hand",
-           "ranges": starts, "mean": round(mean, 1), "ci_low": round(mean - half, 1), "ci_high": round(mean + half, 1)}
+    half = st.norm.ppf(0.975) * var**0.5 / n_total
+    row = {
+        "table": runs[0]["table"],
+        "deals": n_total,
+        "unit": "game" if games else "hand",
+        "ranges": starts,
+        "mean": round(mean, 1),
+        "ci_low": round(mean - half, 1),
+        "ci_high": round(mean + half, 1),
+    }
     if games:
         hands = sum(r["hands"] for r in runs)
         per = hands / n_total
-        row.update(hands=hands, hands_per_game=round(per, 2), mean_per_hand=round(mean / per, 1),
-                   ci_low_per_hand=round((mean - half) / per, 1), ci_high_per_hand=round((mean + half) / per, 1))
+        row.update(
+            hands=hands,
+            hands_per_game=round(per, 2),
+            mean_per_hand=round(mean / per, 1),
+            ci_low_per_hand=round((mean - half) / per, 1),
+            ci_high_per_hand=round((mean + half) / per, 1),
+        )
     return row
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--seed", type=int, default=51)
     args = p.parse_args()
     runs = _runs(args.seed)
@@ -74,8 +109,10 @@ def main() -> None:
     print("|---|---|---|---|")
     for r in rows:
         if r["unit"] == "game":
-            cell = (f"{r['mean_per_hand']:+.0f} [{r['ci_low_per_hand']:+.0f}, {r['ci_high_per_hand']:+.0f}] "
-                    f"({r['mean']:+.0f} [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}] per game)")
+            cell = (
+                f"{r['mean_per_hand']:+.0f} [{r['ci_low_per_hand']:+.0f}, {r['ci_high_per_hand']:+.0f}] "
+                f"({r['mean']:+.0f} [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}] per game)"
+            )
             n = f"{r['deals']:,} games ({r['hands']:,} hands)"
         else:
             cell = f"{r['mean']:+.0f} [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}]"

@@ -41,9 +41,18 @@ UNTUNED = "expert:" + ",".join(f"{k}={v:g}" for k, v in expert.KNOBS.items())
 LABELS = {UNTUNED: "untuned expert"}
 # (preset, players, team layout): the failing tables of issue 17 first
 TABLES = [
-    ("classic", 6, "2x3"), ("german", 6, "2x3"), ("samba", 4, None), ("classic", 4, None),
-    ("classic", 2, None), ("german", 4, None), ("german", 2, None), ("classic", 3, None),
-    ("german", 3, None), ("classic", 5, None), ("german", 5, None), ("classic", 6, "3x2"),
+    ("classic", 6, "2x3"),
+    ("german", 6, "2x3"),
+    ("samba", 4, None),
+    ("classic", 4, None),
+    ("classic", 2, None),
+    ("german", 4, None),
+    ("german", 2, None),
+    ("classic", 3, None),
+    ("german", 3, None),
+    ("classic", 5, None),
+    ("german", 5, None),
+    ("classic", 6, "3x2"),
     ("german", 6, "3x2"),
 ]
 
@@ -65,8 +74,16 @@ def validate(rules, spec: str, deals: int, seed: int, jobs: int) -> list[dict]:
     rows = []
     for o in OPPONENTS:
         ci = stats.mean_ci(paired[(spec, o)])
-        rows.append({"opponent": o, "deals": deals, "seed": seed, "mean": ci.mean,
-                     "ci_low": ci.low, "ci_high": ci.high})
+        rows.append(
+            {
+                "opponent": o,
+                "deals": deals,
+                "seed": seed,
+                "mean": ci.mean,
+                "ci_low": ci.low,
+                "ci_high": ci.high,
+            }
+        )
     return rows
 
 
@@ -75,15 +92,23 @@ def _exact_command(t: dict) -> str:
     reproduces the search whatever set ships and whatever the default ranges become."""
     cmd = t["command"]
     if cmd.startswith("canasta tune expert "):
-        cmd = cmd.replace("canasta tune expert ", f"canasta tune {shlex.quote(t['start_spec'])} ", 1)
+        cmd = cmd.replace(
+            "canasta tune expert ", f"canasta tune {shlex.quote(t['start_spec'])} ", 1
+        )
     if "--knob" not in cmd:
         for k in t["space"]:
-            lo, hi = (f"{k['lo']:g}", f"{k['hi']:g}") if k["integer"] else (f"{float(k['lo'])!r}", f"{float(k['hi'])!r}")
+            lo, hi = (
+                (f"{k['lo']:g}", f"{k['hi']:g}")
+                if k["integer"]
+                else (f"{float(k['lo'])!r}", f"{float(k['hi'])!r}")
+            )
             cmd += f" --knob {k['name']}={lo}:{hi}"
     return cmd
 
 
-def collect(results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / "expert.json") -> dict:
+def collect(
+    results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / "expert.json"
+) -> dict:
     """strategies/tuned/expert.json from the finished tables' result files."""
     tables = {}
     for preset, players, layout in TABLES:
@@ -95,34 +120,64 @@ def collect(results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / 
         gain = next(r for r in t["test"] if r["opponent"] == "mean")
         # the starting knobs written out, so the command reproduces the search whatever set ships
         cmd = _exact_command(t)
-        rec = {"knobs": t["best"], "command": cmd, "opponents": t["opponents"], "seed": t["seed"], "budget": t["budget"],
-               "hands_played": t["hands_played"], "date": t["date"], "untuned": t["start"],
-               "retest": {"seed": t["test_seed"], "deals": gain["deals"], "gain_mean": gain["gain_mean"],
-                          "gain_low": gain["gain_low"], "gain_high": gain["gain_high"]}}
+        rec = {
+            "knobs": t["best"],
+            "command": cmd,
+            "opponents": t["opponents"],
+            "seed": t["seed"],
+            "budget": t["budget"],
+            "hands_played": t["hands_played"],
+            "date": t["date"],
+            "untuned": t["start"],
+            "retest": {
+                "seed": t["test_seed"],
+                "deals": gain["deals"],
+                "gain_mean": gain["gain_mean"],
+                "gain_low": gain["gain_low"],
+                "gain_high": gain["gain_high"],
+            },
+        }
         if vfile.exists():
             rec["validation"] = json.loads(vfile.read_text())["rows"]
         rounds = sorted(results.glob(f"{name}.round*.json"))  # earlier searches, each started
-        rounds = [f for f in rounds if not f.name.endswith(".validate.json")]  # from the previous winner
+        rounds = [
+            f for f in rounds if not f.name.endswith(".validate.json")
+        ]  # from the previous winner
         if rounds:
             rec["earlier_rounds"] = []
             for f in rounds:
                 t1 = json.loads(f.read_text())
-                rec["earlier_rounds"].append({"command": _exact_command(t1), "opponents": t1["opponents"],
-                                              "seed": t1["seed"], "budget": t1["budget"],
-                                              "date": t1["date"], "knobs": t1["best"]})
+                rec["earlier_rounds"].append(
+                    {
+                        "command": _exact_command(t1),
+                        "opponents": t1["opponents"],
+                        "seed": t1["seed"],
+                        "budget": t1["budget"],
+                        "date": t1["date"],
+                        "knobs": t1["best"],
+                    }
+                )
         tables[name] = rec
-    data = {"strategy": "expert", "about": "expert's knobs tuned per table by benchmarks/tune_tables.py "
-            "(canasta tune against greedy, patient and pile-control); 'retest': gain over the untuned "
-            "knobs on fresh deals (points per hand, 95% CI); 'validation': the tuned set against each "
-            "opponent on 10,000 duplicate deals of a seed never used in tuning", "tables": tables}
+    data = {
+        "strategy": "expert",
+        "about": "expert's knobs tuned per table by benchmarks/tune_tables.py "
+        "(canasta tune against greedy, patient and pile-control); 'retest': gain over the untuned "
+        "knobs on fresh deals (points per hand, 95% CI); 'validation': the tuned set against each "
+        "opponent on 10,000 duplicate deals of a seed never used in tuning",
+        "tables": tables,
+    }
     target.write_text(json.dumps(data, indent=1) + "\n")
     return data
 
 
 def report(results: Path = OUT) -> str:
     """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per hand)."""
-    lines = ["| table | tuning budget (hands) | re-test gain over the search's start | " + " | ".join(f"vs {o}" for o in OPPONENTS) + " |",
-             "|---|---:|---:|" + "---:|" * len(OPPONENTS)]
+    lines = [
+        "| table | tuning budget (hands) | re-test gain over the search's start | "
+        + " | ".join(f"vs {o}" for o in OPPONENTS)
+        + " |",
+        "|---|---:|---:|" + "---:|" * len(OPPONENTS),
+    ]
     for preset, players, layout in TABLES:
         name = table_name(preset, players, layout)
         tfile, vfile = results / f"{name}.json", results / f"{name}.validate.json"
@@ -141,24 +196,37 @@ def report(results: Path = OUT) -> str:
         else:
             cells = ["not validated"] * len(OPPONENTS)
         budget = f"{t['hands_played']:,}"
-        rounds = [f for f in sorted(results.glob(f"{name}.round*.json")) if not f.name.endswith(".validate.json")]
+        rounds = [
+            f
+            for f in sorted(results.glob(f"{name}.round*.json"))
+            if not f.name.endswith(".validate.json")
+        ]
         if rounds:  # the last round's gain is over the previous winner, against its own opponents
             opps = ", ".join(LABELS.get(o, o) for o in t["opponents"])
-            budget = " + ".join(f"{json.loads(f.read_text())['hands_played']:,}" for f in rounds) + f" + {budget} (last vs {opps})"
-        lines.append(f"| {name} | {budget} | {g['gain_mean']:+.0f} [{g['gain_low']:+.0f}, "
-                     f"{g['gain_high']:+.0f}] | " + " | ".join(cells) + " |")
+            budget = (
+                " + ".join(f"{json.loads(f.read_text())['hands_played']:,}" for f in rounds)
+                + f" + {budget} (last vs {opps})"
+            )
+        lines.append(
+            f"| {name} | {budget} | {g['gain_mean']:+.0f} [{g['gain_low']:+.0f}, "
+            f"{g['gain_high']:+.0f}] | " + " | ".join(cells) + " |"
+        )
     return "\n".join(lines)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--budget", type=int, default=400_000)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--validate", type=int, default=10_000, help="deals per opponent (0: skip)")
     ap.add_argument("--validate-seed", type=int, default=20261130)
     ap.add_argument("--tables", nargs="*", default=None, help="table names, e.g. classic-4p")
-    ap.add_argument("--collect", action="store_true", help="only write strategies/tuned/expert.json")
+    ap.add_argument(
+        "--collect", action="store_true", help="only write strategies/tuned/expert.json"
+    )
     args = ap.parse_args()
     if args.collect:
         print(f"{len(collect()['tables'])} tables written")
@@ -173,8 +241,16 @@ def main() -> int:
         tfile, vfile = OUT / f"{name}.json", OUT / f"{name}.validate.json"
         if not tfile.exists():
             t0 = time.time()
-            res = tune("expert", rules, OPPONENTS, args.budget, seed=args.seed, jobs=args.jobs,
-                       progress=False, command=tune_command(preset, players, layout, args.budget, args.seed))
+            res = tune(
+                "expert",
+                rules,
+                OPPONENTS,
+                args.budget,
+                seed=args.seed,
+                jobs=args.jobs,
+                progress=False,
+                command=tune_command(preset, players, layout, args.budget, args.seed),
+            )
             d = res.to_dict()
             d.update(table=name, seconds=time.time() - t0)
             tfile.write_text(json.dumps(d, indent=1))
@@ -184,11 +260,17 @@ def main() -> int:
         if args.validate and not vfile.exists():
             t0 = time.time()
             rows = validate(rules, spec, args.validate, args.validate_seed, args.jobs)
-            vfile.write_text(json.dumps({"table": name, "spec": spec, "seconds": time.time() - t0,
-                                         "rows": rows}, indent=1))
+            vfile.write_text(
+                json.dumps(
+                    {"table": name, "spec": spec, "seconds": time.time() - t0, "rows": rows},
+                    indent=1,
+                )
+            )
             for r in rows:
-                print(f"{name} expert vs {r['opponent']}: {r['mean']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]",
-                      flush=True)
+                print(
+                    f"{name} expert vs {r['opponent']}: {r['mean']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]",
+                    flush=True,
+                )
     return 0
 
 

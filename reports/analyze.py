@@ -42,8 +42,18 @@ from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.runs.progress import new_bar, on_terminal
 
-__all__ = ["Decision", "AnalysisError", "decision_from_position", "decision_from_game", "decision_from_view", "analyze", "paired_rollouts",
-           "to_json", "format_table", "BATCH"]
+__all__ = [
+    "Decision",
+    "AnalysisError",
+    "decision_from_position",
+    "decision_from_game",
+    "decision_from_view",
+    "analyze",
+    "paired_rollouts",
+    "to_json",
+    "format_table",
+    "BATCH",
+]
 
 BATCH = 100  # rollouts in the first batch of successive elimination (then sized by `_next_batch`)
 
@@ -92,7 +102,9 @@ def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
     return int(obs[Off.CUM_SCORE + team]), max(others) if others else 0
 
 
-def decision_from_view(obs, know, params, viewer: int, label: str = "", table: str = "") -> Decision:
+def decision_from_view(
+    obs, know, params, viewer: int, label: str = "", table: str = ""
+) -> Decision:
     """The decision of ``viewer`` (the seat to act) from its observation and knowledge
     (sim.play.worlds); AnalysisError if the hand is over or another seat is to act."""
     from sim.core.enums import Off, Phase
@@ -100,8 +112,10 @@ def decision_from_view(obs, know, params, viewer: int, label: str = "", table: s
     if int(obs[Off.PHASE]) == Phase.OVER:
         raise AnalysisError("the hand is over at this position: no decision to analyse")
     if int(obs[Off.SEAT]) != viewer:
-        raise AnalysisError(f"seat {int(obs[Off.SEAT])} is to act, not the viewer (seat {viewer}): "
-                            "analyse a position seen by the seat to act")
+        raise AnalysisError(
+            f"seat {int(obs[Off.SEAT])} is to act, not the viewer (seat {viewer}): "
+            "analyse a position seen by the seat to act"
+        )
     actions = _legal(obs, params)
     if not actions:
         raise AnalysisError("no legal action at this position")
@@ -112,7 +126,9 @@ def decision_from_view(obs, know, params, viewer: int, label: str = "", table: s
 def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision:
     """The decision of the seat to act in a sim.play.game.GameState, as that seat knows it."""
     seat = gs.seat if seat is None else int(seat)
-    return decision_from_view(gs.observation(seat), gs.knowledge(seat), gs.params, seat, label, gs.rules.label)
+    return decision_from_view(
+        gs.observation(seat), gs.knowledge(seat), gs.params, seat, label, gs.rules.label
+    )
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
@@ -123,8 +139,10 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
     from sim.play.rollout import prepare
 
     if position.me != position.to_move:
-        raise AnalysisError(f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
-                            "actions of the seat to act, so the viewer must be that seat")
+        raise AnalysisError(
+            f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
+            "actions of the seat to act, so the viewer must be that seat"
+        )
     setup = prepare(position, rules)
     obs = setup.obs.copy()
     if setup.begin:
@@ -134,7 +152,9 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
         st[Off.HANDS : Off.HANDS + 15] = 0
         st[Off.HANDS + me * 15 : Off.HANDS + (me + 1) * 15] = obs[Off.HANDS : Off.HANDS + 15]
         st[Off.HAND_SUITS : Off.HAND_SUITS + 44] = 0  # Samba: the suits go with the hand
-        st[Off.HAND_SUITS + me * 44 : Off.HAND_SUITS + (me + 1) * 44] = obs[Off.HAND_SUITS : Off.HAND_SUITS + 44]
+        st[Off.HAND_SUITS + me * 44 : Off.HAND_SUITS + (me + 1) * 44] = obs[
+            Off.HAND_SUITS : Off.HAND_SUITS + 44
+        ]
         begin_turn_nb(st, setup.params)
         obs[: Off.PUB_SIZE] = st[: Off.PUB_SIZE]
     return decision_from_view(obs, setup.know, setup.params, position.me, label, setup.table)
@@ -144,18 +164,26 @@ def _strategy_arrays(strategies, n_seats: int, table: str = ""):
     from sim.core.enums import MAX_SEATS
     from strategies.registry import MAX_KNOBS, parse_spec
 
-    specs = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
+    specs = (
+        [s.strip() for s in strategies.split(",")]
+        if isinstance(strategies, str)
+        else list(strategies)
+    )
     if len(specs) == 1:
         specs = specs * n_seats
     if len(specs) != n_seats:
-        raise AnalysisError(f"{len(specs)} strategies for {n_seats} seats: give one, or one per seat")
+        raise AnalysisError(
+            f"{len(specs)} strategies for {n_seats} seats: give one, or one per seat"
+        )
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(specs):
         if spec.split(":", 1)[0] in ("pimc", "ismcts", "openspiel-ismcts"):
-            raise AnalysisError(f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
-                                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
-                                "see what pimc plays, seat it in simulate or compare")
+            raise AnalysisError(
+                f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
+                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
+                "see what pimc plays, seat it in simulate or compare"
+            )
         ids[s], knobs[s] = parse_spec(spec, table or None)
     return specs, ids, knobs
 
@@ -174,13 +202,34 @@ def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
     status = np.zeros(8, np.int64)
     stats = np.zeros(2, np.int64)
     mid, mknobs, tries = model
-    rollout_actions_nb(dec.obs, dec.know, dec.params, np.asarray(dec.actions, np.int32), active, ids, knobs,
-                       int(seed), int(start), int(mid), mknobs, int(tries), us, them, went, status, stats)
+    rollout_actions_nb(
+        dec.obs,
+        dec.know,
+        dec.params,
+        np.asarray(dec.actions, np.int32),
+        active,
+        ids,
+        knobs,
+        int(seed),
+        int(start),
+        int(mid),
+        mknobs,
+        int(tries),
+        us,
+        them,
+        went,
+        status,
+        stats,
+    )
     if status[0] == WORLD_ERROR:
-        raise AnalysisError(f"the position is impossible: {ERROR_TEXT.get(int(status[1]), 'world error')}")
+        raise AnalysisError(
+            f"the position is impossible: {ERROR_TEXT.get(int(status[1]), 'world error')}"
+        )
     if status[0] == ILLEGAL:
-        raise RuntimeError(f"seat {int(status[1])} chose an illegal action {int(status[2])} "
-                           f"({WHY_TEXT[int(status[3])]}) in rollout {int(status[4])}, seed {seed}")
+        raise RuntimeError(
+            f"seat {int(status[1])} chose an illegal action {int(status[2])} "
+            f"({WHY_TEXT[int(status[3])]}) in rollout {int(status[4])}, seed {seed}"
+        )
     return us, them, went, stats
 
 
@@ -191,14 +240,28 @@ def _run(dec, active, ids, knobs, seed, start, n, model, jobs, pool):
     from joblib import delayed
 
     cuts = np.linspace(start, start + n, jobs + 1).astype(int)
-    parts = pool(delayed(_chunk)(dec, active, ids, knobs, seed, int(lo), int(hi - lo), model)
-                 for lo, hi in zip(cuts[:-1], cuts[1:], strict=True) if hi > lo)
-    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]), sum(p[3] for p in parts))
+    parts = pool(
+        delayed(_chunk)(dec, active, ids, knobs, seed, int(lo), int(hi - lo), model)
+        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)
+        if hi > lo
+    )
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        sum(p[3] for p in parts),
+    )
 
 
-def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 1000, seed: int = 0, start: int = 0,
-                    infer: str | None = None, infer_tries: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def paired_rollouts(
+    decision: Decision,
+    strategies="expert",
+    rollouts: int = 1000,
+    seed: int = 0,
+    start: int = 0,
+    infer: str | None = None,
+    infer_tries: int = 100,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The raw paired results behind `analyze`: rollouts start .. start+rollouts-1 of every
     action of ``decision`` on the same worlds.  Returns (us, them, went), each of shape
     (rollouts, n_actions): the viewer's team's hand score, the best opposing team's, and 1 if the
@@ -215,8 +278,16 @@ def paired_rollouts(decision: Decision, strategies="expert", rollouts: int = 100
     if infer:
         mid, mk = _strategy_arrays(infer, 1, decision.table)[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
-    us, them, went, _ = _chunk(decision, np.ones(len(decision.actions), np.int8), ids, knobs, int(seed), int(start),
-                               int(rollouts), model)
+    us, them, went, _ = _chunk(
+        decision,
+        np.ones(len(decision.actions), np.int8),
+        ids,
+        knobs,
+        int(seed),
+        int(start),
+        int(rollouts),
+        model,
+    )
     return us, them, went
 
 
@@ -255,7 +326,9 @@ def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> in
     return min(max(need, BATCH), done, cap - done)
 
 
-def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> tuple[int, float | None, int, int, int]:
+def _check_args(
+    rollouts, until_ci, jobs, seed, infer_tries
+) -> tuple[int, float | None, int, int, int]:
     """The settings as (int, float, int, int, int) in their documented ranges (sim.core.limits)."""
     try:
         rollouts = check_int("rollouts", rollouts, *limits.ROLLOUTS_PER_ACTION)
@@ -265,17 +338,30 @@ def _check_args(rollouts, until_ci, jobs, seed, infer_tries) -> tuple[int, float
     except CanastaError as exc:
         raise AnalysisError(str(exc)) from None
     if until_ci is not None:
-        ok = isinstance(until_ci, numbers.Real) and not isinstance(until_ci, bool) and 0 < float(until_ci) < math.inf
+        ok = (
+            isinstance(until_ci, numbers.Real)
+            and not isinstance(until_ci, bool)
+            and 0 < float(until_ci) < math.inf
+        )
         if not ok:
             raise AnalysisError(f"until_ci={until_ci!r}: give a finite half-width > 0 points")
         until_ci = float(until_ci)
     return rollouts, until_ci, jobs, seed, infer_tries
 
 
-def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float | None = None,
-            jobs: int = 1, seed: int = 0, rules=None, infer: str | None = None, infer_tries: int = 100,
-            equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
-            progress: bool | None = None) -> pd.DataFrame:
+def analyze(
+    decision,
+    strategies="expert",
+    rollouts: int = 1000,
+    until_ci: float | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+    rules=None,
+    infer: str | None = None,
+    infer_tries: int = 100,
+    equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
     with ``until_ci``).  ``strategies``: one spec for every seat or one per seat.  ``infer``: a
@@ -283,7 +369,9 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
     ``infer_tries`` redraws).  ``equity(us_total, them_total)``: P(the viewer's team wins the
     game) from cumulative scores after the hand (arrays), which adds p_win columns.  Returns the
     table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
-    rollouts, until_ci, jobs, seed, infer_tries = _check_args(rollouts, until_ci, jobs, seed, infer_tries)
+    rollouts, until_ci, jobs, seed, infer_tries = _check_args(
+        rollouts, until_ci, jobs, seed, infer_tries
+    )
     dec = _as_decision(decision, rules)
     from sim.core.enums import Off
 
@@ -305,7 +393,9 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
         start, worst = 0, math.inf
         while start < rollouts and worst > 0:
             size = _next_batch(start, worst, until_ci, int(rollouts))
-            u, t, w, st = _run(dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool)
+            u, t, w, st = _run(
+                dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
+            )
             sel = active.astype(bool)
             us[start : start + size, sel], them[start : start + size, sel] = u[:, sel], t[:, sel]
             went[start : start + size, sel] = w[:, sel]
@@ -320,9 +410,17 @@ def analyze(decision, strategies="expert", rollouts: int = 1000, until_ci: float
         if pool is not None:
             pool.__exit__(None, None, None)
     df = _table(dec, us, them, went, n, active, equity)
-    df.attrs.update({"rollouts": int(n.max()), "strategy": ",".join(dict.fromkeys(specs)), "seed": int(seed),
-                     "infer": infer, "infer_constrained": int(stats[0]), "infer_failed": int(stats[1]),
-                     "position": dec.label})
+    df.attrs.update(
+        {
+            "rollouts": int(n.max()),
+            "strategy": ",".join(dict.fromkeys(specs)),
+            "seed": int(seed),
+            "infer": infer,
+            "infer_constrained": int(stats[0]),
+            "infer_failed": int(stats[1]),
+            "position": dec.label,
+        }
+    )
     return df
 
 
@@ -336,7 +434,9 @@ def _as_decision(decision, rules) -> Decision:
         return decision_from_position(decision, rules)
     if isinstance(decision, GameState):
         return decision_from_game(decision)
-    raise AnalysisError(f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}")
+    raise AnalysisError(
+        f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}"
+    )
 
 
 def _pool(jobs: int):
@@ -364,12 +464,23 @@ def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:
             k = min(m, int(n[best]))
             dci = mean_ci(res[:k, a] - res[:k, best])
             d = (dci.mean, dci.low, dci.high)
-        row = {"action": dec.texts[a], "mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
-               "diff_to_best": d[0], "diff_ci_low": d[1], "diff_ci_high": d[2],
-               "p_out": float(went[:m, a].mean()), "rollouts": m,
-               "tie": bool(a != best and d[2] >= 0), "action_id": dec.actions[a]}
+        row = {
+            "action": dec.texts[a],
+            "mean": ci.mean,
+            "ci_low": ci.low,
+            "ci_high": ci.high,
+            "diff_to_best": d[0],
+            "diff_ci_low": d[1],
+            "diff_ci_high": d[2],
+            "p_out": float(went[:m, a].mean()),
+            "rollouts": m,
+            "tie": bool(a != best and d[2] >= 0),
+            "action_id": dec.actions[a],
+        }
         if equity is not None:
-            pw = mean_ci(np.asarray(equity(dec.cum_us + us[:m, a], dec.cum_them + them[:m, a]), np.float64))
+            pw = mean_ci(
+                np.asarray(equity(dec.cum_us + us[:m, a], dec.cum_them + them[:m, a]), np.float64)
+            )
             row.update({"p_win": pw.mean, "p_win_low": pw.low, "p_win_high": pw.high})
         rows.append(row)
     df = pd.DataFrame(rows)
@@ -380,28 +491,52 @@ def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:
 
 def to_json(df: pd.DataFrame) -> dict:
     """The ``--json`` object: {"position", "strategy", "rollouts", "actions": [...]}, best first."""
-    keys = ("action", "mean", "ci_low", "ci_high", "diff_to_best", "diff_ci_low", "diff_ci_high", "p_out", "rollouts")
+    keys = (
+        "action",
+        "mean",
+        "ci_low",
+        "ci_high",
+        "diff_to_best",
+        "diff_ci_low",
+        "diff_ci_high",
+        "p_out",
+        "rollouts",
+    )
     extra = [c for c in ("tie", "p_win", "p_win_low", "p_win_high") if c in df.columns]
     acts = []
     for r in df.to_dict("records"):
-        item = {k: (int(r[k]) if k == "rollouts" else r[k] if k == "action" else float(r[k])) for k in keys}
+        item = {
+            k: (int(r[k]) if k == "rollouts" else r[k] if k == "action" else float(r[k]))
+            for k in keys
+        }
         item.update({c: (bool(r[c]) if c == "tie" else float(r[c])) for c in extra})
         acts.append(item)
-    return {"position": df.attrs.get("position", ""), "strategy": df.attrs.get("strategy", ""),
-            "rollouts": df.attrs.get("rollouts", 0), "actions": acts}
+    return {
+        "position": df.attrs.get("position", ""),
+        "strategy": df.attrs.get("strategy", ""),
+        "rollouts": df.attrs.get("rollouts", 0),
+        "actions": acts,
+    }
 
 
 def format_table(df: pd.DataFrame) -> str:
     """The terminal table: best first, ties marked with '='."""
-    lines = [f"{'':2}{'action':<24}{'mean':>9}  {'95% CI':<19}{'diff':>9}  {'paired 95% CI':<19}{'P(out)':>7}"
-             + ("  P(win)" if "p_win" in df.columns else "") + f"{'n':>7}"]
+    lines = [
+        f"{'':2}{'action':<24}{'mean':>9}  {'95% CI':<19}{'diff':>9}  {'paired 95% CI':<19}{'P(out)':>7}"
+        + ("  P(win)" if "p_win" in df.columns else "")
+        + f"{'n':>7}"
+    ]
     for i, r in enumerate(df.to_dict("records")):
         mark = "* " if i == 0 else ("= " if r["tie"] else "  ")
         ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
         dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
         pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
-        lines.append(f"{mark}{r['action']:<24}{r['mean']:>9.1f}  {ci:<19}{r['diff_to_best']:>9.1f}  {dci:<19}"
-                     f"{r['p_out']:>7.3f}{pw}{r['rollouts']:>7}")
-    lines.append("* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
-                 "viewer's team minus the best opposing team's, in points")
+        lines.append(
+            f"{mark}{r['action']:<24}{r['mean']:>9.1f}  {ci:<19}{r['diff_to_best']:>9.1f}  {dci:<19}"
+            f"{r['p_out']:>7.3f}{pw}{r['rollouts']:>7}"
+        )
+    lines.append(
+        "* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
+        "viewer's team minus the best opposing team's, in points"
+    )
     return "\n".join(lines)

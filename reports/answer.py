@@ -62,19 +62,28 @@ def sentences(s: RunSummary) -> list[str]:
         a = f"team {r.a} ({s.teams['strategy'][r.a]})"
         b = f"team {r.b} ({s.teams['strategy'][r.b]})"
         if r.low > 0 or r.high < 0:
-            win, lose, m, lo, hi = (a, b, r.estimate, r.low, r.high) if r.estimate > 0 else \
-                (b, a, -r.estimate, -r.high, -r.low)
+            win, lose, m, lo, hi = (
+                (a, b, r.estimate, r.low, r.high)
+                if r.estimate > 0
+                else (b, a, -r.estimate, -r.high, -r.low)
+            )
             d = 0 if (hi - lo) / 2 >= 10 else 1
-            out.append(f"{win.capitalize()} beats {lose} by {m:,.{d}f} points per hand "
-                       f"(95% CI {lo:,.{d}f} to {hi:,.{d}f}; {how}).")
+            out.append(
+                f"{win.capitalize()} beats {lose} by {m:,.{d}f} points per hand "
+                f"(95% CI {lo:,.{d}f} to {hi:,.{d}f}; {how})."
+            )
         else:
-            out.append(f"{a.capitalize()} and {b} are not told apart: {a} minus {b} is "
-                       f"{num_ci(r.estimate, r.low, r.high, signed=True)} points per hand, "
-                       f"an interval that includes 0 ({how}).")
+            out.append(
+                f"{a.capitalize()} and {b} are not told apart: {a} minus {b} is "
+                f"{num_ci(r.estimate, r.low, r.high, signed=True)} points per hand, "
+                f"an interval that includes 0 ({how})."
+            )
     if s.game_teams is not None:
         g = s.game_teams.sort_values("estimate", ascending=False).iloc[0]
-        out.append(f"In whole games, team {g['team']} ({g['strategy']}) wins "
-                   f"{pct_ci(g['estimate'], g['low'], g['high'])} of {s.games:,} games.")
+        out.append(
+            f"In whole games, team {g['team']} ({g['strategy']}) wins "
+            f"{pct_ci(g['estimate'], g['low'], g['high'])} of {s.games:,} games."
+        )
     return out
 
 
@@ -83,11 +92,26 @@ def difference_figure(s: RunSummary):
     p = s.pairs
     fig, ax = plt.subplots(figsize=(8.5, 0.7 * len(p) + 1.8))
     y = np.arange(len(p))[::-1]
-    ax.errorbar(p["estimate"], y, xerr=[p["estimate"] - p["low"], p["high"] - p["estimate"]],
-                fmt="o", ms=8, capsize=8, lw=2.2, color="tab:blue", label="mean difference, 95% CI")
+    ax.errorbar(
+        p["estimate"],
+        y,
+        xerr=[p["estimate"] - p["low"], p["high"] - p["estimate"]],
+        fmt="o",
+        ms=8,
+        capsize=8,
+        lw=2.2,
+        color="tab:blue",
+        label="mean difference, 95% CI",
+    )
     for yi, r in zip(y, p.itertuples(), strict=True):
-        ax.annotate(f"{r.estimate:+,.0f} [{r.low:,.0f}, {r.high:,.0f}]", (r.estimate, yi),
-                    textcoords="offset points", xytext=(0, 10), ha="center", fontsize=9)
+        ax.annotate(
+            f"{r.estimate:+,.0f} [{r.low:,.0f}, {r.high:,.0f}]",
+            (r.estimate, yi),
+            textcoords="offset points",
+            xytext=(0, 10),
+            ha="center",
+            fontsize=9,
+        )
     ax.axvline(0, color="0.3", lw=1.2, ls="--", label="no difference")
     lo = min(0.0, float(p["low"].min()))
     hi = max(0.0, float(p["high"].max()))

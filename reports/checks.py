@@ -22,16 +22,22 @@ def strategy_list(strategies: Any) -> list[str]:
     elif hasattr(strategies, "__iter__"):
         specs = list(strategies)
         if not all(isinstance(s, str) for s in specs):
-            raise CanastaError(f"strategies {strategies!r}: give names like ['expert', 'greedy'] or 'expert,greedy'")
+            raise CanastaError(
+                f"strategies {strategies!r}: give names like ['expert', 'greedy'] or 'expert,greedy'"
+            )
         specs = [s.strip() for s in specs]
     else:
-        raise CanastaError(f"strategies {strategies!r}: give names like ['expert', 'greedy'] or 'expert,greedy'")
+        raise CanastaError(
+            f"strategies {strategies!r}: give names like ['expert', 'greedy'] or 'expert,greedy'"
+        )
     for spec in specs:
         check_spec(spec)  # compiled strategies, search players and OpenSpiel bots alike
     return specs
 
 
-def compare_args(hands: Any, games: Any, seed: Any, until_ci: Any, max_hands: Any, jobs: Any, level: Any) -> None:
+def compare_args(
+    hands: Any, games: Any, seed: Any, until_ci: Any, max_hands: Any, jobs: Any, level: Any
+) -> None:
     check_int("hands", hands, *limits.DEALS)
     if games is not None:
         check_int("games", games, *limits.GAMES_PER_SEATING)
@@ -40,7 +46,10 @@ def compare_args(hands: Any, games: Any, seed: Any, until_ci: Any, max_hands: An
     if check_int("jobs", jobs, *limits.JOBS) == 0:
         raise CanastaError("jobs=0: give a number of workers, or -1 for all cores")
     if until_ci is not None and (
-        isinstance(until_ci, bool) or not isinstance(until_ci, int | float) or not math.isfinite(until_ci) or until_ci <= 0
+        isinstance(until_ci, bool)
+        or not isinstance(until_ci, int | float)
+        or not math.isfinite(until_ci)
+        or until_ci <= 0
     ):
         raise CanastaError(f"until_ci={until_ci!r}: give a positive number of points per hand")
     if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level < 1:

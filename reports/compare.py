@@ -156,7 +156,8 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple], bar=None) -> list:
 
         # an ordered generator: results arrive in call order while the workers go on
         results = Parallel(n_jobs=jobs, return_as="generator", **loky_kwargs())(
-            delayed(one)(c) for c in calls)
+            delayed(one)(c) for c in calls
+        )
     out = []
     for c, r in zip(calls, results, strict=True):
         out.append(r)
@@ -197,7 +198,6 @@ def plays_in_python(spec: str) -> bool:
     """An OpenSpiel bot: played by a Python loop without chance terms (search players, pimc and
     ismcts, play in the compiled loop and record them)."""
     return str(spec).startswith("openspiel-")
-
 
 
 def play_duplicate(
@@ -263,8 +263,9 @@ def _won_share(d1: np.ndarray, d2: np.ndarray, level: float) -> stats.CI:
     return stats.CI(c.mean, max(c.low, 0.0), min(c.high, 1.0), c.half_width, c.n)
 
 
-def _pair_row(a: str, b: str, d1: np.ndarray, d2: np.ndarray, level: float,
-              terms: np.ndarray | None = None) -> dict:
+def _pair_row(
+    a: str, b: str, d1: np.ndarray, d2: np.ndarray, level: float, terms: np.ndarray | None = None
+) -> dict:
     paired = (d1 + d2) / 2.0
     plain = stats.mean_ci(paired, level)
     won = _won_share(d1, d2, level)
@@ -286,7 +287,9 @@ def _pair_row(a: str, b: str, d1: np.ndarray, d2: np.ndarray, level: float,
         "a": a,
         "b": b,
         # recorded terms but too few deals to fit their coefficients: the plain estimate stands
-        "estimator": "luck-adjusted" if luck and math.isfinite(luck["luck_variance_reduction"]) else "plain",
+        "estimator": "luck-adjusted"
+        if luck and math.isfinite(luck["luck_variance_reduction"])
+        else "plain",
         "deals": int(d1.size),
         "hands": int(2 * d1.size),
         "mean_diff_per_hand": ci.mean,
@@ -336,8 +339,18 @@ def _play_until(
     done = 0
     acc: dict[tuple[str, str], list[list[np.ndarray]]] = {}
     while True:
-        batch = play_duplicate(rules, strategies, seed, done, target - done, "hands", jobs, chunk_fn,
-                               luck=luck, bar=bar)
+        batch = play_duplicate(
+            rules,
+            strategies,
+            seed,
+            done,
+            target - done,
+            "hands",
+            jobs,
+            chunk_fn,
+            luck=luck,
+            bar=bar,
+        )
         for k, arrays in batch.items():
             parts = acc.setdefault(k, [[] for _ in arrays])
             for part, arr in zip(parts, arrays, strict=True):
@@ -349,10 +362,17 @@ def _play_until(
         if worst < until_ci:
             break
         # deals needed scale with (half-width / goal)^2; overshoot 10%, at least +25%
-        need = int(math.ceil(done * (worst / until_ci) ** 2 * 1.1)) if math.isfinite(worst) else 2 * done
+        need = (
+            int(math.ceil(done * (worst / until_ci) ** 2 * 1.1))
+            if math.isfinite(worst)
+            else 2 * done
+        )
         target = min(max_hands, max(need, int(done * 1.25) + 1))
         grow(bar, (target - done) * _plays_per_deal(strategies))
-    return {k: tuple(np.concatenate(p) if p[0].ndim == 1 else np.vstack(p) for p in v) for k, v in acc.items()}
+    return {
+        k: tuple(np.concatenate(p) if p[0].ndim == 1 else np.vstack(p) for p in v)
+        for k, v in acc.items()
+    }
 
 
 def compare(
@@ -398,17 +418,23 @@ def compare(
     two_team_check(rules)
     if until_ci is not None and until_ci <= 0:
         raise CanastaError("--until-ci must be positive")
-    if luck is None:  # the compiled self-play loop records chance terms; the OpenSpiel bots' loop does not
-        luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(plays_in_python(s) for s in strategies)
+    if (
+        luck is None
+    ):  # the compiled self-play loop records chance terms; the OpenSpiel bots' loop does not
+        luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(
+            plays_in_python(s) for s in strategies
+        )
     first = hands if until_ci is None else min(hands, max_hands)
     per = _plays_per_deal(strategies)
     with progress_bar(progress, per * (first + (games or 0)), "deal", "compare") as bar:
-        played = _play_until(rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn,
-                             level, luck, bar)
+        played = _play_until(
+            rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck, bar
+        )
         gdiffs = None
         if games:
-            gdiffs = play_duplicate(rules, strategies, seed, 0, games, "games", jobs, chunk_fn,
-                                    bar=bar)
+            gdiffs = play_duplicate(
+                rules, strategies, seed, 0, games, "games", jobs, chunk_fn, bar=bar
+            )
     diffs = {k: v[:2] for k, v in played.items()}
     rows = []
     for (a, b), arrays in played.items():
@@ -449,8 +475,20 @@ def round_robin(
     deals_won_share, deals_won_low, deals_won_high; CIs over deals."""
     strategies = checks.strategy_list(strategies)
     check_int("n_boot", n_boot, *checks.N_BOOT)
-    pairs = compare(strategies, rules, hands, games, seed, until_ci, max_hands, jobs, chunk_fn, level,
-                    luck, progress)
+    pairs = compare(
+        strategies,
+        rules,
+        hands,
+        games,
+        seed,
+        until_ci,
+        max_hands,
+        jobs,
+        chunk_fn,
+        level,
+        luck,
+        progress,
+    )
     diffs = pairs.attrs["diffs"]
     k = len(strategies)
     idx = {s: i for i, s in enumerate(strategies)}

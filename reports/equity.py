@@ -39,8 +39,20 @@ from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.runs.progress import new_bar, on_terminal
 
-__all__ = ["EquityError", "equity_table", "Equity", "load_equity", "save_equity", "format_table", "heatmap",
-           "run_equity", "wilson", "EQUITY_COLUMNS", "DEFAULT_GAMES", "DEFAULT_STEP"]
+__all__ = [
+    "EquityError",
+    "equity_table",
+    "Equity",
+    "load_equity",
+    "save_equity",
+    "format_table",
+    "heatmap",
+    "run_equity",
+    "wilson",
+    "EQUITY_COLUMNS",
+    "DEFAULT_GAMES",
+    "DEFAULT_STEP",
+]
 
 DEFAULT_STEP = 250
 DEFAULT_GAMES = 400
@@ -55,6 +67,8 @@ def _checked(name: str, value, bounds: tuple[int, int]) -> int:
         return check_int(name, value, *bounds)
     except CanastaError as exc:
         raise EquityError(str(exc)) from None
+
+
 CHUNK_GAMES = 200  # games per task (a task plays one cell's games [i0, i0 + CHUNK_GAMES))
 EQUITY_COLUMNS = ("team", "us", "them", "games", "wins", "p_win", "ci_low", "ci_high")
 Z95 = 1.959963984540054
@@ -80,8 +94,10 @@ def grid(rules, step: int, low: int = 0) -> np.ndarray:
         raise EquityError(f"--low {low}: must be below the game target {rules.game_target}")
     n = -(-(rules.game_target - low) // step)
     if n > limits.EQUITY_POINTS:
-        raise EquityError(f"--step {step} from --low {low} makes {n:,} grid points per axis; at most "
-                          f"{limits.EQUITY_POINTS} (give a step >= {-(-(rules.game_target - low) // limits.EQUITY_POINTS)})")
+        raise EquityError(
+            f"--step {step} from --low {low} makes {n:,} grid points per axis; at most "
+            f"{limits.EQUITY_POINTS} (give a step >= {-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
+        )
     return np.arange(low, rules.game_target, step, dtype=np.int64)
 
 
@@ -93,8 +109,16 @@ def _shares(final: np.ndarray, n_teams: int) -> np.ndarray:
     return lead / lead.sum(axis=1, keepdims=True)
 
 
-def _task(rules, strategies: tuple[str, ...], seed: int, cell: int, us: int, them: int,
-          start: int, count: int) -> tuple[int, np.ndarray, np.ndarray]:
+def _task(
+    rules,
+    strategies: tuple[str, ...],
+    seed: int,
+    cell: int,
+    us: int,
+    them: int,
+    start: int,
+    count: int,
+) -> tuple[int, np.ndarray, np.ndarray]:
     """Games start .. start+count-1 of one cell: (cell, wins per team, games per team)."""
     from sim.play.engine import run_chunk
 
@@ -141,13 +165,23 @@ def equity_table(
     pts = grid(rules, step, low)
     nt = rules.n_teams
     cells = [(a, b) for a in pts for b in pts]
-    tasks = ((c, int(a), int(b), s, min(CHUNK_GAMES, games - s))  # made as workers ask: memory does not grow
-             for c, (a, b) in enumerate(cells) for s in range(0, games, CHUNK_GAMES))
+    tasks = (
+        (
+            c,
+            int(a),
+            int(b),
+            s,
+            min(CHUNK_GAMES, games - s),
+        )  # made as workers ask: memory does not grow
+        for c, (a, b) in enumerate(cells)
+        for s in range(0, games, CHUNK_GAMES)
+    )
     wins = np.zeros((len(cells), nt))
     played = np.zeros((len(cells), nt))
     bar = new_bar(len(cells) * games, "game", on_terminal() if progress is None else progress)
     gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
-        delayed(_task)(rules, strategies, seed, *t) for t in tasks)
+        delayed(_task)(rules, strategies, seed, *t) for t in tasks
+    )
     try:
         for c, w, n in gen:
             wins[c] += w
@@ -161,13 +195,25 @@ def equity_table(
             rows.append((t, a, b, played[c, t], wins[c, t]))
         rows.append((-1, a, b, played[c].sum(), wins[c].sum()))
     df = pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"])
-    return _finish(df, {"rules": rules.label, "game_target": int(rules.game_target), "n_teams": nt,
-                        "strategies": list(strategies), "step": int(step), "low": int(low),
-                        "games_per_cell": int(games), "seed": int(seed)})
+    return _finish(
+        df,
+        {
+            "rules": rules.label,
+            "game_target": int(rules.game_target),
+            "n_teams": nt,
+            "strategies": list(strategies),
+            "step": int(step),
+            "low": int(low),
+            "games_per_cell": int(games),
+            "seed": int(seed),
+        },
+    )
 
 
 def _finish(df: pd.DataFrame, meta: dict) -> pd.DataFrame:
-    df = df.astype({"team": "int8", "us": "int64", "them": "int64", "games": "int64", "wins": "float64"})
+    df = df.astype(
+        {"team": "int8", "us": "int64", "them": "int64", "games": "int64", "wins": "float64"}
+    )
     df["p_win"] = np.where(df["games"] > 0, df["wins"] / df["games"].clip(lower=1), np.nan)
     lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
     df["ci_low"] = lo
@@ -202,7 +248,9 @@ def load_equity(path, team: int | None = None) -> Equity:
 
     path = Path(path)
     if not path.is_file():
-        raise EquityError(f"{path}: no such equity table (make one with canasta equity -o {path.name})")
+        raise EquityError(
+            f"{path}: no such equity table (make one with canasta equity -o {path.name})"
+        )
     try:
         table = pq.read_table(path)
     except Exception as exc:  # noqa: BLE001 - any parquet failure is one line for the user
@@ -235,7 +283,9 @@ class Equity:
         if sel.empty:
             raise EquityError(f"the equity table has no rows for team {team}")
         self.points = np.sort(sel["us"].unique()).astype(float)
-        piv = sel.pivot(index="us", columns="them", values="p_win").reindex(index=self.points, columns=self.points)
+        piv = sel.pivot(index="us", columns="them", values="p_win").reindex(
+            index=self.points, columns=self.points
+        )
         self.p = piv.to_numpy(float)
         if np.isnan(self.p).any():
             raise EquityError("the equity table has empty cells (games = 0)")
@@ -256,7 +306,9 @@ class Equity:
         b = _points("them", them) + _points("hand_them", hand_them)
         over = np.maximum(a, b) >= self.target
         done = np.where(a > b, 1.0, np.where(a < b, 0.0, 0.5))
-        out = np.where(over, done, self._interp(np.minimum(a, self.target - 1), np.minimum(b, self.target - 1)))
+        out = np.where(
+            over, done, self._interp(np.minimum(a, self.target - 1), np.minimum(b, self.target - 1))
+        )
         return float(out) if out.ndim == 0 else out
 
     def of_totals(self, us_total, them_total) -> np.ndarray | float:
@@ -269,8 +321,12 @@ class Equity:
         i, fi = _locate(x, us)
         j, fj = _locate(x, them)
         p = self.p
-        return ((1 - fi) * (1 - fj) * p[i, j] + fi * (1 - fj) * p[i + 1, j]
-                + (1 - fi) * fj * p[i, j + 1] + fi * fj * p[i + 1, j + 1])
+        return (
+            (1 - fi) * (1 - fj) * p[i, j]
+            + fi * (1 - fj) * p[i + 1, j]
+            + (1 - fi) * fj * p[i, j + 1]
+            + fi * fj * p[i + 1, j + 1]
+        )
 
 
 def _points(name: str, value) -> np.ndarray:
@@ -278,7 +334,9 @@ def _points(name: str, value) -> np.ndarray:
     try:
         a = np.asarray(value, float)
     except (TypeError, ValueError):
-        raise EquityError(f"{name}={value!r}: give scores (numbers or an array of numbers)") from None
+        raise EquityError(
+            f"{name}={value!r}: give scores (numbers or an array of numbers)"
+        ) from None
     if not np.isfinite(a).all():
         raise EquityError(f"{name}: scores must be finite numbers (got nan or inf)")
     return a
@@ -302,8 +360,11 @@ def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True) -> str:
     pts = np.sort(sel["us"].unique())
     cell = {}
     for r in sel.itertuples():
-        cell[(r.us, r.them)] = (f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f},{100 * r.ci_high:.0f}]" if ci
-                                else f"{100 * r.p_win:.1f}")
+        cell[(r.us, r.them)] = (
+            f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f},{100 * r.ci_high:.0f}]"
+            if ci
+            else f"{100 * r.p_win:.1f}"
+        )
     width = max(len(v) for v in cell.values())
     width = max(width, max(len(str(p)) for p in pts))
     corner = "us \\ them"
@@ -330,8 +391,12 @@ def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None)
     if ax is None:
         size = min(12.0, 3.5 + 0.42 * n)
         fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    im = ax.imshow(100 * piv.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
-    ax.set_xticks(range(n_cols), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9)
+    im = ax.imshow(
+        100 * piv.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto"
+    )
+    ax.set_xticks(
+        range(n_cols), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9
+    )
     ax.set_yticks(range(n_rows), [str(v) for v in piv.index], fontsize=7 if n > 12 else 9)
     ax.set_xlabel("opponents' cumulative score")
     ax.set_ylabel("own cumulative score")
@@ -351,7 +416,9 @@ def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None)
 # ----------------------------------------------------------------------------- from a run
 
 
-def run_equity(hands: pd.DataFrame, games: pd.DataFrame, n_teams: int, target: int, step: int = 500) -> pd.DataFrame:
+def run_equity(
+    hands: pd.DataFrame, games: pd.DataFrame, n_teams: int, target: int, step: int = 500
+) -> pd.DataFrame:
     """The equity table observed in a run of whole games: for each team and each hand start,
     the cell of (the team's cumulative score, the best opposing one) on a grid of ``step``
     points, and whether the team won the game (ties split).  A game counts at most once per
@@ -367,16 +434,28 @@ def run_equity(hands: pd.DataFrame, games: pd.DataFrame, n_teams: int, target: i
         others = np.delete(cum, t, axis=1).max(axis=1) if n_teams > 1 else np.zeros(len(h))
         us = np.clip(cum[:, t] // step * step, 0, None)
         them = np.clip(others // step * step, 0, None)
-        d = pd.DataFrame({"seed": h["seed"].to_numpy(), "game": h["game"].to_numpy(), "us": us, "them": them})
+        d = pd.DataFrame(
+            {"seed": h["seed"].to_numpy(), "game": h["game"].to_numpy(), "us": us, "them": them}
+        )
         d = d[(d["us"] < target) & (d["them"] < target)].drop_duplicates(key + ["us", "them"])
         d["win"] = share[t].reindex(pd.MultiIndex.from_frame(d[key])).to_numpy()
         d = d.dropna(subset=["win"])
-        agg = d.groupby(["us", "them"]).agg(games=("win", "size"), wins=("win", "sum")).reset_index()
+        agg = (
+            d.groupby(["us", "them"]).agg(games=("win", "size"), wins=("win", "sum")).reset_index()
+        )
         agg.insert(0, "team", t)
         rows.append(agg)
     df = pd.concat(rows, ignore_index=True)
-    return _finish(df, {"game_target": int(target), "n_teams": n_teams, "step": int(step), "low": 0,
-                        "source": "run"})
+    return _finish(
+        df,
+        {
+            "game_target": int(target),
+            "n_teams": n_teams,
+            "step": int(step),
+            "low": 0,
+            "source": "run",
+        },
+    )
 
 
 def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
@@ -384,7 +463,11 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     whole games only (the games table); per team, P(win | own score, best opposing score at the
     start of a hand) observed in the run, on a grid of a tenth of the game target."""
     if not run.has("games"):
-        return "A run of whole games (canasta simulate --games N) shows here P(win the game | scores).", None, None
+        return (
+            "A run of whole games (canasta simulate --games N) shows here P(win the game | scores).",
+            None,
+            None,
+        )
     m = run.manifest
     rules = m.get("rules")
     target = int(rules.get("game_target", 5000)) if isinstance(rules, dict) else 5000
@@ -393,8 +476,14 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     df = run_equity(run.hands, run.read("games"), n_teams, target, step)
     labels = m.get("team_strategies") or [f"team {t}" for t in range(n_teams)]
     shown = df[df["games"] > 0]
-    cells = shown.assign(cell=[f"{100 * p:.0f} [{100 * lo:.0f},{100 * hi:.0f}] n={n}" for p, lo, hi, n in
-                               zip(shown["p_win"], shown["ci_low"], shown["ci_high"], shown["games"], strict=True)])
+    cells = shown.assign(
+        cell=[
+            f"{100 * p:.0f} [{100 * lo:.0f},{100 * hi:.0f}] n={n}"
+            for p, lo, hi, n in zip(
+                shown["p_win"], shown["ci_low"], shown["ci_high"], shown["games"], strict=True
+            )
+        ]
+    )
     show = cells.pivot(index=["team", "us"], columns="them", values="cell").fillna("").reset_index()
     show.columns = ["team", "own score"] + [f"vs {c}" for c in show.columns[2:]]
     show.insert(1, "strategy", [labels[t] if t < len(labels) else "" for t in show["team"]])
@@ -405,9 +494,16 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
 
     fig, axes = plt.subplots(1, n_teams, figsize=(6.2 * n_teams, 5.2), squeeze=False)
     for t, ax in enumerate(axes[0]):
-        heatmap(df[df["games"] > 0], team=t, title=f"team {t} ({labels[t] if t < len(labels) else ''})", ax=ax)
-    note = (f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
-            f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
-            "team and cell). "
-            "canasta equity computes the table from games started at each cell.")
+        heatmap(
+            df[df["games"] > 0],
+            team=t,
+            title=f"team {t} ({labels[t] if t < len(labels) else ''})",
+            ax=ax,
+        )
+    note = (
+        f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
+        f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
+        "team and cell). "
+        "canasta equity computes the table from games started at each cell."
+    )
     return note, show, fig

@@ -34,11 +34,15 @@ def read_hand_file(path, rules: RuleSet | None = None):
     `canasta play` history names only the preset, not --set values)."""
     p = Path(path)
     if not p.is_file():
-        raise HandFileError(f"{path}: no such file (give a history printed by canasta play, or a hand record)")
+        raise HandFileError(
+            f"{path}: no such file (give a history printed by canasta play, or a hand record)"
+        )
     try:
         text = p.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        raise HandFileError(f"{path}: cannot read it ({exc.strerror or type(exc).__name__})") from None
+        raise HandFileError(
+            f"{path}: cannot read it ({exc.strerror or type(exc).__name__})"
+        ) from None
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     try:
@@ -47,7 +51,13 @@ def read_hand_file(path, rules: RuleSet | None = None):
         return _hand_record(p, lines, rules)
     except HandFileError:
         raise
-    except (CanastaError, ValueError, KeyError, TypeError, OverflowError) as exc:  # the rules', deal's or GameState's
+    except (
+        CanastaError,
+        ValueError,
+        KeyError,
+        TypeError,
+        OverflowError,
+    ) as exc:  # the rules', deal's or GameState's
         raise HandFileError(f"{p}: {_first_line(exc)}") from None
 
 
@@ -71,7 +81,9 @@ def _scores(p: Path, line: int | None, text: str) -> list[int]:
 def _rules_from_label(p: Path, label: str) -> RuleSet:
     m = _LABEL.match(label)
     if not m:
-        raise HandFileError(f"{p}: rules label {label!r} is not preset-<players>p; give --rules/--players")
+        raise HandFileError(
+            f"{p}: rules label {label!r} is not preset-<players>p; give --rules/--players"
+        )
     kw = {"team_layout": m.group(3)} if m.group(3) else {}
     return RuleSet.preset(m.group(1), int(m.group(2)), **kw)
 
@@ -104,8 +116,10 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
         if in_turns and ln.startswith("  ") and ln.strip():
             actions_text.append((n, _NOTE.split(ln.strip(), maxsplit=1)[0].strip()))
     if key is None:
-        raise HandFileError(f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's history "
-                            "cannot be replayed: write a hand record with deck:, see docs/hand-record.md)")
+        raise HandFileError(
+            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's history "
+            "cannot be replayed: write a hand record with deck:, see docs/hand-record.md)"
+        )
     dealer = int(head.group(2))
     strat = [strategies.get(s, "?") for s in range(rules.players)] if strategies else None
     rec = HandRecord(rules, [], key=key, dealer=dealer, cum=cum, strategies=strat)
@@ -129,8 +143,10 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             actions_text += [(n, a.strip()) for a in ln.split(";") if a.strip()]
             continue
         if ":" not in ln:
-            raise HandFileError(f"{p}:{n}: expected 'name: value' (rules, players, set, key, deck, dealer, scores, "
-                                f"strategies, actions), got {ln!r}")
+            raise HandFileError(
+                f"{p}:{n}: expected 'name: value' (rules, players, set, key, deck, dealer, scores, "
+                f"strategies, actions), got {ln!r}"
+            )
         name, value = (x.strip() for x in ln.split(":", 1))
         name = name.lower()
         if name == "actions":
@@ -138,15 +154,28 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             actions_text += [(n, a.strip()) for a in value.split(";") if a.strip()]
         elif name == "set":
             sets.append(value)
-        elif name in ("rules", "players", "team_layout", "key", "deck", "dealer", "scores", "strategies"):
+        elif name in (
+            "rules",
+            "players",
+            "team_layout",
+            "key",
+            "deck",
+            "dealer",
+            "scores",
+            "strategies",
+        ):
             fields[name], at[name] = value, n
         else:
             raise HandFileError(f"{p}:{n}: unknown field {name!r}; see docs/hand-record.md")
     try:
         if rules is None:
             kw = {"team_layout": fields["team_layout"]} if "team_layout" in fields else {}
-            rules = RuleSet.preset(fields.get("rules", "classic"), int(fields.get("players", 4)), **kw,
-                                   **parse_overrides(sets))
+            rules = RuleSet.preset(
+                fields.get("rules", "classic"),
+                int(fields.get("players", 4)),
+                **kw,
+                **parse_overrides(sets),
+            )
         key: tuple[int, int, int] | None = None
         if "key" in fields:
             m = re.match(r"^seed=(\d+)\s+game=(\d+)\s+hand=(\d+)$", fields["key"])
@@ -157,19 +186,31 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
         if "deck" in fields:
             from sim.core.cards import parse_deck_text
 
-            deck = [int(c) for c in parse_deck_text(fields["deck"], rules.decks)]  # checks every card once
+            deck = [
+                int(c) for c in parse_deck_text(fields["deck"], rules.decks)
+            ]  # checks every card once
         if (key is None) == (deck is None):
-            raise HandFileError(f"{p}: give exactly one of key: (a dealt hand) or deck: (a stacked deck)")
-        dealer = _whole(Path(f"{p}:{at['dealer']}"), "dealer", fields["dealer"]) if "dealer" in fields else None
+            raise HandFileError(
+                f"{p}: give exactly one of key: (a dealt hand) or deck: (a stacked deck)"
+            )
+        dealer = (
+            _whole(Path(f"{p}:{at['dealer']}"), "dealer", fields["dealer"])
+            if "dealer" in fields
+            else None
+        )
         cum = _scores(p, at.get("scores"), fields.get("scores", ""))
         if cum and len(cum) != rules.n_teams:
-            raise HandFileError(f"{p}: scores: give {rules.n_teams} cumulative scores (one per team)")
+            raise HandFileError(
+                f"{p}: scores: give {rules.n_teams} cumulative scores (one per team)"
+            )
         strategies = None
         if "strategies" in fields:
             strategies = [s.strip() for s in fields["strategies"].split(",") if s.strip()]
             if len(strategies) == 1:
                 strategies *= rules.players
-        rec = HandRecord(rules, [], key=key, deck=deck, dealer=dealer, cum=cum, strategies=strategies)
+        rec = HandRecord(
+            rules, [], key=key, deck=deck, dealer=dealer, cum=cum, strategies=strategies
+        )
         rec.new_state()
     except HandFileError:
         raise
@@ -192,5 +233,7 @@ def _parse_actions(p: Path, rec, actions_text: list[tuple[int, str]]) -> list[in
             raise HandFileError(f"{p}:{n}: {text!r}: {str(exc).splitlines()[0]}") from None
         out.append(int(a))
     if not gs.is_over:
-        raise HandFileError(f"{p}: the hand is not over after its {len(out)} actions (list every action to the end)")
+        raise HandFileError(
+            f"{p}: the hand is not over after its {len(out)} actions (list every action to the end)"
+        )
     return out

@@ -69,8 +69,17 @@ class LuckEstimate:
     variance_reduction_ci: tuple[float, float]
 
 
-def play_luck_pairs(rules, a: str, b: str, seed: int = 0, start: int = 0, count: int = 10_000,
-                    chunk: int = 2_000, chunk_fn: Callable | None = None, seat_stock: bool = False) -> LuckPairs:
+def play_luck_pairs(
+    rules,
+    a: str,
+    b: str,
+    seed: int = 0,
+    start: int = 0,
+    count: int = 10_000,
+    chunk: int = 2_000,
+    chunk_fn: Callable | None = None,
+    seat_stock: bool = False,
+) -> LuckPairs:
     """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms;
     seat_stock: with per-seat stock streams (run_chunk's option)."""
     from reports.compare import seat_strategies  # the seat expansion compare uses
@@ -84,15 +93,23 @@ def play_luck_pairs(rules, a: str, b: str, seed: int = 0, start: int = 0, count:
         for s in range(start, start + count, chunk):
             n = min(chunk, start + count - s)
             # seat_stock only when asked: a chunk function without the option still serves
-            res = (fn(rules, seats, seed, s, n, luck=True, seat_stock=True) if seat_stock
-                   else fn(rules, seats, seed, s, n, luck=True))
+            res = (
+                fn(rules, seats, seed, s, n, luck=True, seat_stock=True)
+                if seat_stock
+                else fn(rules, seats, seed, s, n, luck=True)
+            )
             h = res.hands
             d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
             luck = chance_terms(h)
             t_parts.append(luck[:, a_team, :] - luck[:, b_team, :])
         diffs.append(np.concatenate(d_parts))
         terms.append(np.concatenate(t_parts))
-    return LuckPairs((diffs[0] + diffs[1]) / 2.0, seating_terms(terms[0], terms[1]), np.column_stack(diffs), terms[0])
+    return LuckPairs(
+        (diffs[0] + diffs[1]) / 2.0,
+        seating_terms(terms[0], terms[1]),
+        np.column_stack(diffs),
+        terms[0],
+    )
 
 
 def seating_terms(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -146,17 +163,34 @@ def adjust(y: np.ndarray, x: np.ndarray, folds: int = FOLDS) -> np.ndarray:
     return out
 
 
-def luck_adjusted(y: np.ndarray, x: np.ndarray, level: float = 0.95, folds: int = FOLDS,
-                  n_boot: int = 400, seed: int = 0) -> LuckEstimate:
+def luck_adjusted(
+    y: np.ndarray,
+    x: np.ndarray,
+    level: float = 0.95,
+    folds: int = FOLDS,
+    n_boot: int = 400,
+    seed: int = 0,
+) -> LuckEstimate:
     """Plain and adjusted means of per-deal differences y given their chance terms x."""
     y = np.asarray(y, np.float64)
     adj = adjust(y, x, folds)
     plain = stats.mean_ci(y, level)
     adjusted = stats.mean_ci(adj, level)
     if len(y) < min_deals(np.shape(x)[1]):  # not applied: no reduction to report
-        return LuckEstimate(len(y), plain.mean, (plain.low, plain.high), adjusted.mean,
-                            (adjusted.low, adjusted.high), math.nan, (math.nan, math.nan))
-    vr = float(np.var(y, ddof=1) / np.var(adj, ddof=1)) if len(y) > 2 and np.var(adj) > 0 else math.nan
+        return LuckEstimate(
+            len(y),
+            plain.mean,
+            (plain.low, plain.high),
+            adjusted.mean,
+            (adjusted.low, adjusted.high),
+            math.nan,
+            (math.nan, math.nan),
+        )
+    vr = (
+        float(np.var(y, ddof=1) / np.var(adj, ddof=1))
+        if len(y) > 2 and np.var(adj) > 0
+        else math.nan
+    )
     # the variance reduction's interval: a bootstrap over deals (the adjustment held fixed)
     rng = np.random.default_rng(seed)
     boots = []
@@ -165,10 +199,28 @@ def luck_adjusted(y: np.ndarray, x: np.ndarray, level: float = 0.95, folds: int 
         va = np.var(adj[i], ddof=1)
         if va > 0:
             boots.append(np.var(y[i], ddof=1) / va)
-    lo, hi = (np.quantile(boots, [(1 - level) / 2, (1 + level) / 2]) if boots else (math.nan, math.nan))
-    return LuckEstimate(len(y), plain.mean, (plain.low, plain.high), adjusted.mean,
-                        (adjusted.low, adjusted.high), vr, (float(lo), float(hi)))
+    lo, hi = (
+        np.quantile(boots, [(1 - level) / 2, (1 + level) / 2]) if boots else (math.nan, math.nan)
+    )
+    return LuckEstimate(
+        len(y),
+        plain.mean,
+        (plain.low, plain.high),
+        adjusted.mean,
+        (adjusted.low, adjusted.high),
+        vr,
+        (float(lo), float(hi)),
+    )
 
 
-__all__ = ["LuckPairs", "LuckEstimate", "chance_terms", "seating_terms", "play_luck_pairs", "adjust", "luck_adjusted",
-           "min_deals", "N_LUCK"]
+__all__ = [
+    "LuckPairs",
+    "LuckEstimate",
+    "chance_terms",
+    "seating_terms",
+    "play_luck_pairs",
+    "adjust",
+    "luck_adjusted",
+    "min_deals",
+    "N_LUCK",
+]

@@ -53,10 +53,22 @@ CLUSTER = ["seed", "game"]  # rows of one game (one hand in a run of hands) shar
 class MixedStrategiesWarning(UserWarning):
     """Pooled odds over several strategies: the mix may change with the feature."""
 
+
 BY_CHOICES = (
-    "turn", "hand_size", "canastas_us", "canastas_them", "pile_size", "pile_frozen",
-    "team_opened", "opp_opened", "stock_size", "min_opp_hand_size", "next_opp_hand_size",
-    "seat", "team", "strategy",
+    "turn",
+    "hand_size",
+    "canastas_us",
+    "canastas_them",
+    "pile_size",
+    "pile_frozen",
+    "team_opened",
+    "opp_opened",
+    "stock_size",
+    "min_opp_hand_size",
+    "next_opp_hand_size",
+    "seat",
+    "team",
+    "strategy",
 )
 
 NEED = ["seed", "game", "hand", "turn", "seat", "team"]
@@ -104,7 +116,9 @@ def going_out_table(
     p_out_high [, p_within_K, p_within_K_low, p_within_K_high].  ``pooled``: no grouping by
     strategy and team; warns (MixedStrategiesWarning) when the run mixes strategies."""
     if not run.has("decisions"):
-        raise CanastaError("this run has no decision logs; run with --log-decisions to get going-out odds")
+        raise CanastaError(
+            "this run has no decision logs; run with --log-decisions to get going-out odds"
+        )
     by = list(by)
     if not by:
         raise CanastaError("--by needs at least one column")
@@ -114,9 +128,12 @@ def going_out_table(
     d = turn_rows(run, list(dict.fromkeys(groups + ["strategy"])))
     if pooled and d["strategy"].nunique() > 1:
         mix = ", ".join(sorted(d["strategy"].unique()))
-        warnings.warn(f"pooled odds mix strategies ({mix}) whose share may change with "
-                      f"{', '.join(by)}; drop --pooled to see them per strategy",
-                      MixedStrategiesWarning, stacklevel=2)
+        warnings.warn(
+            f"pooled odds mix strategies ({mix}) whose share may change with "
+            f"{', '.join(by)}; drop --pooled to see them per strategy",
+            MixedStrategiesWarning,
+            stacklevel=2,
+        )
     return odds_from_rows(d, groups, within, min_n, level)
 
 
@@ -128,10 +145,13 @@ def odds_from_rows(
     d = d.copy()
     d["out"] = d["went_out_us"].astype(np.float64)
     tab = cluster_group_ci(d, "out", by, CLUSTER, level, (0.0, 1.0), proportion=True)
-    tab = tab.rename(columns={"clusters": "hands", "mean": "p_out", "low": "p_out_low",
-                              "high": "p_out_high"})
+    tab = tab.rename(
+        columns={"clusters": "hands", "mean": "p_out", "low": "p_out_low", "high": "p_out_high"}
+    )
     if within is not None:
-        d["out_k"] = ((d["went_out_us"] == 1) & (d["end_turn"] - d["turn"] < within)).astype(np.float64)
+        d["out_k"] = ((d["went_out_us"] == 1) & (d["end_turn"] - d["turn"] < within)).astype(
+            np.float64
+        )
         w = cluster_group_ci(d, "out_k", by, CLUSTER, level, (0.0, 1.0), proportion=True)
         name = f"p_within_{within}"
         tab[name], tab[f"{name}_low"], tab[f"{name}_high"] = w["mean"], w["low"], w["high"]
@@ -142,10 +162,15 @@ def end_turn_distribution(run: Run, level: float = 0.95) -> pd.DataFrame:
     """Turns per hand by lineup and end reason: count, mean with its CI (clustered by game),
     quantiles."""
     h = run.hands
-    d = pd.DataFrame({"lineup": lineup(h, team_of_seat(run, h)).to_numpy(),
-                      "end": h["end_reason"].map(END_NAMES).fillna("other").to_numpy(),
-                      "turns": h["turns"].to_numpy(np.float64),
-                      "seed": h["seed"].to_numpy(), "game": h["game"].to_numpy()})
+    d = pd.DataFrame(
+        {
+            "lineup": lineup(h, team_of_seat(run, h)).to_numpy(),
+            "end": h["end_reason"].map(END_NAMES).fillna("other").to_numpy(),
+            "turns": h["turns"].to_numpy(np.float64),
+            "seed": h["seed"].to_numpy(),
+            "game": h["game"].to_numpy(),
+        }
+    )
     g = d.groupby(["lineup", "end"])["turns"]
     out = g.describe(percentiles=[0.1, 0.5, 0.9])[["count", "mean", "10%", "50%", "90%", "max"]]
     out = out.reset_index()
@@ -182,10 +207,16 @@ def ending_shares(run: Run, level: float = 0.95) -> pd.DataFrame:
     t["exhausted"] = (t["end_reason"] == 2).astype(np.float64)
     out = None
     for col in ("went_out", "concealed", "exhausted"):
-        g = cluster_group_ci(t.assign(v=t[col].astype(np.float64)), "v", by, CLUSTER, level, (0.0, 1.0), True)
+        g = cluster_group_ci(
+            t.assign(v=t[col].astype(np.float64)), "v", by, CLUSTER, level, (0.0, 1.0), True
+        )
         if out is None:
             out = g[by + ["n"]].rename(columns={"n": "hands"})
-        out[f"share_{col}"], out[f"share_{col}_low"], out[f"share_{col}_high"] = g["mean"], g["low"], g["high"]
+        out[f"share_{col}"], out[f"share_{col}_low"], out[f"share_{col}_high"] = (
+            g["mean"],
+            g["low"],
+            g["high"],
+        )
     assert out is not None  # the loop above ran over the ending columns
     with np.errstate(invalid="ignore", divide="ignore"):
         out["concealed_of_going_out"] = out["share_concealed"] / out["share_went_out"]

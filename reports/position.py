@@ -34,8 +34,19 @@ from sim.play.position import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["PositionError", "Position", "Meld", "RolloutResult", "parse_position", "load_position", "parse_cards", "card_kind",
-           "format_position", "pack_limits", "rollout"]
+__all__ = [
+    "PositionError",
+    "Position",
+    "Meld",
+    "RolloutResult",
+    "parse_position",
+    "load_position",
+    "parse_cards",
+    "card_kind",
+    "format_position",
+    "pack_limits",
+    "rollout",
+]
 
 
 @dataclass
@@ -67,8 +78,12 @@ class RolloutResult:
 
         with pd.option_context("display.width", 200, "display.max_columns", 50):
             wide = self.within.assign(
-                cell=[f"{p:.3f} [{lo:.3f}, {hi:.3f}]" for p, lo, hi in
-                      zip(self.within["p"], self.within["low"], self.within["high"], strict=True)]
+                cell=[
+                    f"{p:.3f} [{lo:.3f}, {hi:.3f}]"
+                    for p, lo, hi in zip(
+                        self.within["p"], self.within["low"], self.within["high"], strict=True
+                    )
+                ]
             ).pivot(index="k", columns="team", values="cell")
             wide = wide[[t for t in self.teams["team"] if t in wide.columns]]
             wide.columns.name = None
@@ -87,11 +102,24 @@ class RolloutResult:
         return "\n".join(lines)
 
 
-END_NAMES = {0: "running", 1: "went out", 2: "stock exhausted", 3: "red three last", 4: "turn limit"}
+END_NAMES = {
+    0: "running",
+    1: "went out",
+    2: "stock exhausted",
+    3: "red three last",
+    4: "turn limit",
+}
 
 
-def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1000, seed: int = 0,
-            within=(1, 2, 3, 5, 10), check: bool = False) -> RolloutResult:
+def rollout(
+    position: Position,
+    rules=None,
+    strategy="expert",
+    rollouts: int = 1000,
+    seed: int = 0,
+    within=(1, 2, 3, 5, 10),
+    check: bool = False,
+) -> RolloutResult:
     """Going-out odds and expected hand scores from ``rollouts`` random completions of the hidden
     cards (sim.play.rollout), each played out with ``strategy`` (one spec for every seat, or a list of
     one per seat).  ``rules``: a sim.core.rules.RuleSet (default: classic for the position's players).
@@ -116,8 +144,18 @@ def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1
         p, lo, hi = wilson_ci(int(out.sum()), n)
         sc = mean_ci(rec["score"][:, et])
         seats = " ".join(str(s) for s in range(position.players) if position.team_of_seat(s) == pt)
-        team_rows.append({"team": TEAM_NAMES[pt], "seats": seats, "p_out": p, "p_low": lo, "p_high": hi,
-                          "score": sc.mean, "score_low": sc.low, "score_high": sc.high})
+        team_rows.append(
+            {
+                "team": TEAM_NAMES[pt],
+                "seats": seats,
+                "p_out": p,
+                "p_low": lo,
+                "p_high": hi,
+                "score": sc.mean,
+                "score_low": sc.low,
+                "score_high": sc.high,
+            }
+        )
         for k in ks:
             c = int((out & (rec["turns"] <= k)).sum())
             p, lo, hi = wilson_ci(c, n)
@@ -127,13 +165,35 @@ def rollout(position: Position, rules=None, strategy="expert", rollouts: int = 1
         sel = rec["end_reason"] == code
         if sel.any():
             p, lo, hi = wilson_ci(int(sel.sum()), n)
-            end_rows.append({"ended": name, "share": p, "share_low": lo, "share_high": hi,
-                             "n": int(sel.sum()), "mean_turns": float(rec["turns"][sel].mean())})
+            end_rows.append(
+                {
+                    "ended": name,
+                    "share": p,
+                    "share_low": lo,
+                    "share_high": hi,
+                    "n": int(sel.sum()),
+                    "mean_turns": float(rec["turns"][sel].mean()),
+                }
+            )
     diff_rows = []
     for a, b in itertools.combinations(range(nt), 2):
         d = mean_ci(rec["score"][:, setup.engine_team[a]] - rec["score"][:, setup.engine_team[b]])
-        diff_rows.append({"difference": f"{TEAM_NAMES[a]} - {TEAM_NAMES[b]}", "score": d.mean,
-                          "score_low": d.low, "score_high": d.high})
+        diff_rows.append(
+            {
+                "difference": f"{TEAM_NAMES[a]} - {TEAM_NAMES[b]}",
+                "score": d.mean,
+                "score_low": d.low,
+                "score_high": d.high,
+            }
+        )
     names = tuple(specs) if len(specs) > 1 else (specs[0],)
-    return RolloutResult(pd.DataFrame(team_rows), pd.DataFrame(within_rows), pd.DataFrame(end_rows),
-                         rec, names, n, int(seed), pd.DataFrame(diff_rows))
+    return RolloutResult(
+        pd.DataFrame(team_rows),
+        pd.DataFrame(within_rows),
+        pd.DataFrame(end_rows),
+        rec,
+        names,
+        n,
+        int(seed),
+        pd.DataFrame(diff_rows),
+    )

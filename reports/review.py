@@ -48,8 +48,19 @@ from sim.core.rules import RuleSet
 from sim.play.game import GameState
 from sim.runs.progress import new_bar
 
-__all__ = ["ReviewError", "HandRecord", "Review", "Evaluator", "MARKS", "mark_for", "hand_by_key", "review",
-           "decision_points", "prior_value", "LUCK_SHOWN"]
+__all__ = [
+    "ReviewError",
+    "HandRecord",
+    "Review",
+    "Evaluator",
+    "MARKS",
+    "mark_for",
+    "hand_by_key",
+    "review",
+    "decision_points",
+    "prior_value",
+    "LUCK_SHOWN",
+]
 
 # (threshold in points of equity lost, mark, name), largest first
 MARKS = ((200.0, "??", "blunder"), (100.0, "?", "mistake"), (50.0, "?!", "doubtful"))
@@ -99,7 +110,9 @@ class HandRecord:
         if self.key is not None:
             s, g, h = self.key
             return GameState.new_hand(self.rules, s, g, h, self.cum or None, dealer=self.dealer)
-        return GameState.new_hand(self.rules, 0, 0, 0, self.cum or None, dealer=self.dealer, deck=self.deck)
+        return GameState.new_hand(
+            self.rules, 0, 0, 0, self.cum or None, dealer=self.dealer, deck=self.deck
+        )
 
     @property
     def hand_index(self) -> int:
@@ -112,7 +125,9 @@ class HandRecord:
         return gs
 
 
-def hand_by_key(rules: RuleSet, strategies: Sequence[str], seed: int, game: int = 0, hand: int = 0) -> HandRecord:
+def hand_by_key(
+    rules: RuleSet, strategies: Sequence[str], seed: int, game: int = 0, hand: int = 0
+) -> HandRecord:
     """The hand (seed, game, hand) of a run of whole games with these per-seat strategies: the
     game is played by the engine up to that hand (for the cumulative scores), the hand itself
     step by step (the same kernels and random streams), and checked against the engine's."""
@@ -126,11 +141,15 @@ def hand_by_key(rules: RuleSet, strategies: Sequence[str], seed: int, game: int 
     res = run_chunk(rules, strategies, seed, game, 1, mode="games")
     hands = res.hands[np.argsort(res.hands["hand"])]
     if hand >= len(hands):
-        raise ReviewError(f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand {hand} does not exist")
+        raise ReviewError(
+            f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand {hand} does not exist"
+        )
     cum = [int(x) for x in hands[hand]["cum_before"][: rules.n_teams]]
     gs = play_hand_py(rules, strategies, seed, game, hand, cum)
     if [int(x) for x in hands[hand]["score"][: rules.n_teams]] != gs.score_breakdown()["score"]:
-        raise RuntimeError(f"the step-by-step replay of seed={seed} game={game} hand={hand} differs from the engine")
+        raise RuntimeError(
+            f"the step-by-step replay of seed={seed} game={game} hand={hand} differs from the engine"
+        )
     return HandRecord(rules, gs.actions, key=(seed, game, hand), cum=cum, strategies=strategies)
 
 
@@ -157,13 +176,25 @@ def decision_points(rec: HandRecord, seats: Sequence[int] | None) -> tuple[list[
     if seats is not None:
         bad = [s for s in seats if s not in table]
         if bad:
-            raise ReviewError(f"--seat {bad[0]}: not a seat of this hand (seats {', '.join(map(str, table))})")
+            raise ReviewError(
+                f"--seat {bad[0]}: not a seat of this hand (seats {', '.join(map(str, table))})"
+            )
     pts = []
     for i, a in enumerate(rec.actions):
         seat = gs.seat
         if seats is None or table[seat] in seats:
-            pts.append(Point(i, int(gs.state[Off.TURN]), seat, table[seat], gs.team, copy.deepcopy(gs),
-                             gs.legal_actions(), int(a)))
+            pts.append(
+                Point(
+                    i,
+                    int(gs.state[Off.TURN]),
+                    seat,
+                    table[seat],
+                    gs.team,
+                    copy.deepcopy(gs),
+                    gs.legal_actions(),
+                    int(a),
+                )
+            )
         gs.apply(a)
     if not gs.is_over:
         raise ReviewError(f"the hand is not over after its {len(rec.actions)} actions")
@@ -182,14 +213,18 @@ def strategy_choice(gs: GameState, spec: str, seed: int, index: int) -> int:
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
     from strategies.registry import decide_nb, parse_spec
 
-    sid, knobs = parse_spec(spec, gs.rules.label)  # a strategy tuned per table plays its table's set
+    sid, knobs = parse_spec(
+        spec, gs.rules.label
+    )  # a strategy tuned per table plays its table's set
     rng = np.zeros(2, np.uint64)
     seed_rng_nb(rng, seed, index, 1, STREAM_PLAYERS)
     buf = np.zeros(N_ACTIONS, np.int32)
     return int(decide_nb(sid, gs.observation(gs.seat), gs.params, knobs, rng, buf))
 
 
-def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) -> tuple[float, float]:
+def prior_value(
+    rec: HandRecord, strategy: str, team: int, n: int, seed: int
+) -> tuple[float, float]:
     """Mean hand result of ``team`` over n random deals with this hand's dealer, cumulative
     scores and S at every seat, and its 95% half-width (hands are independent)."""
     from sim.play.engine import run_chunk
@@ -201,8 +236,15 @@ def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) ->
     # keys (seed, g, 0) deal with dealer g % n_act: take those with this hand's dealer
     start = dealer
     games = n * n_act
-    res = run_chunk(rules, [strategy] * rules.players, seed, start, games, mode="hands",
-                    start_scores=rec.cum or None)
+    res = run_chunk(
+        rules,
+        [strategy] * rules.players,
+        seed,
+        start,
+        games,
+        mode="hands",
+        start_scores=rec.cum or None,
+    )
     h = res.hands[(res.hands["game"] % n_act) == dealer]
     sc = h["score"][:, : rules.n_teams].astype(float)
     others = np.delete(sc, team, axis=1).max(axis=1) if rules.n_teams > 1 else 0.0
@@ -210,7 +252,9 @@ def prior_value(rec: HandRecord, strategy: str, team: int, n: int, seed: int) ->
     return float(v.mean()), float(Z95 * v.std(ddof=1) / math.sqrt(len(v)))
 
 
-def dealt_value(rec: HandRecord, strategy: str, seat: int, n: int, seed: int) -> tuple[float, float]:
+def dealt_value(
+    rec: HandRecord, strategy: str, seat: int, n: int, seed: int
+) -> tuple[float, float]:
     """Mean hand result of the team of active ``seat`` over n deals in which that seat gets the
     cards it was dealt and every other card (the other hands, the upcard, the stock) is shuffled
     anew, S at every seat (each deal played by the compiled kernels), the same dealer and scores;
@@ -233,7 +277,11 @@ def dealt_value(rec: HandRecord, strategy: str, seat: int, n: int, seed: int) ->
     ids, knobs = np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS, MAX_KNOBS))
     sid, k = parse_spec(strategy, rec.rules.label)
     ids[:], knobs[:] = sid, k
-    rngs, obs, buf = np.zeros((MAX_SEATS, 2), np.uint64), np.zeros(Off.STATE_SIZE, np.int32), np.zeros(N_ACTIONS, np.int32)
+    rngs, obs, buf = (
+        np.zeros((MAX_SEATS, 2), np.uint64),
+        np.zeros(Off.STATE_SIZE, np.int32),
+        np.zeros(N_ACTIONS, np.int32),
+    )
     status, score = np.zeros(8, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
     shuffle = np.random.default_rng([seed, seat, 29])
     vals = []
@@ -246,7 +294,9 @@ def dealt_value(rec: HandRecord, strategy: str, seat: int, n: int, seed: int) ->
             seed_rng_nb(rngs[s], seed, r, 29, STREAM_PLAYERS + 1 + s)
         play_out_hidden_nb(state, gs0.params, ids, knobs, rngs, obs, buf, 0, status)
         if status[0] != 0:
-            raise RuntimeError(f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})")
+            raise RuntimeError(
+                f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})"
+            )
         us, them, _ = hand_result_nb(state, gs0.params, team, score)
         vals.append(us - them)
     v = np.array(vals, float)
@@ -274,12 +324,22 @@ class Review:
 
         rec = self.record
         return {
-            "hand": {"rules": rec.rules.label, "key": list(rec.key) if rec.key else None, "dealer": rec.dealer,
-                     "scores_before": rec.cum, "strategies": rec.strategies, "actions": len(rec.actions)},
-            "seats": self.seats, "strategy": self.strategy, "rollouts": self.rollouts,
+            "hand": {
+                "rules": rec.rules.label,
+                "key": list(rec.key) if rec.key else None,
+                "dealer": rec.dealer,
+                "scores_before": rec.cum,
+                "strategies": rec.strategies,
+                "actions": len(rec.actions),
+            },
+            "seats": self.seats,
+            "strategy": self.strategy,
+            "rollouts": self.rollouts,
             "thresholds": [{"points": t, "mark": m, "name": n} for t, m, n in MARKS],
             "result": {str(t): v for t, v in self.result.items()},
-            "summary": rows(self.summary), "decisions": rows(self.decisions), "luck": rows(self.luck),
+            "summary": rows(self.summary),
+            "decisions": rows(self.decisions),
+            "luck": rows(self.luck),
         }
 
 
@@ -326,31 +386,70 @@ def review(
         choice = strategy_choice(p.state, strategy, seed, p.index)
         vs = _row(ev, choice) if choice in ev.index else played
         lost = float(played["diff_to_best"]) if best != p.played else 0.0
-        lo, hi = (float(played["diff_ci_low"]), float(played["diff_ci_high"])) if best != p.played else (0.0, 0.0)
+        lo, hi = (
+            (float(played["diff_ci_low"]), float(played["diff_ci_high"]))
+            if best != p.played
+            else (0.0, 0.0)
+        )
         # diff_to_best is mean(best) - mean(action) >= 0
-        rows.append({
-            "index": p.index, "turn": p.turn + 1, "seat": p.table_seat, "team": p.team,
-            "phase": p.state.phase, "legal": len(p.legal),
-            "played": p.state.text(p.played), "best": p.state.text(best),
-            "lost": lost, "lost_low": lo, "lost_high": hi,
-            "mark": mark_for(lost, lo) if len(p.legal) > 1 else "",
-            "value": float(vs["mean"]), "value_half": float(vs["ci_high"] - vs["ci_low"]) / 2,
-            "played_value": float(played["mean"]), "played_half": float(played["ci_high"] - played["ci_low"]) / 2,
-            "draw": p.played == Act.DRAW,
-            **_p_win_cols(played, best == p.played),
-        })
+        rows.append(
+            {
+                "index": p.index,
+                "turn": p.turn + 1,
+                "seat": p.table_seat,
+                "team": p.team,
+                "phase": p.state.phase,
+                "legal": len(p.legal),
+                "played": p.state.text(p.played),
+                "best": p.state.text(best),
+                "lost": lost,
+                "lost_low": lo,
+                "lost_high": hi,
+                "mark": mark_for(lost, lo) if len(p.legal) > 1 else "",
+                "value": float(vs["mean"]),
+                "value_half": float(vs["ci_high"] - vs["ci_low"]) / 2,
+                "played_value": float(played["mean"]),
+                "played_half": float(played["ci_high"] - played["ci_low"]) / 2,
+                "draw": p.played == Act.DRAW,
+                **_p_win_cols(played, best == p.played),
+            }
+        )
         bar.update(1)
     bar.close()
-    dec = pd.DataFrame(rows, columns=[
-        "index", "turn", "seat", "team", "phase", "legal", "played", "best", "lost", "lost_low", "lost_high",
-        "mark", "value", "value_half", "played_value", "played_half", "draw"]
-        + (list(P_WIN_COLS) if rows and "p_win" in rows[0] else []))
+    dec = pd.DataFrame(
+        rows,
+        columns=[
+            "index",
+            "turn",
+            "seat",
+            "team",
+            "phase",
+            "legal",
+            "played",
+            "best",
+            "lost",
+            "lost_low",
+            "lost_high",
+            "mark",
+            "value",
+            "value_half",
+            "played_value",
+            "played_half",
+            "draw",
+        ]
+        + (list(P_WIN_COLS) if rows and "p_win" in rows[0] else []),
+    )
     reviewed = sorted({p.table_seat for p in pts}) if seats is None else sorted(seats)
     teams = sorted({int(t) for t in dec["team"]}) if len(dec) else []
-    prior = {t: prior_value(rec, strategy, t, prior_hands or max(4 * rollouts, 200), seed + 7) for t in teams}
+    prior = {
+        t: prior_value(rec, strategy, t, prior_hands or max(4 * rollouts, 200), seed + 7)
+        for t in teams
+    }
     table = list(final.seat_table)
-    dealt = {s: dealt_value(rec, strategy, table.index(s), prior_hands or max(rollouts, 100), seed + 11)
-             for s in sorted({p.table_seat for p in pts})}
+    dealt = {
+        s: dealt_value(rec, strategy, table.index(s), prior_hands or max(rollouts, 100), seed + 11)
+        for s in sorted({p.table_seat for p in pts})
+    }
     luck = _luck(dec, rec, final, prior, result, dealt)
     summary = _summary(dec, luck, teams, rec, final, result)
     return Review(rec, reviewed, strategy, rollouts, dec, luck, summary, result, prior)
@@ -370,7 +469,9 @@ def _p_win_cols(played: pd.Series, is_best: bool) -> dict:
     return out
 
 
-def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, result: dict, dealt: dict) -> pd.DataFrame:
+def _luck(
+    dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, result: dict, dealt: dict
+) -> pd.DataFrame:
     """Chance events of the reviewed seats: the deal and the upcard (per seat) and every draw
     from the stock."""
     gs = rec.new_state()
@@ -397,24 +498,75 @@ def _luck(dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, res
         v0, h0 = prior[team]
         vd, hd = dealt[seat]
         first = d.iloc[0]
-        rows.append({"index": -2, "turn": 0, "seat": seat, "team": team, "event": "deal", "cards": "the seat's cards",
-                     "before": v0, "after": vd, "luck": vd - v0, "half": math.hypot(h0, hd), "at_index": 0})
-        rows.append({"index": -1, "turn": 0, "seat": seat, "team": team, "event": "upcard",
-                     "cards": upcard + (" and the turns before" if first["turn"] > 1 else ""),
-                     "before": vd, "after": first["value"], "luck": first["value"] - vd,
-                     "half": math.hypot(hd, first["value_half"]), "at_index": int(first["index"])})
+        rows.append(
+            {
+                "index": -2,
+                "turn": 0,
+                "seat": seat,
+                "team": team,
+                "event": "deal",
+                "cards": "the seat's cards",
+                "before": v0,
+                "after": vd,
+                "luck": vd - v0,
+                "half": math.hypot(h0, hd),
+                "at_index": 0,
+            }
+        )
+        rows.append(
+            {
+                "index": -1,
+                "turn": 0,
+                "seat": seat,
+                "team": team,
+                "event": "upcard",
+                "cards": upcard + (" and the turns before" if first["turn"] > 1 else ""),
+                "before": vd,
+                "after": first["value"],
+                "luck": first["value"] - vd,
+                "half": math.hypot(hd, first["value_half"]),
+                "at_index": int(first["index"]),
+            }
+        )
         recs = d.to_dict("records")
         for j, r in enumerate(recs):
             if not r["draw"]:
                 continue
             nxt = recs[j + 1] if j + 1 < len(recs) and recs[j + 1]["turn"] == r["turn"] else None
             after, ah = (nxt["value"], nxt["value_half"]) if nxt else (float(result[team]), 0.0)
-            rows.append({"index": r["index"], "turn": r["turn"], "seat": seat, "team": team, "event": "draw",
-                         "cards": drawn.get(r["index"], "?"), "before": r["played_value"], "after": after,
-                         "luck": after - r["played_value"], "half": math.hypot(r["played_half"], ah),
-                         "at_index": int(nxt["index"]) if nxt else len(rec.actions)})
-    cols = ["index", "turn", "seat", "team", "event", "cards", "before", "after", "luck", "half", "at_index"]
-    return pd.DataFrame(rows, columns=cols).sort_values(["index", "seat"], kind="stable").reset_index(drop=True)
+            rows.append(
+                {
+                    "index": r["index"],
+                    "turn": r["turn"],
+                    "seat": seat,
+                    "team": team,
+                    "event": "draw",
+                    "cards": drawn.get(r["index"], "?"),
+                    "before": r["played_value"],
+                    "after": after,
+                    "luck": after - r["played_value"],
+                    "half": math.hypot(r["played_half"], ah),
+                    "at_index": int(nxt["index"]) if nxt else len(rec.actions),
+                }
+            )
+    cols = [
+        "index",
+        "turn",
+        "seat",
+        "team",
+        "event",
+        "cards",
+        "before",
+        "after",
+        "luck",
+        "half",
+        "at_index",
+    ]
+    return (
+        pd.DataFrame(rows, columns=cols)
+        .sort_values(["index", "seat"], kind="stable")
+        .reset_index(drop=True)
+    )
 
 
 def _summary(dec, luck, teams, rec, final, result) -> pd.DataFrame:
@@ -423,24 +575,50 @@ def _summary(dec, luck, teams, rec, final, result) -> pd.DataFrame:
         d = dec[dec["team"] == t]
         lk = luck[luck["team"] == t]
         sep = d["lost_low"] > 0  # ties with the best count 0, and add no uncertainty
-        half_skill = Z95 * math.sqrt(float((((d["lost_high"] - d["lost_low"])[sep] / 2 / Z95) ** 2).sum()))
+        half_skill = Z95 * math.sqrt(
+            float((((d["lost_high"] - d["lost_low"])[sep] / 2 / Z95) ** 2).sum())
+        )
         half_luck = Z95 * math.sqrt(float(((lk["half"] / Z95) ** 2).sum()))
         d = d.assign(lost=d["lost"].where(sep, 0.0))
         extra = {}
         if "p_lost" in d.columns:  # the same decisions, in points of percent of P(win the game)
             h = ((d["p_lost_high"] - d["p_lost_low"])[sep] / 2 / Z95) ** 2
-            extra = {"p_win_lost": float(d["p_lost"].where(sep, 0.0).sum()), "p_win_lost_half": Z95 * math.sqrt(float(h.sum()))}
-        rows.append({
-            "team": t, "seats": ",".join(str(s) for s in sorted(d["seat"].unique())),
-            "decisions": int((d["legal"] > 1).sum()),
-            "doubtful": int((d["mark"] == "?!").sum()), "mistakes": int((d["mark"] == "?").sum()),
-            "blunders": int((d["mark"] == "??").sum()),
-            "skill_lost": float(d["lost"].sum()), "skill_half": half_skill,
-            "luck": float(lk["luck"].sum()), "luck_half": half_luck, "result": result[t], **extra,
-        })
-    cols = ["team", "seats", "decisions", "doubtful", "mistakes", "blunders", "skill_lost", "skill_half", "luck",
-            "luck_half", "result"]
-    return pd.DataFrame(rows, columns=cols + (["p_win_lost", "p_win_lost_half"] if "p_lost" in dec.columns else []))
+            extra = {
+                "p_win_lost": float(d["p_lost"].where(sep, 0.0).sum()),
+                "p_win_lost_half": Z95 * math.sqrt(float(h.sum())),
+            }
+        rows.append(
+            {
+                "team": t,
+                "seats": ",".join(str(s) for s in sorted(d["seat"].unique())),
+                "decisions": int((d["legal"] > 1).sum()),
+                "doubtful": int((d["mark"] == "?!").sum()),
+                "mistakes": int((d["mark"] == "?").sum()),
+                "blunders": int((d["mark"] == "??").sum()),
+                "skill_lost": float(d["lost"].sum()),
+                "skill_half": half_skill,
+                "luck": float(lk["luck"].sum()),
+                "luck_half": half_luck,
+                "result": result[t],
+                **extra,
+            }
+        )
+    cols = [
+        "team",
+        "seats",
+        "decisions",
+        "doubtful",
+        "mistakes",
+        "blunders",
+        "skill_lost",
+        "skill_half",
+        "luck",
+        "luck_half",
+        "result",
+    ]
+    return pd.DataFrame(
+        rows, columns=cols + (["p_win_lost", "p_win_lost_half"] if "p_lost" in dec.columns else [])
+    )
 
 
 def seats_arg(text: str, rules: RuleSet) -> list[int] | None:
@@ -450,7 +628,9 @@ def seats_arg(text: str, rules: RuleSet) -> list[int] | None:
     try:
         k = int(text)
     except ValueError:
-        raise ReviewError(f"--seat {text!r}: give a table seat 0..{rules.players - 1} or 'all'") from None
+        raise ReviewError(
+            f"--seat {text!r}: give a table seat 0..{rules.players - 1} or 'all'"
+        ) from None
     if not 0 <= k < min(rules.players, MAX_SEATS):
         raise ReviewError(f"--seat {k}: give a table seat 0..{rules.players - 1} or 'all'")
     return [k]

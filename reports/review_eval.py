@@ -24,7 +24,9 @@ __all__ = ["DEFAULT_ROLLOUTS", "make_evaluator", "summarize"]
 DEFAULT_ROLLOUTS = 1000
 
 
-def summarize(values: np.ndarray, actions: list[int], p_win: np.ndarray | None = None) -> pd.DataFrame:
+def summarize(
+    values: np.ndarray, actions: list[int], p_win: np.ndarray | None = None
+) -> pd.DataFrame:
     """The evaluator's table from per-world results ``values`` [worlds, actions] (points) and,
     optionally, ``p_win`` [worlds, actions] (percent); see the module docstring."""
     best = int(np.argmax(values.mean(axis=0)))
@@ -32,20 +34,38 @@ def summarize(values: np.ndarray, actions: list[int], p_win: np.ndarray | None =
     for j, a in enumerate(actions):
         ci = mean_ci(values[:, j])
         d = mean_ci(values[:, best] - values[:, j])
-        row = {"action": int(a), "mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
-               "diff_to_best": d.mean, "diff_ci_low": d.low, "diff_ci_high": d.high, "rollouts": ci.n}
+        row = {
+            "action": int(a),
+            "mean": ci.mean,
+            "ci_low": ci.low,
+            "ci_high": ci.high,
+            "diff_to_best": d.mean,
+            "diff_ci_low": d.low,
+            "diff_ci_high": d.high,
+            "rollouts": ci.n,
+        }
         if p_win is not None:
             pw = mean_ci(p_win[:, j])
             pl = mean_ci(p_win[:, best] - p_win[:, j])
-            row.update({"p_win": pw.mean, "p_win_low": pw.low, "p_win_high": pw.high,
-                        "p_lost": pl.mean, "p_lost_low": pl.low, "p_lost_high": pl.high})
+            row.update(
+                {
+                    "p_win": pw.mean,
+                    "p_win_low": pw.low,
+                    "p_win_high": pw.high,
+                    "p_lost": pl.mean,
+                    "p_lost_low": pl.low,
+                    "p_lost_high": pl.high,
+                }
+            )
         rows.append(row)
     df = pd.DataFrame(rows)
     order = [best] + [i for i in np.argsort(-df["mean"].to_numpy(), kind="stable") if i != best]
     return df.iloc[order].set_index("action", drop=False)
 
 
-def make_evaluator(rules, strategy: str = "expert", jobs: int = 1, infer: str | None = None, equity=None):
+def make_evaluator(
+    rules, strategy: str = "expert", jobs: int = 1, infer: str | None = None, equity=None
+):
     """``evaluate(gs, actions, rollouts, seed) -> DataFrame`` (`summarize`) for the seat to act in
     ``gs``.  ``jobs`` worker processes share the worlds (results independent of it); ``infer``: a
     model strategy the opponents' hidden hands must agree with (their last discards; analyze's
@@ -69,8 +89,9 @@ def make_evaluator(rules, strategy: str = "expert", jobs: int = 1, infer: str | 
         if len(parts) > 1:
             from joblib import Parallel, delayed
 
-            res = Parallel(n_jobs=len(parts))(delayed(paired_rollouts)(dec, strategy, n, seed, lo, infer)
-                                              for lo, n in parts)
+            res = Parallel(n_jobs=len(parts))(
+                delayed(paired_rollouts)(dec, strategy, n, seed, lo, infer) for lo, n in parts
+            )
         else:
             res = [paired_rollouts(dec, strategy, rollouts, seed, 0, infer)]
         us = np.concatenate([r[0] for r in res]).astype(np.int64)

@@ -40,27 +40,47 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     w_play = max([len("played")] + [len(x) for x in d["played"]])
     w_best = max([len("best")] + [len(x) for x in d["best"]])
     pw = "p_win" in d.columns
-    out.append(f"{'turn':>4} {'seat':>4} {'legal':>5}  {'played':<{w_play}}  {'best':<{w_best}}  "
-               f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}"
-               + ("  P(win) after played    P(win) lost [95% CI]" if pw else ""))
+    out.append(
+        f"{'turn':>4} {'seat':>4} {'legal':>5}  {'played':<{w_play}}  {'best':<{w_best}}  "
+        f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}"
+        + ("  P(win) after played    P(win) lost [95% CI]" if pw else "")
+    )
     for r in d.itertuples():
         ci = f"[{r.lost_low:.0f}, {r.lost_high:.0f}]" if r.best != r.played else ""
-        win = (f"  {r.p_win:5.1f}% [{r.p_win_low:.1f}, {r.p_win_high:.1f}]  {r.p_lost:5.2f} "
-               f"[{r.p_lost_low:.2f}, {r.p_lost_high:.2f}]" if pw else "")
-        out.append(f"{r.turn:>4} {r.seat:>4} {r.legal:>5}  {r.played:<{w_play}}  {r.best:<{w_best}}  "
-                   f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {r.value:>7.0f}{win}")
+        win = (
+            f"  {r.p_win:5.1f}% [{r.p_win_low:.1f}, {r.p_win_high:.1f}]  {r.p_lost:5.2f} "
+            f"[{r.p_lost_low:.2f}, {r.p_lost_high:.2f}]"
+            if pw
+            else ""
+        )
+        out.append(
+            f"{r.turn:>4} {r.seat:>4} {r.legal:>5}  {r.played:<{w_play}}  {r.best:<{w_best}}  "
+            f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {r.value:>7.0f}{win}"
+        )
     out += ["", "luck (equity after the event minus the expected equity before it):"]
-    out.append(f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} {'luck':>14}")
+    out.append(
+        f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} {'luck':>14}"
+    )
     for r in rv.luck.itertuples():
-        out.append(f"{r.turn:>4} {r.seat:>4} {r.event:<6} {r.cards[:34]:<34} {r.before:>7.0f} {r.after:>7.0f} "
-                   f"{_pm(r.luck, r.half):>14}")
+        out.append(
+            f"{r.turn:>4} {r.seat:>4} {r.event:<6} {r.cards[:34]:<34} {r.before:>7.0f} {r.after:>7.0f} "
+            f"{_pm(r.luck, r.half):>14}"
+        )
     out += ["", "summary per team (95% intervals):"]
-    out.append(f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} {'skill (lost)':>16} "
-               f"{'luck':>16} {'hand result':>11}")
+    out.append(
+        f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} {'skill (lost)':>16} "
+        f"{'luck':>16} {'hand result':>11}"
+    )
     for r in rv.summary.itertuples():
-        pwl = f"   P(win) lost {r.p_win_lost:.2f} ± {r.p_win_lost_half:.2f} points of %" if hasattr(r, "p_win_lost") else ""
-        out.append(f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} {r.blunders:>3} "
-                   f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pwl}")
+        pwl = (
+            f"   P(win) lost {r.p_win_lost:.2f} ± {r.p_win_lost_half:.2f} points of %"
+            if hasattr(r, "p_win_lost")
+            else ""
+        )
+        out.append(
+            f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} {r.blunders:>3} "
+            f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pwl}"
+        )
     return "\n".join(out)
 
 
@@ -82,30 +102,67 @@ def timeline_figure(rv: Review):
         xs = list(dt["index"]) + [n_actions]
         ys = list(dt["value"]) + [rv.result[t]]
         c = colors[t % 3]
-        ax.plot(xs, ys, "-o", color=c, ms=3, lw=1.4, label=f"team {t} (seats {','.join(map(str, sorted(dt['seat'].unique())))})")
+        ax.plot(
+            xs,
+            ys,
+            "-o",
+            color=c,
+            ms=3,
+            lw=1.4,
+            label=f"team {t} (seats {','.join(map(str, sorted(dt['seat'].unique())))})",
+        )
         if n_teams == 2 and len(d["team"].unique()) == 1:
             o = 1 - t
-            ax.plot(xs, [-y for y in ys], "--", color=colors[o], lw=1, alpha=0.7, label=f"team {o} (mirror)")
+            ax.plot(
+                xs,
+                [-y for y in ys],
+                "--",
+                color=colors[o],
+                lw=1,
+                alpha=0.7,
+                label=f"team {o} (mirror)",
+            )
         bad = dt[dt["mark"] != ""]
         ax.scatter(bad["index"], bad["value"], s=90, marker="X", color="black", zorder=5)
         for r in bad.itertuples():
-            ax.annotate(f"{r.mark} {r.played}", (r.index, r.value), textcoords="offset points", xytext=(4, 8),
-                        fontsize=8, color="black")
+            ax.annotate(
+                f"{r.mark} {r.played}",
+                (r.index, r.value),
+                textcoords="offset points",
+                xytext=(4, 8),
+                fontsize=8,
+                color="black",
+            )
         lk = rv.luck[(rv.luck["team"] == t) & (rv.luck["luck"].abs() >= LUCK_SHOWN)]
         for r in lk.itertuples():
             up = r.luck > 0
-            ax.scatter([r.at_index], [r.after], s=70, marker="^" if up else "v",
-                       color="tab:green" if up else "tab:orange", zorder=5, edgecolor="black")
+            ax.scatter(
+                [r.at_index],
+                [r.after],
+                s=70,
+                marker="^" if up else "v",
+                color="tab:green" if up else "tab:orange",
+                zorder=5,
+                edgecolor="black",
+            )
             k = sum(abs(x - r.at_index) < 0.06 * n_actions for x in labelled)
             labelled.append(r.at_index)
             what = r.event if r.event == "deal" else f"{r.event} {r.cards[:12]}"
-            ax.annotate(f"{what} {r.luck:+.0f}", (r.at_index, r.after), textcoords="offset points",
-                        xytext=(4, -12 - 10 * k), fontsize=7, color="dimgray")
+            ax.annotate(
+                f"{what} {r.luck:+.0f}",
+                (r.at_index, r.after),
+                textcoords="offset points",
+                xytext=(4, -12 - 10 * k),
+                fontsize=7,
+                color="dimgray",
+            )
     ax.axhline(0, color="gray", lw=0.6)
     ax.set_xlabel("action of the hand")
     ax.set_ylabel("equity: expected hand result (points)")
-    ax.set_title("equity through the hand (X: marked mistakes; triangles: luck of at least "
-                 f"{LUCK_SHOWN:.0f} points)")
+    ax.set_title(
+        "equity through the hand (X: marked mistakes; triangles: luck of at least "
+        f"{LUCK_SHOWN:.0f} points)"
+    )
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig
@@ -122,7 +179,10 @@ def _table(df: pd.DataFrame, left: set[str], row_class=None) -> str:
     body = []
     for i, row in enumerate(df.itertuples(index=False)):
         cls = f' class="{row_class(i)}"' if row_class and row_class(i) else ""
-        cells = "".join(f'<td{" class=l" if c in left else ""}>{html.escape(str(v))}</td>' for c, v in zip(df.columns, row, strict=True))
+        cells = "".join(
+            f"<td{' class=l' if c in left else ''}>{html.escape(str(v))}</td>"
+            for c, v in zip(df.columns, row, strict=True)
+        )
         body.append(f"<tr{cls}>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
@@ -140,42 +200,87 @@ def write_html(rv: Review, path) -> Path:
     plt.close(fig)
     img = base64.b64encode(buf.getvalue()).decode("ascii")
     d = rv.decisions[rv.decisions["legal"] > 1]
-    shown = pd.DataFrame({
-        "turn": d["turn"], "seat": d["seat"], "legal": d["legal"], "played": d["played"], "best": d["best"],
-        "lost": d["lost"].round(0).astype(int),
-        "95% CI": [f"[{lo:.0f}, {hi:.0f}]" if b != p else "" for lo, hi, b, p in
-                   zip(d["lost_low"], d["lost_high"], d["best"], d["played"], strict=True)],
-        "mark": d["mark"], "equity": d["value"].round(0).astype(int),
-    })
+    shown = pd.DataFrame(
+        {
+            "turn": d["turn"],
+            "seat": d["seat"],
+            "legal": d["legal"],
+            "played": d["played"],
+            "best": d["best"],
+            "lost": d["lost"].round(0).astype(int),
+            "95% CI": [
+                f"[{lo:.0f}, {hi:.0f}]" if b != p else ""
+                for lo, hi, b, p in zip(
+                    d["lost_low"], d["lost_high"], d["best"], d["played"], strict=True
+                )
+            ],
+            "mark": d["mark"],
+            "equity": d["value"].round(0).astype(int),
+        }
+    )
     if "p_win" in d.columns:
-        shown["P(win) after played, %"] = [f"{p:.1f} [{lo:.1f}, {hi:.1f}]" for p, lo, hi in
-                                           zip(d["p_win"], d["p_win_low"], d["p_win_high"], strict=True)]
-        shown["P(win) lost [95% CI]"] = [f"{p:.2f} [{lo:.2f}, {hi:.2f}]" for p, lo, hi in
-                                         zip(d["p_lost"], d["p_lost_low"], d["p_lost_high"], strict=True)]
+        shown["P(win) after played, %"] = [
+            f"{p:.1f} [{lo:.1f}, {hi:.1f}]"
+            for p, lo, hi in zip(d["p_win"], d["p_win_low"], d["p_win_high"], strict=True)
+        ]
+        shown["P(win) lost [95% CI]"] = [
+            f"{p:.2f} [{lo:.2f}, {hi:.2f}]"
+            for p, lo, hi in zip(d["p_lost"], d["p_lost_low"], d["p_lost_high"], strict=True)
+        ]
     level = {"?!": "m1", "?": "m2", "??": "m3"}
     marks = list(shown["mark"])
-    luck = rv.luck.assign(luck=[_pm(v, h) for v, h in zip(rv.luck["luck"], rv.luck["half"], strict=True)],
-                          before=rv.luck["before"].round(0).astype(int), after=rv.luck["after"].round(0).astype(int))
-    summ = rv.summary.assign(skill=[_pm(-v, h) for v, h in zip(rv.summary["skill_lost"], rv.summary["skill_half"], strict=True)],
-                             luck=[_pm(v, h) for v, h in zip(rv.summary["luck"], rv.summary["luck_half"], strict=True)])
-    keep = ["team", "seats", "decisions", "doubtful", "mistakes", "blunders", "skill", "luck", "result"]
+    luck = rv.luck.assign(
+        luck=[_pm(v, h) for v, h in zip(rv.luck["luck"], rv.luck["half"], strict=True)],
+        before=rv.luck["before"].round(0).astype(int),
+        after=rv.luck["after"].round(0).astype(int),
+    )
+    summ = rv.summary.assign(
+        skill=[
+            _pm(-v, h)
+            for v, h in zip(rv.summary["skill_lost"], rv.summary["skill_half"], strict=True)
+        ],
+        luck=[_pm(v, h) for v, h in zip(rv.summary["luck"], rv.summary["luck_half"], strict=True)],
+    )
+    keep = [
+        "team",
+        "seats",
+        "decisions",
+        "doubtful",
+        "mistakes",
+        "blunders",
+        "skill",
+        "luck",
+        "result",
+    ]
     if "p_win_lost" in summ.columns:
-        summ = summ.assign(**{"P(win) lost, points of %": [f"{v:.2f} ± {h:.2f}" for v, h in
-                                                           zip(summ["p_win_lost"], summ["p_win_lost_half"], strict=True)]})
+        summ = summ.assign(
+            **{
+                "P(win) lost, points of %": [
+                    f"{v:.2f} ± {h:.2f}"
+                    for v, h in zip(summ["p_win_lost"], summ["p_win_lost_half"], strict=True)
+                ]
+            }
+        )
         keep.append("P(win) lost, points of %")
     summ = summ[keep]
     head = "".join(f"<p>{html.escape(x)}</p>" for x in _head(rv))
     page = (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Canasta hand review</title>"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Canasta hand review</title>'
         f"<style>{CSS}</style></head><body><h1>Canasta hand review</h1>{head}"
-        "<h2>Summary per team</h2>" + _table(summ, {"seats"}) +
-        "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: the sum of its luck values "
+        "<h2>Summary per team</h2>"
+        + _table(summ, {"seats"})
+        + "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: the sum of its luck values "
         "(deal, upcard, draws); 95% intervals.</p>"
         f'<h2>Equity through the hand</h2><img alt="equity timeline" src="data:image/png;base64,{img}">'
-        "<h2>Decisions</h2>" + _table(shown, {"played", "best", "mark"}, lambda i: level.get(marks[i], "")) +
-        "<h2>Luck</h2>" + _table(luck[["turn", "seat", "team", "event", "cards", "before", "after", "luck"]],
-                                 {"event", "cards"}) +
-        "</body></html>\n")
+        "<h2>Decisions</h2>"
+        + _table(shown, {"played", "best", "mark"}, lambda i: level.get(marks[i], ""))
+        + "<h2>Luck</h2>"
+        + _table(
+            luck[["turn", "seat", "team", "event", "cards", "before", "after", "luck"]],
+            {"event", "cards"},
+        )
+        + "</body></html>\n"
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path

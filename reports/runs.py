@@ -79,6 +79,7 @@ def open_run(path) -> Run:
         raise CanastaError(f"{path!r}: give the run folder as a path, e.g. 'runs/x'")
     path = Path(path)
     from sim.runs import store
+
     if not path.exists():
         raise CanastaError(f"{path} does not exist")
     if not path.is_dir():
@@ -139,8 +140,18 @@ def lineup(hands: pd.DataFrame, tos: list[int]) -> pd.Series:
 
 
 TEAM_FIELDS = (
-    "score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus", "hand_penalty",
-    "canastas", "natural_canastas", "red3", "opened", "pile_takes", "cum_before",
+    "score",
+    "meld_points",
+    "canasta_bonus",
+    "red3_points",
+    "go_out_bonus",
+    "hand_penalty",
+    "canastas",
+    "natural_canastas",
+    "red3",
+    "opened",
+    "pile_takes",
+    "cum_before",
 )
 
 
@@ -161,7 +172,9 @@ def team_long(run: Run, hands: pd.DataFrame | None = None) -> pd.DataFrame:
             if c in h:
                 d[f] = h[c].to_numpy()
         d["went_out"] = (h["went_out_team"].to_numpy() == t).astype(np.int8)
-        d["concealed"] = (d["went_out"].to_numpy() & (h["concealed"].to_numpy() == 1)).astype(np.int8)
+        d["concealed"] = (d["went_out"].to_numpy() & (h["concealed"].to_numpy() == 1)).astype(
+            np.int8
+        )
         d["end_reason"] = h["end_reason"].to_numpy()
         d["turns"] = h["turns"].to_numpy()
         others = [h[f"score_t{u}"].to_numpy() for u in range(nt) if u != t]

@@ -55,6 +55,7 @@ def _norm_ppf(q: float) -> float:
 
     return float(ndtri(q))
 
+
 __all__ = [
     "CI",
     "BTResult",
@@ -210,8 +211,14 @@ def cluster_sums(y, cluster=None) -> ClusterSums:
         inv = inv.ravel()
         yc = np.bincount(inv, weights=y)
         mc = np.bincount(inv).astype(np.float64)
-    return ClusterSums(int(yc.size), float(yc.sum()), float(mc.sum()), float(yc @ yc),
-                       float(mc @ mc), float(yc @ mc))
+    return ClusterSums(
+        int(yc.size),
+        float(yc.sum()),
+        float(mc.sum()),
+        float(yc @ yc),
+        float(mc @ mc),
+        float(yc @ mc),
+    )
 
 
 def ratio_ci_from_sums(s: ClusterSums, level: float = 0.95, bounds=None) -> CI:
@@ -270,7 +277,12 @@ def cluster_diff_ci(y, in_a, in_b, cluster, level: float = 0.95) -> CI:
 
 
 def cluster_group_ci(
-    df, value: str, by: list[str], cluster: list[str], level: float = 0.95, bounds=None,
+    df,
+    value: str,
+    by: list[str],
+    cluster: list[str],
+    level: float = 0.95,
+    bounds=None,
     proportion: bool = False,
 ):
     """Per group of ``by``: rows, clusters and the cluster-robust mean of ``value``.
@@ -287,9 +299,18 @@ def cluster_group_ci(
     per = df.groupby(by + cluster, sort=False, observed=True)[value].agg(["sum", "size"])
     per = per.rename(columns={"sum": "Y", "size": "m"}).reset_index()
     per["YY"], per["MM"], per["YM"] = per["Y"] ** 2, per["m"] ** 2, per["Y"] * per["m"]
-    g = per.groupby(by, sort=True, observed=True).agg(
-        clusters=("Y", "size"), y=("Y", "sum"), m=("m", "sum"), yy=("YY", "sum"),
-        mm=("MM", "sum"), ym=("YM", "sum")).reset_index()
+    g = (
+        per.groupby(by, sort=True, observed=True)
+        .agg(
+            clusters=("Y", "size"),
+            y=("Y", "sum"),
+            m=("m", "sum"),
+            yy=("YY", "sum"),
+            mm=("MM", "sum"),
+            ym=("YM", "sum"),
+        )
+        .reset_index()
+    )
     k = g["clusters"].to_numpy(np.float64)
     m = g["m"].to_numpy(np.float64)
     p = g["y"].to_numpy(np.float64) / m
@@ -304,8 +325,16 @@ def cluster_group_ci(
         lo, hi = p - h, p + h
     if bounds is not None:
         lo, hi = np.maximum(lo, bounds[0]), np.minimum(hi, bounds[1])
-    return pd.DataFrame({**{b: g[b] for b in by}, "n": m.astype(np.int64),
-                         "clusters": k.astype(np.int64), "mean": p, "low": lo, "high": hi})
+    return pd.DataFrame(
+        {
+            **{b: g[b] for b in by},
+            "n": m.astype(np.int64),
+            "clusters": k.astype(np.int64),
+            "mean": p,
+            "low": lo,
+            "high": hi,
+        }
+    )
 
 
 def _wilson_effective(p, se, m, k, tq):
@@ -400,7 +429,11 @@ def _bt_mm(wins: np.ndarray, prior: float, tol: float, max_iter: int) -> tuple[n
 
 
 def bradley_terry(
-    wins, level: float = 0.95, prior: float | None = None, tol: float = 1e-10, max_iter: int = 10_000
+    wins,
+    level: float = 0.95,
+    prior: float | None = None,
+    tol: float = 1e-10,
+    max_iter: int = 10_000,
 ) -> BTResult:
     """Fit Bradley-Terry strengths by the MM algorithm (Hunter 2004).
 

@@ -69,8 +69,14 @@ def _hand_sums(df: pd.DataFrame, n_teams: int) -> dict[str, stats.ClusterSums]:
 def _sums_by(inv: np.ndarray, y: np.ndarray) -> stats.ClusterSums:
     yc = np.bincount(inv, weights=y)
     mc = np.bincount(inv).astype(np.float64)
-    return stats.ClusterSums(int(yc.size), float(yc.sum()), float(mc.sum()), float(yc @ yc),
-                             float(mc @ mc), float(yc @ mc))
+    return stats.ClusterSums(
+        int(yc.size),
+        float(yc.sum()),
+        float(mc.sum()),
+        float(yc @ yc),
+        float(mc @ mc),
+        float(yc @ mc),
+    )
 
 
 def _hand_frames(result: Any, cols: list[str]):
@@ -96,13 +102,17 @@ def summarize(result: Any, level: float = 0.95) -> RunSummary:
     cols = ["seed", "game"] + [f"score_t{t}" for t in range(n_teams)] + ["end_reason"]
     games = None
     if m["mode"] == "games":
-        games = result.read("games", columns=["winner_team"] + [f"final_t{t}" for t in range(n_teams)])
-    return summarize_tables(_hand_frames(result, cols), games, list(m["team_strategies"]),
-                            m["mode"], level)
+        games = result.read(
+            "games", columns=["winner_team"] + [f"final_t{t}" for t in range(n_teams)]
+        )
+    return summarize_tables(
+        _hand_frames(result, cols), games, list(m["team_strategies"]), m["mode"], level
+    )
 
 
-def summarize_tables(frames, games: pd.DataFrame | None, names: list[str], mode: str,
-                     level: float = 0.95) -> RunSummary:
+def summarize_tables(
+    frames, games: pd.DataFrame | None, names: list[str], mode: str, level: float = 0.95
+) -> RunSummary:
     """The summary from hands-table pieces (an iterable of DataFrames with seed, game,
     score_t*, end_reason; a game must not straddle two pieces), the games table (or None) and
     the teams' strategy labels."""
@@ -121,14 +131,31 @@ def summarize_tables(frames, games: pd.DataFrame | None, names: list[str], mode:
             return {"estimate": math.nan, "low": math.nan, "high": math.nan}
         return _row(stats.ratio_ci_from_sums(acc[name], level, bounds))
 
-    teams = pd.DataFrame([
-        {"team": t, "strategy": names[t], **ci(f"score{t}"),
-         **{f"won_{k}": v for k, v in ci(f"won{t}", (0.0, 1.0)).items()}}
-        for t in range(n_teams)])
-    pairs = pd.DataFrame([
-        {"a": a, "b": b, "label": f"team {a} ({names[a]}) - team {b} ({names[b]})", **ci(f"diff{a}{b}")}
-        for a, b in itertools.combinations(range(n_teams), 2)])
-    ends = pd.DataFrame([{"end": lab, **ci(f"end{k}", (0.0, 1.0))} for k, lab in END_LABELS.items()])
+    teams = pd.DataFrame(
+        [
+            {
+                "team": t,
+                "strategy": names[t],
+                **ci(f"score{t}"),
+                **{f"won_{k}": v for k, v in ci(f"won{t}", (0.0, 1.0)).items()},
+            }
+            for t in range(n_teams)
+        ]
+    )
+    pairs = pd.DataFrame(
+        [
+            {
+                "a": a,
+                "b": b,
+                "label": f"team {a} ({names[a]}) - team {b} ({names[b]})",
+                **ci(f"diff{a}{b}"),
+            }
+            for a, b in itertools.combinations(range(n_teams), 2)
+        ]
+    )
+    ends = pd.DataFrame(
+        [{"end": lab, **ci(f"end{k}", (0.0, 1.0))} for k, lab in END_LABELS.items()]
+    )
     out = RunSummary(hands, n_games, mode, teams, pairs, ends)
     if games is not None and len(games):
         out.game_teams, out.game_pairs = _game_tables(games, n_teams, names, level)
@@ -143,11 +170,18 @@ def _game_tables(g: pd.DataFrame, n_teams: int, names: list[str], level: float):
     rows = []
     for t in range(n_teams):
         wins = float((w == t).sum()) + float((w < 0).sum()) / n_teams
-        rows.append({"team": t, "strategy": names[t], "games": n,
-                     **_row(stats.share_ci(wins, n, level))})
+        rows.append(
+            {"team": t, "strategy": names[t], "games": n, **_row(stats.share_ci(wins, n, level))}
+        )
     pairs = []
     for a, b in itertools.combinations(range(n_teams), 2):
         d = g[f"final_t{a}"].to_numpy(np.float64) - g[f"final_t{b}"].to_numpy(np.float64)
-        pairs.append({"a": a, "b": b, "label": f"team {a} ({names[a]}) - team {b} ({names[b]})",
-                      **_row(stats.mean_ci(d, level))})
+        pairs.append(
+            {
+                "a": a,
+                "b": b,
+                "label": f"team {a} ({names[a]}) - team {b} ({names[b]})",
+                **_row(stats.mean_ci(d, level)),
+            }
+        )
     return pd.DataFrame(rows), pd.DataFrame(pairs)

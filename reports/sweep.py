@@ -37,7 +37,7 @@ def _fmt(v) -> str:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """"name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"}) (strategies.registry.split_spec,
+    """ "name:k=v,k2=v2" -> ("name", {"k": "v", "k2": "v2"}) (strategies.registry.split_spec,
     the one reader of strategy specs)."""
     from strategies.registry import split_spec
 
@@ -71,7 +71,9 @@ def parse_knobs(items: list[str]) -> dict[str, list]:
         if not eq or not k.strip() or not values:
             raise CanastaError(f"bad --knob {item!r} (expected name=v1,v2,...)")
         if k.strip() in out:
-            raise CanastaError(f"--knob {k.strip()} is given twice; list all its values in one --knob")
+            raise CanastaError(
+                f"--knob {k.strip()} is given twice; list all its values in one --knob"
+            )
         out[k.strip()] = [_num(v) for v in values]
     return out
 
@@ -116,11 +118,17 @@ def sweep(
     ``out.attrs["retest"]``: the winner against the baseline again on ``hands`` fresh deals
     (seed + 1), free of the winner's curse of picking the best of many noisy settings."""
     if not isinstance(knobs, dict) or not knobs:
-        raise CanastaError(f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}")
+        raise CanastaError(
+            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}"
+        )
     if any(isinstance(v, str) or not hasattr(v, "__iter__") for v in knobs.values()):
-        raise CanastaError(f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}")
+        raise CanastaError(
+            f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}"
+        )
     names = list(knobs)
-    parse_spec(strategy)  # a knob fixed in the spec and swept too: the baseline keeps the spec's value
+    parse_spec(
+        strategy
+    )  # a knob fixed in the spec and swept too: the baseline keeps the spec's value
     for k in names:
         if not list(knobs[k]):
             raise CanastaError(f"knob {k!r} has no values")
@@ -129,18 +137,57 @@ def sweep(
     settings = 1 + int(np.prod([len(list(knobs[k])) for k in names])) + 2 * int(retest)
     first = 2 * (hands if until_ci is None else min(hands, max_hands))  # both seatings
     with progress_bar(progress, settings * first, "deal", "sweep") as bar:
-        out = _sweep(strategy, knobs, names, opponent, rules, hands, seed, until_ci, max_hands,
-                     jobs, chunk_fn, level, retest, bar)
+        out = _sweep(
+            strategy,
+            knobs,
+            names,
+            opponent,
+            rules,
+            hands,
+            seed,
+            until_ci,
+            max_hands,
+            jobs,
+            chunk_fn,
+            level,
+            retest,
+            bar,
+        )
         bar.total = bar.n  # the retest of a winning baseline plays once, not twice
         bar.refresh()
     return out
 
 
-def _sweep(strategy, knobs, names, opponent, rules, hands, seed, until_ci, max_hands, jobs,
-           chunk_fn, level, retest, bar) -> pd.DataFrame:
+def _sweep(
+    strategy,
+    knobs,
+    names,
+    opponent,
+    rules,
+    hands,
+    seed,
+    until_ci,
+    max_hands,
+    jobs,
+    chunk_fn,
+    level,
+    retest,
+    bar,
+) -> pd.DataFrame:
     def play(spec: str, s: int) -> pd.DataFrame:
-        return compare([spec, opponent], rules, hands, None, s, until_ci, max_hands, jobs,
-                       chunk_fn, level, progress=bar)
+        return compare(
+            [spec, opponent],
+            rules,
+            hands,
+            None,
+            s,
+            until_ci,
+            max_hands,
+            jobs,
+            chunk_fn,
+            level,
+            progress=bar,
+        )
 
     base_df = play(strategy, seed)
     base = _paired(base_df)
@@ -174,7 +221,9 @@ def _sweep(strategy, knobs, names, opponent, rules, hands, seed, until_ci, max_h
     return out
 
 
-def _knob_effects(out: pd.DataFrame, knobs: dict[str, list], paired: list[np.ndarray], level: float):
+def _knob_effects(
+    out: pd.DataFrame, knobs: dict[str, list], paired: list[np.ndarray], level: float
+):
     """Per knob: for each value, the paired difference to the knob's first value with the other
     knobs held fixed (averaged over their combinations, per deal)."""
     rows = []
@@ -184,29 +233,53 @@ def _knob_effects(out: pd.DataFrame, knobs: dict[str, list], paired: list[np.nda
     for k in names:
         values = list(dict.fromkeys(knobs[k]))
         others = [o for o in names if o != k]
-        key = out[others].astype(str).agg("|".join, axis=1) if others else pd.Series([""] * len(out))
+        key = (
+            out[others].astype(str).agg("|".join, axis=1) if others else pd.Series([""] * len(out))
+        )
         per_value = []
         for v in values:
             sel = (out[k] == v).to_numpy()
             order = np.argsort(key[sel].to_numpy(), kind="stable")
             per_value.append(arr[sel][order])
         identical = all(np.array_equal(per_value[0], p) for p in per_value[1:])
-        effects = [stats.mean_ci(p.mean(axis=0) - per_value[0].mean(axis=0), level) for p in per_value[1:]]
+        effects = [
+            stats.mean_ci(p.mean(axis=0) - per_value[0].mean(axis=0), level) for p in per_value[1:]
+        ]
         biggest = max(effects, key=lambda c: abs(c.mean)) if effects else None
         none = identical or all(c.low <= 0 <= c.high for c in effects)
-        rows.append({"knob": k, "values": ",".join(str(v) for v in values),
-                     "largest_effect": biggest.mean if biggest else np.nan,
-                     "largest_effect_low": biggest.low if biggest else np.nan,
-                     "largest_effect_high": biggest.high if biggest else np.nan,
-                     "play_identical": identical, "no_effect": none})
+        rows.append(
+            {
+                "knob": k,
+                "values": ",".join(str(v) for v in values),
+                "largest_effect": biggest.mean if biggest else np.nan,
+                "largest_effect_low": biggest.low if biggest else np.nan,
+                "largest_effect_high": biggest.high if biggest else np.nan,
+                "play_identical": identical,
+                "no_effect": none,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def _retest(winner: str, baseline: str, play, seed: int, level: float) -> dict:
     w = _paired(play(winner, seed))
     if winner == baseline:
-        return {"spec": winner, "seed": seed, "deals": int(w.size), "vs_baseline": 0.0,
-                "vs_baseline_low": 0.0, "vs_baseline_high": 0.0, "confirmed": False}
+        return {
+            "spec": winner,
+            "seed": seed,
+            "deals": int(w.size),
+            "vs_baseline": 0.0,
+            "vs_baseline_low": 0.0,
+            "vs_baseline_high": 0.0,
+            "confirmed": False,
+        }
     c = _vs(w, _paired(play(baseline, seed)), level)
-    return {"spec": winner, "seed": seed, "deals": c.n, "vs_baseline": c.mean,
-            "vs_baseline_low": c.low, "vs_baseline_high": c.high, "confirmed": bool(c.low > 0)}
+    return {
+        "spec": winner,
+        "seed": seed,
+        "deals": c.n,
+        "vs_baseline": c.mean,
+        "vs_baseline_low": c.low,
+        "vs_baseline_high": c.high,
+        "confirmed": bool(c.low > 0),
+    }

@@ -43,8 +43,17 @@ from sim.play import engine
 from sim.runs.progress import new_bar, on_terminal
 from strategies.registry import StrategyError, knob_defaults, knob_values
 
-__all__ = ["KnobRange", "TuneError", "TuneResult", "HEURISTIC_RANGES", "default_space",
-           "parse_knob_ranges", "tune", "knob_activity", "TEST_SEED_OFFSET"]
+__all__ = [
+    "KnobRange",
+    "TuneError",
+    "TuneResult",
+    "HEURISTIC_RANGES",
+    "default_space",
+    "parse_knob_ranges",
+    "tune",
+    "knob_activity",
+    "TEST_SEED_OFFSET",
+]
 
 TEST_SEED_OFFSET = 1_000_000_000  # re-test seed = tuning seed + this (never a tuning seed)
 MIN_DEALS = 50  # fewest deals per candidate evaluation
@@ -110,7 +119,9 @@ def default_space(strategy: str) -> list[KnobRange]:
     """The searched knobs of a strategy: every knob it has with a range in HEURISTIC_RANGES."""
     space = [HEURISTIC_RANGES[k] for k in _knob_names(strategy) if k in HEURISTIC_RANGES]
     if not space:
-        raise TuneError(f"strategy {strategy.split(':')[0]!r} has no knob to tune; give --knob name=lo:hi")
+        raise TuneError(
+            f"strategy {strategy.split(':')[0]!r} has no knob to tune; give --knob name=lo:hi"
+        )
     return space
 
 
@@ -125,7 +136,9 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
         if not eq or not colon:
             raise TuneError(f"bad --knob {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         if name not in known:
-            raise TuneError(f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})")
+            raise TuneError(
+                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})"
+            )
         if name in out:
             raise TuneError(f"--knob {name} is given twice; give each knob once")
         try:
@@ -149,7 +162,9 @@ def spec_of(strategy: str, values: dict[str, float]) -> str:
     return base + (":" + ",".join(f"{k}={v}" for k, v in merged.items()) if merged else "")
 
 
-def start_values(strategy: str, space: Sequence[KnobRange], table: str | None = None) -> dict[str, float]:
+def start_values(
+    strategy: str, space: Sequence[KnobRange], table: str | None = None
+) -> dict[str, float]:
     """The starting value of every searched knob: what the spec plays at ``table`` (its own
     value, else the table's tuned set, else the module default; strategies.registry.knob_values)."""
     try:
@@ -196,44 +211,71 @@ class TuneResult:
 
     def to_dict(self) -> dict:
         return {
-            "strategy": self.strategy, "rules": self.rules, "opponents": self.opponents,
-            "seed": self.seed, "test_seed": self.test_seed, "budget": self.budget,
-            "hands_played": self.hands_played, "start": self.start, "best": self.best,
-            "start_spec": self.start_spec, "best_spec": self.best_spec, "inert": self.inert,
+            "strategy": self.strategy,
+            "rules": self.rules,
+            "opponents": self.opponents,
+            "seed": self.seed,
+            "test_seed": self.test_seed,
+            "budget": self.budget,
+            "hands_played": self.hands_played,
+            "start": self.start,
+            "best": self.best,
+            "start_spec": self.start_spec,
+            "best_spec": self.best_spec,
+            "inert": self.inert,
             "test": self.test.to_dict(orient="records"),
             "activity": self.activity.to_dict(orient="records"),
             "selection": self.selection.to_dict(orient="records"),
-            "history": self.history.to_dict(orient="records"), **self.settings,
+            "history": self.history.to_dict(orient="records"),
+            **self.settings,
         }
 
     def summary(self) -> str:
         t = self.test.set_index("opponent")
-        lines = [f"tuned {self.strategy} at {self.rules} against {', '.join(self.opponents)}: "
-                 f"{self.hands_played:,} tuning hands (seed {self.seed})",
-                 f"winner: {self.best_spec}"]
+        lines = [
+            f"tuned {self.strategy} at {self.rules} against {', '.join(self.opponents)}: "
+            f"{self.hands_played:,} tuning hands (seed {self.seed})",
+            f"winner: {self.best_spec}",
+        ]
         ch = self.changed
-        lines.append("changed knobs: " + (", ".join(f"{k} {_fmt(a)} -> {_fmt(b)}" for k, (a, b) in ch.items())
-                                          if ch else "none (the starting knobs won)"))
+        lines.append(
+            "changed knobs: "
+            + (
+                ", ".join(f"{k} {_fmt(a)} -> {_fmt(b)}" for k, (a, b) in ch.items())
+                if ch
+                else "none (the starting knobs won)"
+            )
+        )
         n = int(t["deals"].iloc[0])
-        lines.append(f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points per hand:")
+        lines.append(
+            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points per hand:"
+        )
         lines.append(f"  {'opponent':<14}{'start':>22}{'winner':>22}{'gain (paired)':>24}")
         for opp, r in t.iterrows():
             opp = opp if len(opp) <= 13 else opp[:12] + "~"  # a long spec: its start
-            cells = [f"{r[c + '_mean']:+8.1f} [{r[c + '_low']:+6.1f}, {r[c + '_high']:+6.1f}]"
-                     for c in ("start", "best", "gain")]
-            lines.append(f"  {opp:<14}" + "".join(f"{c:>22}" for c in cells[:2]) + f"{cells[2]:>24}")
+            cells = [
+                f"{r[c + '_mean']:+8.1f} [{r[c + '_low']:+6.1f}, {r[c + '_high']:+6.1f}]"
+                for c in ("start", "best", "gain")
+            ]
+            lines.append(
+                f"  {opp:<14}" + "".join(f"{c:>22}" for c in cells[:2]) + f"{cells[2]:>24}"
+            )
         if not self.activity.empty:
             hands = int(self.activity["hands"].iloc[0])
             inert = self.inert
-            lines.append(f"knobs that changed no decision in {hands:,} hands (lo vs hi): "
-                         + (", ".join(inert) if inert else "none"))
+            lines.append(
+                f"knobs that changed no decision in {hands:,} hands (lo vs hi): "
+                + (", ".join(inert) if inert else "none")
+            )
         return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- scoring
 
 
-def _objective(paired: dict[tuple[str, str], np.ndarray], spec: str, opponents: Sequence[str]) -> np.ndarray:
+def _objective(
+    paired: dict[tuple[str, str], np.ndarray], spec: str, opponents: Sequence[str]
+) -> np.ndarray:
     """Per-deal mean over the opponents of spec's paired advantage."""
     return np.mean([paired[(spec, o)] for o in opponents], axis=0)
 
@@ -245,7 +287,11 @@ def _hands_per_deal(rules, candidates: Sequence[str], opponents: Sequence[str]) 
 
 class _Progress:
     def __init__(self, total: int, enabled: bool) -> None:
-        self.bar = new_bar(total, "hands", enabled and on_terminal(), "tune", leave=False) if enabled else None
+        self.bar = (
+            new_bar(total, "hands", enabled and on_terminal(), "tune", leave=False)
+            if enabled
+            else None
+        )
 
     def add(self, n: int, note: str = "") -> None:
         if self.bar is not None:
@@ -263,8 +309,10 @@ def _plan(budget: int, popsize: int, per_deal: int, generations: int) -> tuple[i
     search = budget * SEARCH_SHARE
     need = MIN_DEALS * (popsize + 1) * per_deal
     if search < need:
-        raise TuneError(f"--budget {budget:,} hands is too small: one generation of {popsize} candidates "
-                        f"needs {math.ceil(need / SEARCH_SHARE):,} (at least {MIN_DEALS} deals each)")
+        raise TuneError(
+            f"--budget {budget:,} hands is too small: one generation of {popsize} candidates "
+            f"needs {math.ceil(need / SEARCH_SHARE):,} (at least {MIN_DEALS} deals each)"
+        )
     deals = int(search // (generations * (popsize + 1) * per_deal))
     if deals < MIN_DEALS:
         generations = max(1, int(search // (MIN_DEALS * (popsize + 1) * per_deal)))
@@ -272,19 +320,30 @@ def _plan(budget: int, popsize: int, per_deal: int, generations: int) -> tuple[i
     return generations, deals
 
 
-def _search(rules, strategy, space, opponents, start_spec, seed, generations, deals, popsize,
-            jobs, progress) -> tuple[pd.DataFrame, list[float], int]:
+def _search(
+    rules, strategy, space, opponents, start_spec, seed, generations, deals, popsize, jobs, progress
+) -> tuple[pd.DataFrame, list[float], int]:
     """CMA-ES generations; returns (history, final CMA mean position, hands played)."""
     import cma
 
-    x0 = [k.position(v) for k, v in zip(space, start_values(start_spec, space).values(), strict=True)]
-    opts = {"bounds": [0.0, 1.0], "seed": seed % (2**31 - 2) + 1, "popsize": popsize,
-            "verbose": -9, "CMA_stds": None}
+    x0 = [
+        k.position(v) for k, v in zip(space, start_values(start_spec, space).values(), strict=True)
+    ]
+    opts = {
+        "bounds": [0.0, 1.0],
+        "seed": seed % (2**31 - 2) + 1,
+        "popsize": popsize,
+        "verbose": -9,
+        "CMA_stds": None,
+    }
     es = cma.CMAEvolutionStrategy(x0, 0.3, opts)
     rows, played = [], 0
     for g in range(generations):
         xs = es.ask()
-        specs = [spec_of(strategy, {k.name: k.value(u) for k, u in zip(space, x, strict=True)}) for x in xs]
+        specs = [
+            spec_of(strategy, {k.name: k.value(u) for k, u in zip(space, x, strict=True)})
+            for x in xs
+        ]
         cands = list(dict.fromkeys([start_spec, *specs]))
         paired = play_against(rules, cands, opponents, seed, g * deals, deals, jobs)
         n = _hands_per_deal(rules, cands, opponents) * deals
@@ -298,18 +357,37 @@ def _search(rules, strategy, space, opponents, start_spec, seed, generations, de
     return pd.DataFrame(rows), list(es.mean), played
 
 
-def _select(rules, strategy, space, opponents, start_spec, history, mean_pos, seed, first_key,
-            hands, jobs, progress, top: int = 4) -> tuple[pd.DataFrame, str, int]:
+def _select(
+    rules,
+    strategy,
+    space,
+    opponents,
+    start_spec,
+    history,
+    mean_pos,
+    seed,
+    first_key,
+    hands,
+    jobs,
+    progress,
+    top: int = 4,
+) -> tuple[pd.DataFrame, str, int]:
     """Replay the CMA-ES mean, the best distinct candidates and the start on ``hands`` hands'
     worth of new deals; the best mean gain wins.  Fewer candidates when the hands are short
     (at least SELECT_MIN_DEALS deals); none left: the CMA-ES mean wins unreplayed."""
-    mean_spec = spec_of(strategy, {k.name: k.value(u) for k, u in zip(space, mean_pos, strict=True)})
+    mean_spec = spec_of(
+        strategy, {k.name: k.value(u) for k, u in zip(space, mean_pos, strict=True)}
+    )
     ranked = history.groupby("spec")["gain_vs_start"].mean().sort_values(ascending=False)
     cands = list(dict.fromkeys([start_spec, mean_spec, *ranked.index[:top]]))
     while len(cands) > 1 and hands // _hands_per_deal(rules, cands, opponents) < SELECT_MIN_DEALS:
         cands.pop()
     if len(cands) < 2:
-        return pd.DataFrame(columns=["spec", "deals", "gain_vs_start", "ci_low", "ci_high"]), mean_spec, 0
+        return (
+            pd.DataFrame(columns=["spec", "deals", "gain_vs_start", "ci_low", "ci_high"]),
+            mean_spec,
+            0,
+        )
     deals = hands // _hands_per_deal(rules, cands, opponents)
     paired = play_against(rules, cands, opponents, seed, first_key, deals, jobs)
     n = _hands_per_deal(rules, cands, opponents) * deals
@@ -318,12 +396,26 @@ def _select(rules, strategy, space, opponents, start_spec, history, mean_pos, se
     rows = []
     for c in cands:
         ci = stats.mean_ci(_objective(paired, c, opponents) - base)
-        rows.append({"spec": c, "deals": deals, "gain_vs_start": ci.mean, "ci_low": ci.low, "ci_high": ci.high})
-    sel = pd.DataFrame(rows).sort_values("gain_vs_start", ascending=False, kind="stable").reset_index(drop=True)
+        rows.append(
+            {
+                "spec": c,
+                "deals": deals,
+                "gain_vs_start": ci.mean,
+                "ci_low": ci.low,
+                "ci_high": ci.high,
+            }
+        )
+    sel = (
+        pd.DataFrame(rows)
+        .sort_values("gain_vs_start", ascending=False, kind="stable")
+        .reset_index(drop=True)
+    )
     return sel, str(sel["spec"].iloc[0]), n
 
 
-def _retest(rules, start_spec, best_spec, opponents, test_seed, deals, jobs, progress) -> pd.DataFrame:
+def _retest(
+    rules, start_spec, best_spec, opponents, test_seed, deals, jobs, progress
+) -> pd.DataFrame:
     cands = [start_spec, best_spec]
     paired = play_against(rules, cands, opponents, test_seed, 0, deals, jobs)
     progress.add(_hands_per_deal(rules, cands, opponents) * deals, "re-test")
@@ -351,13 +443,22 @@ def _action_digests(rules, seats, seed, start, count) -> np.ndarray:
     cuts = np.searchsorted(game, np.arange(start, start + count + 1))
     out = np.zeros(count, np.uint64)
     for i in range(count):
-        d = hashlib.blake2b(key[cuts[i]:cuts[i + 1]].tobytes(), digest_size=8).digest()
+        d = hashlib.blake2b(key[cuts[i] : cuts[i + 1]].tobytes(), digest_size=8).digest()
         out[i] = np.frombuffer(d, np.uint64)[0]
     return out
 
 
-def knob_activity(rules, strategy: str, values: dict[str, float], space: Sequence[KnobRange],
-                  opponent: str, seed: int, hands: int, jobs: int = -1, start: int = 0) -> pd.DataFrame:
+def knob_activity(
+    rules,
+    strategy: str,
+    values: dict[str, float],
+    space: Sequence[KnobRange],
+    opponent: str,
+    seed: int,
+    hands: int,
+    jobs: int = -1,
+    start: int = 0,
+) -> pd.DataFrame:
     """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose action
     sequences differ between the knob at lo and at hi, the other knobs at ``values``.
 
@@ -373,19 +474,34 @@ def knob_activity(rules, strategy: str, values: dict[str, float], space: Sequenc
     n_seat = n_teams(rules)
     rows = []
     for k in space:
-        changed = sum(int((digests[(k.name, k.lo, j)] != digests[(k.name, k.hi, j)]).sum()) for j in range(n_seat))
-        rows.append({"knob": k.name, "lo": k.lo, "hi": k.hi, "hands": hands * n_seat, "hands_changed": changed})
+        changed = sum(
+            int((digests[(k.name, k.lo, j)] != digests[(k.name, k.hi, j)]).sum())
+            for j in range(n_seat)
+        )
+        rows.append(
+            {
+                "knob": k.name,
+                "lo": k.lo,
+                "hi": k.hi,
+                "hands": hands * n_seat,
+                "hands_changed": changed,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def _check_numbers(budget, seed, jobs, test_hands, generations, popsize, activity_hands) -> tuple:
     """tune's numbers as ints in their documented ranges (sim.core.limits), else TuneError."""
     try:
-        out = (check_int("budget", budget, *limits.TUNE_BUDGET), check_int("seed", seed, *limits.TUNE_SEED),
-               check_int("jobs", jobs, *limits.JOBS), check_int("test_hands", test_hands, *limits.TEST_DEALS),
-               check_int("generations", generations, *limits.GENERATIONS),
-               None if popsize is None else check_int("popsize", popsize, *limits.POPSIZE),
-               check_int("activity_hands", activity_hands, 1, limits.TEST_DEALS[1]))
+        out = (
+            check_int("budget", budget, *limits.TUNE_BUDGET),
+            check_int("seed", seed, *limits.TUNE_SEED),
+            check_int("jobs", jobs, *limits.JOBS),
+            check_int("test_hands", test_hands, *limits.TEST_DEALS),
+            check_int("generations", generations, *limits.GENERATIONS),
+            None if popsize is None else check_int("popsize", popsize, *limits.POPSIZE),
+            check_int("activity_hands", activity_hands, 1, limits.TEST_DEALS[1]),
+        )
     except CanastaError as exc:
         raise TuneError(str(exc)) from None
     if out[2] == 0:
@@ -414,7 +530,8 @@ def tune(
     (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
     Raises TuneError on bad input."""
     budget, seed, jobs, test_hands, generations, popsize, activity_hands = _check_numbers(
-        budget, seed, jobs, test_hands, generations, popsize, activity_hands)
+        budget, seed, jobs, test_hands, generations, popsize, activity_hands
+    )
     rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
     opponents = list(dict.fromkeys(opponents))
     if not opponents:
@@ -422,9 +539,13 @@ def tune(
     for o in opponents:
         _knob_names(o)
     space = list(space) if space else default_space(strategy)
-    if len(space) < 2:  # cma's bounded search fails in one dimension ("dimension needed") after a generation
-        raise TuneError(f"tune searches at least 2 knobs (CMA-ES), got {len(space)}: give two or more --knob, "
-                        f"or use `canasta sweep` for one knob")
+    if (
+        len(space) < 2
+    ):  # cma's bounded search fails in one dimension ("dimension needed") after a generation
+        raise TuneError(
+            f"tune searches at least 2 knobs (CMA-ES), got {len(space)}: give two or more --knob, "
+            f"or use `canasta sweep` for one knob"
+        )
     start = start_values(strategy, space, rules.label)
     start_spec = spec_of(strategy, start)
     if start_spec in opponents:
@@ -435,21 +556,59 @@ def tune(
     total = budget + 2 * per_deal * test_hands + 2 * len(space) * n_teams(rules) * activity_hands
     bar = _Progress(total, progress)
     try:
-        history, mean_pos, played = _search(rules, strategy, space, opponents, start_spec, seed, gens,
-                                            deals, lam, jobs, bar)
-        selection, best_spec, n = _select(rules, strategy, space, opponents, start_spec, history, mean_pos,
-                                          seed, gens * deals, budget - played, jobs, bar)
+        history, mean_pos, played = _search(
+            rules, strategy, space, opponents, start_spec, seed, gens, deals, lam, jobs, bar
+        )
+        selection, best_spec, n = _select(
+            rules,
+            strategy,
+            space,
+            opponents,
+            start_spec,
+            history,
+            mean_pos,
+            seed,
+            gens * deals,
+            budget - played,
+            jobs,
+            bar,
+        )
         played += n
-        test = _retest(rules, start_spec, best_spec, opponents, seed + TEST_SEED_OFFSET, test_hands, jobs, bar)
+        test = _retest(
+            rules, start_spec, best_spec, opponents, seed + TEST_SEED_OFFSET, test_hands, jobs, bar
+        )
         best = {**start, **{k: float(v) for k, v in parse_spec(best_spec)[1].items() if k in start}}
-        activity = knob_activity(rules, strategy, best, space, opponents[0], seed, activity_hands, jobs)
+        activity = knob_activity(
+            rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
+        )
         bar.add(2 * len(space) * n_teams(rules) * activity_hands)
     finally:
         bar.close()
-    settings = {"generations": gens, "deals_per_generation": deals, "popsize": lam,
-                "test_hands": test_hands, "activity_hands": activity_hands,
-                "space": [vars(k) for k in space], "command": command,
-                "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    return TuneResult(strategy, getattr(rules, "label", str(rules)), opponents, seed, seed + TEST_SEED_OFFSET,
-                      budget, played, start, best, start_spec, best_spec, history, selection, test,
-                      activity, settings)
+    settings = {
+        "generations": gens,
+        "deals_per_generation": deals,
+        "popsize": lam,
+        "test_hands": test_hands,
+        "activity_hands": activity_hands,
+        "space": [vars(k) for k in space],
+        "command": command,
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    return TuneResult(
+        strategy,
+        getattr(rules, "label", str(rules)),
+        opponents,
+        seed,
+        seed + TEST_SEED_OFFSET,
+        budget,
+        played,
+        start,
+        best,
+        start_spec,
+        best_spec,
+        history,
+        selection,
+        test,
+        activity,
+        settings,
+    )

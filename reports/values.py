@@ -45,13 +45,37 @@ MODELS = ("gbt", "ridge")
 
 # basic-detail features (every decision log has them); keys and the outcome are never features
 BASIC_FEATURES = (
-    "turn", "decision_type", "n_legal", "hand_size", "pile_size", "pile_frozen", "team_opened",
-    "opp_opened", "canastas_us", "canastas_them", "next_opp_hand_size", "min_opp_hand_size",
-    "stock_size", "cum_us", "cum_them", "pending_value",
+    "turn",
+    "decision_type",
+    "n_legal",
+    "hand_size",
+    "pile_size",
+    "pile_frozen",
+    "team_opened",
+    "opp_opened",
+    "canastas_us",
+    "canastas_them",
+    "next_opp_hand_size",
+    "min_opp_hand_size",
+    "stock_size",
+    "cum_us",
+    "cum_them",
+    "pending_value",
 )
 # columns holding a category (a card kind, a decision type, a meld slot), one-hot for ridge
 CATEGORICAL = ("decision_type", "pile_top", "drawn_1", "drawn_2", "act_kind", "act_target")
-NOT_FEATURES = {"seed", "game", "hand", "seat", "team", "action", "score_us", "score_them", "went_out_us", "strategy"}
+NOT_FEATURES = {
+    "seed",
+    "game",
+    "hand",
+    "seat",
+    "team",
+    "action",
+    "score_us",
+    "score_them",
+    "went_out_us",
+    "strategy",
+}
 
 
 class ValueModelError(ValueError):
@@ -74,7 +98,9 @@ class ValueModel:
         missing = [c for c in self.features if c not in frame.columns]
         if missing:
             raise ValueModelError(f"the frame lacks the model's feature column '{missing[0]}'")
-        return np.asarray(self.model.predict(frame[self.features].to_numpy(np.float64)), dtype=np.float64)
+        return np.asarray(
+            self.model.predict(frame[self.features].to_numpy(np.float64)), dtype=np.float64
+        )
 
 
 def default_features(columns: list[str]) -> list[str]:
@@ -91,7 +117,9 @@ def hand_ids(frame: pd.DataFrame) -> np.ndarray:
     return inverse.ravel()
 
 
-def split_by_hand(groups: np.ndarray, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def split_by_hand(
+    groups: np.ndarray, test_fraction: float, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Boolean train / test row masks: a random `test_fraction` of the hands (all their rows)
     are held out, the rest train."""
     n_groups = int(groups.max()) + 1 if len(groups) else 0
@@ -101,8 +129,14 @@ def split_by_hand(groups: np.ndarray, test_fraction: float, seed: int) -> tuple[
     return ~test, test
 
 
-def r2_by_hand_ci(y: np.ndarray, pred: np.ndarray, groups: np.ndarray, level: float = 0.95,
-                  n_boot: int = 1000, seed: int = 0) -> tuple[float, float, float]:
+def r2_by_hand_ci(
+    y: np.ndarray,
+    pred: np.ndarray,
+    groups: np.ndarray,
+    level: float = 0.95,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> tuple[float, float, float]:
     """R² of `pred` for `y` and a percentile bootstrap interval that resamples hands (groups),
     not rows: a hand's rows share its result.  Returns (r2, low, high)."""
     _, g = np.unique(groups, return_inverse=True)
@@ -131,8 +165,13 @@ def _estimator(kind: str, features: list[str], seed: int) -> Any:
 
         # no early stopping: its validation split would cut through hands
         return HistGradientBoostingRegressor(
-            max_iter=100, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=200,
-            l2_regularization=1.0, early_stopping=False, random_state=seed,
+            max_iter=100,
+            learning_rate=0.1,
+            max_leaf_nodes=15,
+            min_samples_leaf=200,
+            l2_regularization=1.0,
+            early_stopping=False,
+            random_state=seed,
         )
     from sklearn.compose import ColumnTransformer
     from sklearn.linear_model import RidgeCV
@@ -142,15 +181,22 @@ def _estimator(kind: str, features: list[str], seed: int) -> Any:
     cats = [i for i, f in enumerate(features) if f in CATEGORICAL]
     nums = [i for i, f in enumerate(features) if f not in CATEGORICAL]
     prep = ColumnTransformer(
-        [("kinds", OneHotEncoder(handle_unknown="ignore"), cats), ("numbers", StandardScaler(), nums)]
+        [
+            ("kinds", OneHotEncoder(handle_unknown="ignore"), cats),
+            ("numbers", StandardScaler(), nums),
+        ]
     )
     return make_pipeline(prep, RidgeCV(alphas=np.logspace(-1, 3, 9)))
 
 
-def _read(run_dir: Path, features: list[str] | None, max_hands: int | None, seed: int) -> tuple[pd.DataFrame, list[str]]:
+def _read(
+    run_dir: Path, features: list[str] | None, max_hands: int | None, seed: int
+) -> tuple[pd.DataFrame, list[str]]:
     manifest = store.read_manifest(run_dir)
     if not manifest.get("log_decisions"):
-        raise ValueModelError(f"{run_dir} has no decision logs: simulate with --log-decisions (and --log-detail cards)")
+        raise ValueModelError(
+            f"{run_dir} has no decision logs: simulate with --log-decisions (and --log-detail cards)"
+        )
     files = store.shard_files(run_dir, "decisions")
     if not files:
         raise ValueModelError(f"{run_dir} has no finished chunks to fit on")
@@ -161,7 +207,9 @@ def _read(run_dir: Path, features: list[str] | None, max_hands: int | None, seed
     unknown = [f for f in feats if f not in columns or f in NOT_FEATURES]
     if unknown:
         raise ValueModelError(f"'{unknown[0]}' is not a feature column of {run_dir}'s decisions")
-    frame = store.read_run(run_dir, "decisions", columns=["seed", "game", "hand", "score_us", "score_them", *feats])
+    frame = store.read_run(
+        run_dir, "decisions", columns=["seed", "game", "hand", "score_us", "score_them", *feats]
+    )
     if max_hands is not None:
         groups = hand_ids(frame)
         n = int(groups.max()) + 1 if len(groups) else 0
@@ -202,15 +250,21 @@ def fit_value(
     if model not in MODELS:
         raise ValueModelError(f"model={model!r}: choose one of {', '.join(MODELS)}")
     if not 0.0 < test_fraction < 1.0:
-        raise ValueModelError(f"test_fraction={test_fraction}: give a share strictly between 0 and 1")
+        raise ValueModelError(
+            f"test_fraction={test_fraction}: give a share strictly between 0 and 1"
+        )
     root = Path(run_dir)
     frame, feats = _read(root, features, max_hands, seed)
     groups = hand_ids(frame)
     train, test = split_by_hand(groups, test_fraction, seed)
     if train.sum() == 0 or test.sum() == 0 or len(np.unique(groups[test])) < 10:
-        raise ValueModelError(f"{root}: too few hands ({int(groups.max()) + 1}) for a held-out R²; log more hands")
+        raise ValueModelError(
+            f"{root}: too few hands ({int(groups.max()) + 1}) for a held-out R²; log more hands"
+        )
     x = frame[feats].to_numpy(np.float64)
-    y = (frame["score_us"].to_numpy(np.int64) - frame["score_them"].to_numpy(np.int64)).astype(np.float64)
+    y = (frame["score_us"].to_numpy(np.int64) - frame["score_them"].to_numpy(np.int64)).astype(
+        np.float64
+    )
     est = _estimator(model, feats, seed)
     from threadpoolctl import threadpool_limits
 
@@ -222,7 +276,9 @@ def fit_value(
     card = {
         "target": TARGET,
         "model": model,
-        "estimator": type(est).__name__ if model == "gbt" else "StandardScaler+OneHotEncoder+RidgeCV",
+        "estimator": type(est).__name__
+        if model == "gbt"
+        else "StandardScaler+OneHotEncoder+RidgeCV",
         "features": feats,
         "r2_test": r2,
         "r2_test_ci95": [low, high],
@@ -234,7 +290,10 @@ def fit_value(
         "hands_train": int(len(np.unique(groups[train]))),
         "hands_test": int(len(np.unique(groups[test]))),
         "seed": seed,
-        "run": {k: manifest.get(k) for k in ("seed", "strategies", "mode", "total", "log_decisions", "log_detail")},
+        "run": {
+            k: manifest.get(k)
+            for k in ("seed", "strategies", "mode", "total", "log_decisions", "log_detail")
+        },
         "rules": manifest.get("rules", {}).get("name"),
         "created": store.now_iso(),
     }
@@ -265,6 +324,8 @@ def load_value(run_dir: str | os.PathLike) -> ValueModel:
 
     folder = Path(run_dir) / MODELS_DIR
     if not (folder / MODEL_FILE).is_file() or not (folder / CARD_FILE).is_file():
-        raise ValueModelError(f"{run_dir} holds no value model; fit one with reports.values.fit_value({str(run_dir)!r})")
+        raise ValueModelError(
+            f"{run_dir} holds no value model; fit one with reports.values.fit_value({str(run_dir)!r})"
+        )
     card = json.loads((folder / CARD_FILE).read_text())
     return ValueModel(joblib.load(folder / MODEL_FILE), card)

@@ -55,13 +55,25 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray) -> int:
     onto a sequence, draw, decline; -1: none of them (the caller plays the first legal action)."""
     H = Off.HANDS
     top = obs[Off.PILE_TOP]
-    if obs[Off.PILE_LEN] > 0 and FIRST_NATURAL <= top <= LAST_NATURAL and obs[H + top] + meld_nat_nb(obs, team_of_nb(obs), top) > 0:
+    if (
+        obs[Off.PILE_LEN] > 0
+        and FIRST_NATURAL <= top <= LAST_NATURAL
+        and obs[H + top] + meld_nat_nb(obs, team_of_nb(obs), top) > 0
+    ):
         # only then can a take be legal (a cheap filter; the engine's check decides).  A loop
         # over an index, not over a tuple of the actions: numba unrolls a tuple of constants,
         # and every copy of the call is a call site (see decide_nb)
         team = team_of_nb(obs)
         for i in range(4):
-            a = Act.TAKE_ONTO if i == 0 else (Act.TAKE_PAIR if i == 1 else (Act.TAKE_NAT_JOKER if i == 2 else Act.TAKE_NAT_TWO))
+            a = (
+                Act.TAKE_ONTO
+                if i == 0
+                else (
+                    Act.TAKE_PAIR
+                    if i == 1
+                    else (Act.TAKE_NAT_JOKER if i == 2 else Act.TAKE_NAT_TWO)
+                )
+            )
             if take_ok_nb(obs, params, team, a):
                 return a
     a = sequence_take_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
@@ -101,7 +113,9 @@ def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
 
 
 @njit(cache=True, _nrt=False)
-def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+def decide_nb(
+    obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray
+) -> int:
     # Each callee has one call site here: numba gives every call site two stack slots that
     # this function's entry zeroes on every call (3.6% of a greedy hand with 17 sites), so
     # the steps below hand their candidates to one check, in their order.
@@ -115,7 +129,12 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
         team = team_of_nb(obs)
         csize = params[Par.CANASTA_SIZE]
         hopeless = False
-        if obs[Off.TEAM_OPENED + team] == 0 and obs[Off.PENDING_VALUE] == 0 and obs[Off.ASIDE_LEN] == 0 and params[Par.SEQUENCES] == 0:
+        if (
+            obs[Off.TEAM_OPENED + team] == 0
+            and obs[Off.PENDING_VALUE] == 0
+            and obs[Off.ASIDE_LEN] == 0
+            and params[Par.SEQUENCES] == 0
+        ):
             # exact shortcut (saves the opening oracle): no meld is legal when the hand's card
             # points cannot reach the minimum and no rank plus the wilds can make a canasta
             # (concealed)
@@ -126,11 +145,16 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 pts += obs[H + k] * params[Par.CARD_VALUE + k]
                 if obs[H + k] > most:
                     most = obs[H + k]
-            pts += obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+            pts += (
+                obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO]
+                + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+            )
             hopeless = pts < obs[Off.TEAM_MIN + team] and most + wilds < csize
         if not hopeless:
             # 0. Samba: sequences first (a samba is worth 1,500)
-            a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # no call without Samba
+            a = (
+                sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1
+            )  # no call without Samba
             if a >= 0:
                 return a
             a = _first_meld_nb(obs, params, team, csize)
@@ -227,7 +251,11 @@ def _first_meld_nb(obs: np.ndarray, params: np.ndarray, team: int, csize: int) -
         else:
             step = 6
             if obs[H + Kind.BLACK3] > 0:
-                a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
+                a = (
+                    Act.ADD_NAT + Kind.BLACK3
+                    if meld_nat_nb(obs, team, Kind.BLACK3) > 0
+                    else Act.MELD + Kind.BLACK3 * 3
+                )
         if a >= 0 and meld_ok_nb(obs, params, team, a):
             return a
     return -1

@@ -46,39 +46,94 @@ from strategies.sequences import sequence_move_nb, sequence_take_nb
 
 KNOB_TABLE: tuple[Knob, ...] = (
     Knob("open_threshold", 0.0, "open from hand only with >= minimum + this many meldable points"),
-    Knob("open_with_pile_only", 0.0, "1: open from hand only when forced -- the opponents have opened and we "
-         "have not, the hand may end soon, or the stock is low (section 2)"),
-    Knob("max_wild_commit", 1.0, "wild cards we put into one meld that is not being completed into a "
-         "canasta this turn (completing a canasta may use more) (section 4)"),
-    Knob("freeze_when", 1.0, "0 never freeze; 1 freeze with a two when the opponents have opened and we "
-         "have not; 2 also when the pile (>= 4 cards) is unfrozen for the next opponent and every "
-         "non-wild discard is dangerous, unless our side holds fewer cards than theirs (section 5)"),
-    Knob("go_out_min_canastas", 1.0, "go out voluntarily only with this many team canastas (at least the "
-         "rules' number) ..."),
-    Knob("go_out_opp_cards_le", 5.0, "... or as soon as an opponent holds this few cards, or the stock is "
-         "low (section 7); acts only when go_out_min_canastas is above the rules' number (else the "
-         "player goes out as soon as it may)"),
-    Knob("pair_hold", 0.0, "1: keep natural pairs in hand (no pair + wild melds) unless opening, going "
-         "out or the hand may end; 2: also keep them when the hand may end (section 3)"),
-    Knob("take_min_pile", 5.0, "take an unfrozen pile with a natural + a wild only from this many cards "
-         "(section 1)"),
+    Knob(
+        "open_with_pile_only",
+        0.0,
+        "1: open from hand only when forced -- the opponents have opened and we "
+        "have not, the hand may end soon, or the stock is low (section 2)",
+    ),
+    Knob(
+        "max_wild_commit",
+        1.0,
+        "wild cards we put into one meld that is not being completed into a "
+        "canasta this turn (completing a canasta may use more) (section 4)",
+    ),
+    Knob(
+        "freeze_when",
+        1.0,
+        "0 never freeze; 1 freeze with a two when the opponents have opened and we "
+        "have not; 2 also when the pile (>= 4 cards) is unfrozen for the next opponent and every "
+        "non-wild discard is dangerous, unless our side holds fewer cards than theirs (section 5)",
+    ),
+    Knob(
+        "go_out_min_canastas",
+        1.0,
+        "go out voluntarily only with this many team canastas (at least the rules' number) ...",
+    ),
+    Knob(
+        "go_out_opp_cards_le",
+        5.0,
+        "... or as soon as an opponent holds this few cards, or the stock is "
+        "low (section 7); acts only when go_out_min_canastas is above the rules' number (else the "
+        "player goes out as soon as it may)",
+    ),
+    Knob(
+        "pair_hold",
+        0.0,
+        "1: keep natural pairs in hand (no pair + wild melds) unless opening, going "
+        "out or the hand may end; 2: also keep them when the hand may end (section 3)",
+    ),
+    Knob(
+        "take_min_pile",
+        5.0,
+        "take an unfrozen pile with a natural + a wild only from this many cards (section 1)",
+    ),
     Knob("take_pair_min_pile", 1.0, "take with a natural pair only from this many cards"),
-    Knob("meld_all_when_opp_cards_le", 4.0, "meld everything when an opponent whose team may go out holds "
-         "this few cards (section 3)"),
-    Knob("hold_melds", 0.0, "1: no new melds of naturals from hand once opened, except to complete a "
-         "canasta (5+ of a rank) or when the hand may end (section 3)"),
-    Knob("safe_discard", 1.0, "weight of the danger estimate in the discard choice (0: plain least useful "
-         "card) -- melded ranks of the next opponent, rule of 8, its last discard (section 6)"),
-    Knob("black3_stop", 5.0, "a black three is kept as a stop and played when the pile holds this many "
-         "cards (0: black threes are discarded first, like greedy) (section 5)"),
-    Knob("concealed", 0.0, "1: while the team has not melded, go out concealed when the whole hand can be "
-         "melded with a canasta (section 7); acts only when the opening rules would not open "
-         "(open_with_pile_only=1, a high open_threshold): else the opening melds the same cards"),
-    Knob("joker_first", 1.0, "1: meld jokers first and keep twos (freeze with twos); 0: twos first"),
-    Knob("late_stock", 6.0, "the hand \"may end\" when the stock holds this few cards (hands seldom last "
-         "until the stock is below 15: useful values are higher)"),
-    Knob("shed_high_when_ending", 1.0, "1: when the hand may end, discard high cards first (they would "
-         "count against us); 0: low cards first as always (section 6)"),
+    Knob(
+        "meld_all_when_opp_cards_le",
+        4.0,
+        "meld everything when an opponent whose team may go out holds this few cards (section 3)",
+    ),
+    Knob(
+        "hold_melds",
+        0.0,
+        "1: no new melds of naturals from hand once opened, except to complete a "
+        "canasta (5+ of a rank) or when the hand may end (section 3)",
+    ),
+    Knob(
+        "safe_discard",
+        1.0,
+        "weight of the danger estimate in the discard choice (0: plain least useful "
+        "card) -- melded ranks of the next opponent, rule of 8, its last discard (section 6)",
+    ),
+    Knob(
+        "black3_stop",
+        5.0,
+        "a black three is kept as a stop and played when the pile holds this many "
+        "cards (0: black threes are discarded first, like greedy) (section 5)",
+    ),
+    Knob(
+        "concealed",
+        0.0,
+        "1: while the team has not melded, go out concealed when the whole hand can be "
+        "melded with a canasta (section 7); acts only when the opening rules would not open "
+        "(open_with_pile_only=1, a high open_threshold): else the opening melds the same cards",
+    ),
+    Knob(
+        "joker_first", 1.0, "1: meld jokers first and keep twos (freeze with twos); 0: twos first"
+    ),
+    Knob(
+        "late_stock",
+        6.0,
+        'the hand "may end" when the stock holds this few cards (hands seldom last '
+        "until the stock is below 15: useful values are higher)",
+    ),
+    Knob(
+        "shed_high_when_ending",
+        1.0,
+        "1: when the hand may end, discard high cards first (they would "
+        "count against us); 0: low cards first as always (section 6)",
+    ),
 )
 K = knob_index("HeuristicKnobs", KNOB_TABLE)  # K.<name>: the knob's position in the vector
 DEFAULTS: dict[str, float] = knob_defaults(KNOB_TABLE)
@@ -89,14 +144,18 @@ def knobs_with(**overrides: float) -> dict[str, float]:
     return _knobs_with(KNOB_TABLE, **overrides)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _first_legal_nb(obs, params, buf) -> int:
     n = legal_actions_nb(obs, Off.HANDS, params, buf)
     return buf[0] if n > 0 else -1
 
 
 @njit(cache=True, _nrt=False)
-def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+def decide_nb(
+    obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray
+) -> int:
     H = Off.HANDS
     team = team_of_nb(obs)
     need_can = params[Par.CANASTAS_TO_GO_OUT]
@@ -118,20 +177,30 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
     # opponent holds at least opp_min_cards, so the threat scan (canastas of every opposing
     # team) runs only when those are few enough
     meld_all_le = knobs[K.meld_all_when_opp_cards_le]
-    ending = late or (opp_min_cards <= meld_all_le and _threat_cards_nb(obs, params, team) <= meld_all_le)
+    ending = late or (
+        opp_min_cards <= meld_all_le and _threat_cards_nb(obs, params, team) <= meld_all_le
+    )
     out_can = knobs[K.go_out_min_canastas] if knobs[K.go_out_min_canastas] > need_can else need_can
     may_out = my_can >= need_can
-    want_out = may_out and (my_can >= out_can or opp_min_cards <= knobs[K.go_out_opp_cards_le] or late)
+    want_out = may_out and (
+        my_can >= out_can or opp_min_cards <= knobs[K.go_out_opp_cards_le] or late
+    )
     meld_all = ending or want_out
 
     # ---------------------------------------------------------------- meld phase
-    mode = 0  # 0 discard only, 1 opened: the meld plan, 2 opening in progress or concealed going out
+    mode = (
+        0  # 0 discard only, 1 opened: the meld plan, 2 opening in progress or concealed going out
+    )
     if opened:
         mode = 1
     elif obs[Off.PENDING_VALUE] > 0 or obs[Off.ASIDE_LEN] > 0:
         mode = 2  # an opening in progress must reach the minimum
     else:
-        if knobs[K.concealed] != 0 and obs[Off.MELDED_BEFORE] == 0 and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team):
+        if (
+            knobs[K.concealed] != 0
+            and obs[Off.MELDED_BEFORE] == 0
+            and can_go_out_concealed_nb(obs, obs[H : H + N_KINDS], params, team)
+        ):
             mode = 2
             want_out = True
             meld_all = True
@@ -145,13 +214,27 @@ def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.nd
                 if pts >= need:
                     mode = 2
     if mode > 0:
-        a = sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1  # Samba: sequences first
+        a = (
+            sequence_move_nb(obs, params) if params[Par.SEQUENCES] != 0 else -1
+        )  # Samba: sequences first
         if a >= 0:
             return a
-        a = _meld_choice_nb(obs, params, knobs, team, nh, mode == 2, want_out, mode == 2 or meld_all, want_out or not may_out)
+        a = _meld_choice_nb(
+            obs,
+            params,
+            knobs,
+            team,
+            nh,
+            mode == 2,
+            want_out,
+            mode == 2 or meld_all,
+            want_out or not may_out,
+        )
         if a >= 0:
             return a
-    a = _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards)
+    a = _discard_nb(
+        obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards
+    )
     if a >= 0 and discard_ok_nb(obs, params, team, a - Act.DISCARD):  # a discard (_discard_nb)
         return a
     return _first_legal_nb(obs, params, buf)
@@ -162,7 +245,10 @@ def _hand_points_nb(obs, params) -> int:
     """The card points of the naturals and wild cards in hand: at least what
     `max_meld_points_nb` can find (it melds only those)."""
     H = Off.HANDS
-    pts = obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO] + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+    pts = (
+        obs[H + Kind.TWO] * params[Par.CARD_VALUE + Kind.TWO]
+        + obs[H + Kind.JOKER] * params[Par.CARD_VALUE + Kind.JOKER]
+    )
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         pts += obs[H + k] * params[Par.CARD_VALUE + k]
     return pts
@@ -186,7 +272,12 @@ def _draw_nb(obs, params, knobs, buf, team) -> int:
     if a >= 0:
         return a
     top = obs[Off.PILE_TOP]
-    if pile == 0 or top < FIRST_NATURAL or top > LAST_NATURAL or obs[H + top] + meld_nat_nb(obs, team, top) == 0:
+    if (
+        pile == 0
+        or top < FIRST_NATURAL
+        or top > LAST_NATURAL
+        or obs[H + top] + meld_nat_nb(obs, team, top) == 0
+    ):
         return Act.DRAW  # no take can be legal (a cheap filter; the engine checks the draw)
     if take_ok_nb(obs, params, team, Act.TAKE_ONTO):
         return Act.TAKE_ONTO
@@ -332,7 +423,13 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
             nat = m_nat[k]
             w = m_two[k] + m_joker[k]
             need = csize - (nat + w)
-            ok = nat + w != 0 and need >= 1 and need <= wilds and wild_capacity_nb(params, nat, w) >= need and nh - need >= keep
+            ok = (
+                nat + w != 0
+                and need >= 1
+                and need <= wilds
+                and wild_capacity_nb(params, nat, w) >= need
+                and nh - need >= keep
+            )
             done |= np.int64(ok) << k
         while done != 0:
             k = _largest_meld_nb(done, m_nat, m_two, m_joker)  # (the fewest wild cards needed)
@@ -340,7 +437,11 @@ def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, 
             if meld_ok_nb(obs, params, team, add_w + k):
                 return add_w + k
     # 4. a natural pair + a wild (from the highest rank down)
-    if (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2)) and knobs[K.max_wild_commit] >= 1 and nh - 3 >= keep:
+    if (
+        (knobs[K.pair_hold] == 0 or opening or going_out or (meld_all and knobs[K.pair_hold] < 2))
+        and knobs[K.max_wild_commit] >= 1
+        and nh - 3 >= keep
+    ):
         v = 2 if w_first == Kind.JOKER else 1
         while pairs != 0:
             k = _highest_bit_nb(pairs)
@@ -382,11 +483,17 @@ def _highest_bit_nb(mask) -> int:
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _black3_nb(obs, params, team) -> int:
     H = Off.HANDS
     if obs[H + Kind.BLACK3] > 0:
-        a = Act.ADD_NAT + Kind.BLACK3 if meld_nat_nb(obs, team, Kind.BLACK3) > 0 else Act.MELD + Kind.BLACK3 * 3
+        a = (
+            Act.ADD_NAT + Kind.BLACK3
+            if meld_nat_nb(obs, team, Kind.BLACK3) > 0
+            else Act.MELD + Kind.BLACK3 * 3
+        )
         if meld_ok_nb(obs, params, team, a):
             return a
     return -1
@@ -417,7 +524,9 @@ def _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1) -> tuple:
 
 
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
-def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1) -> tuple:
+def _danger_nb(
+    obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1
+) -> tuple:
     """How likely a discard of kind `k` (we hold `c`) lets the next opponent take the pile:
     1 for a rank its team melded while the pile is unfrozen for it; else the chance it holds a
     natural pair of the rank (rule of 8: copies seen in our hand, every meld and the pile), or
@@ -455,7 +564,9 @@ def _danger_nb(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, 
 
 
 @njit(cache=True, _nrt=False)
-def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards) -> int:
+def _discard_nb(
+    obs, params, knobs, team, ending, opp_opened, opened, my_side_cards, opp_side_cards
+) -> int:
     """Score every held kind (lower = discard it) and return the discard action."""
     H = Off.HANDS
     seat = obs[Off.SEAT]
@@ -464,7 +575,9 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
     lho_team = obs[Off.TEAM_OF_SEAT + nxt]
     lho_cards = obs[Off.HAND_SIZE + nxt]
     pile = obs[Off.PILE_LEN]
-    unfrozen_lho = lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
+    unfrozen_lho = (
+        lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
+    )
     # cards the next opponent could be holding: stock + every other hand
     pool = obs[Off.STOCK_LEN] - obs[Off.HAND_SIZE + seat]
     for s in range(n_seats):
@@ -519,14 +632,18 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
         melded = my_nat[k] + my_two[k] + my_joker[k] > 0
         # 0 for a single, pair_score for a pair, 70 from three; +25 for a rank we melded (exact
         # small sums: the same values as the branches they replace)
-        score = np.float64(c == 2) * pair_score + np.float64(c >= 3) * 70.0 + np.float64(melded) * 25.0
+        score = (
+            np.float64(c == 2) * pair_score + np.float64(c >= 3) * 70.0 + np.float64(melded) * 25.0
+        )
         score += per_point * val
         danger = 0.0
         # the danger term is >= 0: a rank already scoring no better than the best cannot win
         # with it, so its danger is not worked out (same choice, the costly part skipped)
         if with_danger and score < best_score:
             # _danger_nb's value, its terms read without branches
-            unseen = copies - (c + nat0[k] + two_teams * nat1[k] + three_teams * nat2[k] + pile_counts[k])
+            unseen = copies - (
+                c + nat0[k] + two_teams * nat1[k] + three_teams * nat2[k] + pile_counts[k]
+            )
             ls = lho_nat[k] + lho_two[k] + lho_joker[k]
             if onto and ls > 0 and (ls < csize or onto_canasta):
                 danger = 1.0
@@ -534,7 +651,9 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
                 p1 = unseen * lho_cards / pool
                 danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
             if unseen >= 2 and danger < 1.0:
-                p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1)
+                p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(
+                    unseen, pool, lho_cards, mu0, mp0, mu1, mp1
+                )
                 if p2 > danger:
                     danger = p2
             if last == k:
@@ -563,7 +682,13 @@ def _discard_nb(obs, params, knobs, team, ending, opp_opened, opened, my_side_ca
         freeze = False
         if fw >= 1 and opp_opened and not opened:
             freeze = True
-        if fw >= 2 and unfrozen_lho and pile >= 4 and best_danger >= 0.5 and my_side_cards >= opp_side_cards:
+        if (
+            fw >= 2
+            and unfrozen_lho
+            and pile >= 4
+            and best_danger >= 0.5
+            and my_side_cards >= opp_side_cards
+        ):
             freeze = True
         if freeze:
             return Act.DISCARD + Kind.TWO

@@ -145,7 +145,11 @@ class PyGreedy(PythonStrategy):
                     if add_base + k in ok:
                         return add_base + k
         if hand[Kind.BLACK3] > 0:  # 5. black threes (going out only)
-            a = Act.ADD_NAT + Kind.BLACK3 if obs[Off.MELD_NAT + base + Kind.BLACK3] > 0 else Act.MELD + Kind.BLACK3 * 3
+            a = (
+                Act.ADD_NAT + Kind.BLACK3
+                if obs[Off.MELD_NAT + base + Kind.BLACK3] > 0
+                else Act.MELD + Kind.BLACK3 * 3
+            )
             if a in ok:
                 return a
         best, best_key = -1, 1 << 30  # 6. discard the least useful card

@@ -16,8 +16,12 @@ from sim.core.rng import randint_nb
 KNOBS: dict[str, float] = {}
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
-def decide_nb(obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+def decide_nb(
+    obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray
+) -> int:
     n = legal_actions_nb(obs, Off.HANDS, params, buf)
     if n == 0:
         return -1

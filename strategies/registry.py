@@ -60,7 +60,9 @@ def kernel_codes(kernels: Mapping[str, Callable]) -> Any:  # fields known at run
     return cls(*range(len(kernels)))
 
 
-def kernel_table(strategies: Mapping[str, ModuleType], kernels: Mapping[str, Callable]) -> tuple[int, ...]:
+def kernel_table(
+    strategies: Mapping[str, ModuleType], kernels: Mapping[str, Callable]
+) -> tuple[int, ...]:
     """The kernel code of each strategy id: the decision function its module exports, found by
     identity (a module whose decide_nb is not in `kernels` is an error)."""
     funcs = list(kernels.values())
@@ -85,7 +87,9 @@ KERNEL_OF: tuple[int, ...] = kernel_table(STRATEGIES, KERNELS)
 CHOOSES_LEGAL: frozenset[str] = frozenset({"random", "greedy", "heuristic"})
 
 
-def trusted_table(kernel_of: tuple[int, ...], kernels: Mapping[str, Callable], chooses_legal: frozenset[str]) -> tuple[int, ...]:
+def trusted_table(
+    kernel_of: tuple[int, ...], kernels: Mapping[str, Callable], chooses_legal: frozenset[str]
+) -> tuple[int, ...]:
     """Per strategy id: 1 when its decision function (by name) is one of `chooses_legal`."""
     names = list(kernels)
     return tuple(int(names[k] in chooses_legal) for k in kernel_of)
@@ -95,7 +99,14 @@ TRUSTED: tuple[int, ...] = trusted_table(KERNEL_OF, KERNELS, CHOOSES_LEGAL)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # inlined into the loop: saves a call per decision
-def decide_nb(strategy_id: int, obs: np.ndarray, params: np.ndarray, knobs: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+def decide_nb(
+    strategy_id: int,
+    obs: np.ndarray,
+    params: np.ndarray,
+    knobs: np.ndarray,
+    rng: np.ndarray,
+    buf: np.ndarray,
+) -> int:
     kernel = KERNEL_OF[strategy_id]
     if kernel == Kernel.heuristic:  # patient, pile-control, expert, tunable: different knob vectors
         return heuristic.decide_nb(obs, params, knobs, rng, buf)
@@ -132,14 +143,18 @@ def split_specs(text: str) -> list[str]:
 
     A comma part holding '=' but no ':' is a further knob of the previous spec."""
     if not isinstance(text, str):
-        raise StrategyError(f"strategies {text!r}: give text like 'expert,greedy' or 'tunable:open_threshold=50'")
+        raise StrategyError(
+            f"strategies {text!r}: give text like 'expert,greedy' or 'tunable:open_threshold=50'"
+        )
     out: list[str] = []
     for part in text.split(","):
         part = part.strip()
         if out and "=" in part and ":" not in part and ":" in out[-1]:
             out[-1] += "," + part
         elif not part:
-            raise StrategyError(f"strategies {text!r}: an empty name; write names separated by commas")
+            raise StrategyError(
+                f"strategies {text!r}: an empty name; write names separated by commas"
+            )
         else:
             out.append(part)
     return out
@@ -147,10 +162,14 @@ def split_specs(text: str) -> list[str]:
 
 def strategy_id(name: str) -> int:
     if not isinstance(name, str):
-        raise StrategyError(f"strategy {name!r}: give a name like 'expert' or 'tunable:open_threshold=50'")
+        raise StrategyError(
+            f"strategy {name!r}: give a name like 'expert' or 'tunable:open_threshold=50'"
+        )
     base = name.split(":", 1)[0]
     if base not in STRATEGY_NAMES:
-        raise StrategyError(f"unknown strategy {base!r}; known strategies: {', '.join(STRATEGY_NAMES)}")
+        raise StrategyError(
+            f"unknown strategy {base!r}; known strategies: {', '.join(STRATEGY_NAMES)}"
+        )
     return STRATEGY_NAMES.index(base)
 
 
@@ -163,17 +182,23 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """The one reader of a strategy spec: 'name' or 'name:knob=value,knob=value' ->
     (name, {knob: value text}); a knob without a value, or given twice, is a StrategyError."""
     if not isinstance(spec, str):
-        raise StrategyError(f"strategy {spec!r}: give a name like 'expert' or 'tunable:open_threshold=50'")
+        raise StrategyError(
+            f"strategy {spec!r}: give a name like 'expert' or 'tunable:open_threshold=50'"
+        )
     base, _, rest = spec.strip().partition(":")
     base = base.strip()
     if not base:
-        raise StrategyError(f"strategy spec {spec!r} has no name; write name or name:knob=value,...")
+        raise StrategyError(
+            f"strategy spec {spec!r} has no name; write name or name:knob=value,..."
+        )
     knobs: dict[str, str] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq or not key or not raw.strip():
-            raise StrategyError(f"knob {item!r} of strategy {base!r} has no value; write {base}:{key or 'knob'}=VALUE")
+            raise StrategyError(
+                f"knob {item!r} of strategy {base!r} has no value; write {base}:{key or 'knob'}=VALUE"
+            )
         if key in knobs:
             raise StrategyError(f"knob {key!r} of strategy {base!r} is given twice; give it once")
         knobs[key] = raw.strip()
@@ -190,11 +215,15 @@ def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
     for key, raw in given.items():
         if key not in defaults:
             known = ", ".join(defaults) or "none"
-            raise StrategyError(f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write {base}:knob=value,...")
+            raise StrategyError(
+                f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write {base}:knob=value,..."
+            )
         try:
             values[key] = float(raw)
         except ValueError:
-            raise StrategyError(f"knob {key}={raw!r} of strategy {base!r} is not a number") from None
+            raise StrategyError(
+                f"knob {key}={raw!r} of strategy {base!r} is not a number"
+            ) from None
         if not math.isfinite(values[key]):
             raise StrategyError(f"knob {key}={raw} of strategy {base!r} must be a finite number")
     return values

@@ -13,7 +13,9 @@ from sim.core.legal import suit_off_nb, why_illegal_nb
 from sim.core.readers import team_of_nb
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def sequence_move_nb(obs: np.ndarray, params: np.ndarray) -> int:
     """A legal sequence extension or new sequence, or -1.  Order: slots 0.., below then above;
     then new runs by suit C D H S, the highest run first."""
@@ -45,7 +47,9 @@ def sequence_move_nb(obs: np.ndarray, params: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def sequence_take_nb(obs: np.ndarray, params: np.ndarray) -> int:
     """A legal take of the pile onto a team sequence, or -1."""
     if params[Par.SEQUENCES] == 0 or obs[Off.PILE_LEN] == 0:

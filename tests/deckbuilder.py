@@ -35,8 +35,21 @@ from sim.core.enums import JOKER_ID
 
 HAND_SIZE_BY_PLAYERS = {2: 15, 3: 13, 4: 11, 5: 11, 6: 13}
 NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_RANK_INDEX = {"2": 0, "3": 1, "4": 2, "5": 3, "6": 4, "7": 5, "8": 6, "9": 7, "10": 8,
-               "J": 9, "Q": 10, "K": 11, "A": 12}
+_RANK_INDEX = {
+    "2": 0,
+    "3": 1,
+    "4": 2,
+    "5": 3,
+    "6": 4,
+    "7": 5,
+    "8": 6,
+    "9": 7,
+    "10": 8,
+    "J": 9,
+    "Q": 10,
+    "K": 11,
+    "A": 12,
+}
 SUITS = "CDHS"
 
 
@@ -193,8 +206,9 @@ def stacked_deck(
     return " ".join(card_token(c) for c in order)
 
 
-def stock_after_deal(players: int = 4, decks: int | None = None, upcards: int = 1,
-                     hand_size: int | None = None) -> int:
+def stock_after_deal(
+    players: int = 4, decks: int | None = None, upcards: int = 1, hand_size: int | None = None
+) -> int:
     """Stock size after the deal (no red threes replaced)."""
     n = 4 if players == 5 else players
     dk = decks if decks is not None else (3 if players == 6 else 2)
@@ -203,6 +217,7 @@ def stock_after_deal(players: int = 4, decks: int | None = None, upcards: int = 
 
 
 # ----------------------------------------------------------------------------- engine helpers
+
 
 def new_game(rules=None, dealer: int = 0, cum=None, hand_index: int = 0, **deck_kw):
     """A GameState dealt from `stacked_deck(**deck_kw)` for `rules` (classic 4p by default)."""
@@ -215,8 +230,9 @@ def new_game(rules=None, dealer: int = 0, cum=None, hand_index: int = 0, **deck_
     deck_kw.setdefault("decks", rules.decks)
     deck_kw.setdefault("no_runs", bool(rules.sequences))
     text = stacked_deck(dealer=dealer, **deck_kw)
-    gs = GameState.new_hand(rules, deck=text, dealer=dealer, cum_scores=list(cum or []),
-                            hand=hand_index)
+    gs = GameState.new_hand(
+        rules, deck=text, dealer=dealer, cum_scores=list(cum or []), hand=hand_index
+    )
     gs.dealer = dealer
     gs.cum = [int(c) for c in (cum or [])] + [0] * (3 - len(cum or []))
     return gs
@@ -290,8 +306,16 @@ def referee_agrees(gs, opening_superset: bool = False) -> dict:
         _same_table(gs)
     if gs.is_over:
         res = referee_hand(gs.params, list(gs.deck), gs.dealer, gs.cum, gs.actions)
-        for name in ("score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus",
-                     "hand_penalty", "canastas", "natural_canastas"):
+        for name in (
+            "score",
+            "meld_points",
+            "canasta_bonus",
+            "red3_points",
+            "go_out_bonus",
+            "hand_penalty",
+            "canastas",
+            "natural_canastas",
+        ):
             assert list(getattr(res, name)) == bd[name], (name, list(getattr(res, name)), bd[name])
         assert res.end_reason == int(gs.state[Off.END_REASON])
         assert list(res.red3) == [gs.red_threes(t) for t in range(gs.n_teams)]
@@ -309,13 +333,18 @@ def referee_agrees(gs, opening_superset: bool = False) -> dict:
 
             engine = {a for a in range(N_ACTIONS) if gs.why_illegal(a) is None}
             referee = set(ref.legal_actions())
-            assert engine <= referee, ("refused by the referee", [gs.text(a) for a in engine - referee],
-                                       [ref.is_legal(a) for a in engine - referee])
+            assert engine <= referee, (
+                "refused by the referee",
+                [gs.text(a) for a in engine - referee],
+                [ref.is_legal(a) for a in engine - referee],
+            )
             for a in referee - engine:
                 assert gs.why_illegal(a) == WHY_TEXT[Why.OPENING], (gs.text(a), gs.why_illegal(a))
         else:
             assert sorted(ref.legal_actions()) == sorted(gs.legal_actions()), (
-                sorted(ref.legal_actions()), sorted(gs.legal_actions()))
+                sorted(ref.legal_actions()),
+                sorted(gs.legal_actions()),
+            )
     return bd
 
 
@@ -330,16 +359,31 @@ def _same_table(gs) -> None:
         ref.apply(a)
     for s in range(gs.n_seats):
         assert ref.hands[s] == [int(x) for x in gs.hand_counts(s)], s
-        eng = gs.state[Off.HAND_SUITS + s * N_SUITED: Off.HAND_SUITS + (s + 1) * N_SUITED]
-        mine = [ref.suits[s][su][k] for su in range(4) for k in range(FIRST_NATURAL, LAST_NATURAL + 1)]
+        eng = gs.state[Off.HAND_SUITS + s * N_SUITED : Off.HAND_SUITS + (s + 1) * N_SUITED]
+        mine = [
+            ref.suits[s][su][k] for su in range(4) for k in range(FIRST_NATURAL, LAST_NATURAL + 1)
+        ]
         assert mine == [int(x) for x in eng], ("suits of seat", s)
     for t in range(gs.n_teams):
         melds = {k: (m.nat, m.two, m.joker) for k, m in ref.melds[t].items()}
-        assert melds == {k: tuple(int(gs.state[o + t * N_KINDS + k]) for o in (Off.MELD_NAT, Off.MELD_TWO, Off.MELD_JOKER))
-                         for k in range(N_KINDS) if gs.state[Off.MELD_NAT + t * N_KINDS + k]
-                         + gs.state[Off.MELD_TWO + t * N_KINDS + k] + gs.state[Off.MELD_JOKER + t * N_KINDS + k]}
+        assert melds == {
+            k: tuple(
+                int(gs.state[o + t * N_KINDS + k])
+                for o in (Off.MELD_NAT, Off.MELD_TWO, Off.MELD_JOKER)
+            )
+            for k in range(N_KINDS)
+            if gs.state[Off.MELD_NAT + t * N_KINDS + k]
+            + gs.state[Off.MELD_TWO + t * N_KINDS + k]
+            + gs.state[Off.MELD_JOKER + t * N_KINDS + k]
+        }
         closed = {k: (len(ms), sum(m.nat for m in ms)) for k, ms in ref.closed[t].items() if ms}
-        assert closed == {k: (int(gs.state[Off.CLOSED_COUNT + t * N_KINDS + k]), int(gs.state[Off.CLOSED_NAT + t * N_KINDS + k]))
-                          for k in range(N_KINDS) if gs.state[Off.CLOSED_COUNT + t * N_KINDS + k]}
+        assert closed == {
+            k: (
+                int(gs.state[Off.CLOSED_COUNT + t * N_KINDS + k]),
+                int(gs.state[Off.CLOSED_NAT + t * N_KINDS + k]),
+            )
+            for k in range(N_KINDS)
+            if gs.state[Off.CLOSED_COUNT + t * N_KINDS + k]
+        }
         seqs = {q: (x.suit, x.low, x.length) for q, x in enumerate(ref.seqs[t]) if x is not None}
         assert seqs == gs.sequences(t)

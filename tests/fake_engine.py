@@ -169,13 +169,17 @@ def run_chunk(rules, strategies, seed, start, count, mode="hands", log_rate=0.0,
         dec["stock_size"] = np.maximum(0, 60 - j)
         cb = hands["cum_before"][hi]
         dec["cum_us"] = cb[np.arange(rows), tos[dseat]]
-        dec["cum_them"] = cb[np.arange(rows), 1 - tos[dseat] if n_teams == 2 else (tos[dseat] + 1) % n_teams]
+        dec["cum_them"] = cb[
+            np.arange(rows), 1 - tos[dseat] if n_teams == 2 else (tos[dseat] + 1) % n_teams
+        ]
         dec["pending_value"] = ((rh >> np.uint64(40)) % np.uint64(90)).astype(np.int64)
     if check:
         assert np.all(hands["score"][:, :n_teams] == score[:, :n_teams])
     # the real engine fills score_us / score_them / went_out_us itself; the fake leaves them out
     # so that the store's own join of the outcome (for chunk functions without them) is tested
-    keep = [name for name in dec.dtype.names if name not in ("score_us", "score_them", "went_out_us")]
+    keep = [
+        name for name in dec.dtype.names if name not in ("score_us", "score_them", "went_out_us")
+    ]
     dec = repack_fields(dec[keep])
     return ChunkResult(hands=hands, decisions=dec, games=games)
 
@@ -189,7 +193,9 @@ class _Failing:
     def __init__(self, fail_start: int) -> None:
         self.fail_start = fail_start
 
-    def __call__(self, rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False):
+    def __call__(
+        self, rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False
+    ):
         if start == self.fail_start:
             raise KeyboardInterrupt
         return run_chunk(rules, strategies, seed, start, count, mode, log_rate, check)

@@ -131,7 +131,9 @@ def _hands_frame(rng, n, seed, players, strategies, rules_name, skill_of_team):
         red3 = rng.binomial(4 * (players // 2), 0.12, n).astype(np.int8)
         opened = (rng.random(n) < 0.93 + 0.05 * out).astype(np.int8)
         meld = (rng.gamma(3.0, 60.0, n) * opened).astype(np.int32) // 5 * 5
-        cbonus = (nat.astype(np.int32) * 500 + (canastas - nat).astype(np.int32) * 300).astype(np.int32)
+        cbonus = (nat.astype(np.int32) * 500 + (canastas - nat).astype(np.int32) * 300).astype(
+            np.int32
+        )
         r3 = np.where(red3 == 4, 800, red3.astype(np.int32) * 100) * np.where(opened == 1, 1, -1)
         gob = np.where(out, np.where(df["concealed"] == 1, 200, 100), 0)
         pen = np.where(out, 0, rng.gamma(2.0, 40.0, n)).astype(np.int32) // 5 * 5
@@ -190,7 +192,11 @@ def _decisions_frame(rng, hands: pd.DataFrame, players, team_of_seat, n_teams, l
         cols["team_opened"].append((frac > 0.2).astype(int))
         cols["opp_opened"].append((frac > 0.25).astype(int))
         cols["canastas_us"].append(np.floor(frac * np.array([can[t] for t in team_i])))
-        cols["canastas_them"].append(np.floor(frac * np.array([can[1 - t if n_teams == 2 else (t + 1) % n_teams] for t in team_i])))
+        cols["canastas_them"].append(
+            np.floor(
+                frac * np.array([can[1 - t if n_teams == 2 else (t + 1) % n_teams] for t in team_i])
+            )
+        )
         cols["next_opp_hand_size"].append(hs)
         cols["min_opp_hand_size"].append(hs)
         cols["stock_size"].append(np.clip(60 - turn_i, 0, None))

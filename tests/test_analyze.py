@@ -23,15 +23,29 @@ from strategies.registry import decide_nb, parse_spec
 RANKS = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
-def _endgame(me: str, opp: str, pile: str, stock: str, melds_us=("4", "5", "6", "7", "8"),
-             wild_us=("2 2 2", "", "2 2 2", "", ""), wild_them=("2 2 JK", "JK JK JK", "", "", "", "")):
+def _endgame(
+    me: str,
+    opp: str,
+    pile: str,
+    stock: str,
+    melds_us=("4", "5", "6", "7", "8"),
+    wild_us=("2 2 2", "", "2 2 2", "", ""),
+    wild_them=("2 2 JK", "JK JK JK", "", "", "", ""),
+):
     """A 2-player classic position where every card not in `me`, `opp`, `pile`, `stock` is
     melded (ranks `melds_us` by us, the rest by them) and every red three is laid."""
     from reports.position import parse_cards
 
     used = parse_cards(" ".join([me, opp, pile, stock, *wild_us, *wild_them]))
-    lines = ["players: 2", f"hand: {me}", f"pile_cards: {pile}", "red3 us: 2", "red3 them: 2",
-             f"hand_sizes: {len(me.split())} {len(opp.split())}", f"stock: {len(stock.split())}"]
+    lines = [
+        "players: 2",
+        f"hand: {me}",
+        f"pile_cards: {pile}",
+        "red3 us: 2",
+        "red3 them: 2",
+        f"hand_sizes: {len(me.split())} {len(opp.split())}",
+        f"stock: {len(stock.split())}",
+    ]
     them = [r for r in RANKS if r not in melds_us]
     groups = {"us": [], "them": []}
     for team, ranks, wild in (("us", melds_us, wild_us), ("them", them, wild_them)):
@@ -54,7 +68,12 @@ def _exact(dec, action: int, spec: str) -> float:
     """E[result] over every order of the (only hidden) stock, played out deterministically with
     the Python loop (heuristic strategies use no randomness)."""
     w = np.zeros((1, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(dec.obs, dec.know, dec.params, 0, 0, w, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == 0
+    assert (
+        sample_worlds_nb(
+            dec.obs, dec.know, dec.params, 0, 0, w, -1, np.zeros(24), 0, np.zeros(2, np.int64)
+        )
+        == 0
+    )
     world = w[0]
     n = int(world[Off.STOCK_LEN])
     stock = world[Off.STOCK : Off.STOCK + n].copy()
@@ -70,7 +89,10 @@ def _exact(dec, action: int, spec: str) -> float:
         assert apply_action_nb(st, dec.params, action) == 0
         while st[Off.PHASE] != Phase.OVER:
             build_obs_nb(st, st[Off.SEAT], obs, False)
-            assert apply_action_nb(st, dec.params, decide_nb(sid, obs, dec.params, knobs, rng, buf)) == 0
+            assert (
+                apply_action_nb(st, dec.params, decide_nb(sid, obs, dec.params, knobs, rng, buf))
+                == 0
+            )
         us, them, _ = hand_result_nb(st, dec.params, 0, score)
         vals.append(us - them)
     return float(np.mean(vals))
@@ -97,7 +119,12 @@ def _after_draw(text: str, opp_known: str, top: str):
 
     dec = _with_known_opponent(decision_from_position(parse_position(text)), opp_known)
     w = np.zeros((1, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(dec.obs, dec.know, dec.params, 0, 0, w, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == 0
+    assert (
+        sample_worlds_nb(
+            dec.obs, dec.know, dec.params, 0, 0, w, -1, np.zeros(24), 0, np.zeros(2, np.int64)
+        )
+        == 0
+    )
     st = w[0]
     n = int(st[Off.STOCK_LEN])
     kinds = list(st[Off.STOCK : Off.STOCK + n] & 15)
@@ -122,8 +149,12 @@ def test_going_out_is_ranked_best():
 
 def test_discard_that_hands_the_next_opponent_the_pile_is_worse():
     # the opponent is known to hold 10 10 (it took them with the pile); a big unfrozen pile
-    text = _endgame(me="10 J K", opp="3 3 10 10 Q", pile="4 6 8 A A K Q J 9 9 7 7 6 8 4 9",
-                    stock="3 3 5 5 A J Q K 9")
+    text = _endgame(
+        me="10 J K",
+        opp="3 3 10 10 Q",
+        pile="4 6 8 A A K Q J 9 9 7 7 6 8 4 9",
+        stock="3 3 5 5 A J Q K 9",
+    )
     dec = _after_draw(text, "3 3 10 10 Q", "5")
     df = analyze(dec, "expert", rollouts=300, seed=4).set_index("action")
     assert df.loc["discard 10", "diff_ci_high"] < 0
@@ -131,7 +162,9 @@ def test_discard_that_hands_the_next_opponent_the_pile_is_worse():
 
 
 def test_same_results_whatever_jobs_and_until_ci_stops():
-    pos = parse_position((Path(__file__).resolve().parent.parent / "docs" / "position-example.txt").read_text())
+    pos = parse_position(
+        (Path(__file__).resolve().parent.parent / "docs" / "position-example.txt").read_text()
+    )
     a = analyze(pos, "expert", rollouts=1600, until_ci=20, jobs=1, seed=3)
     b = analyze(pos, "expert", rollouts=1600, until_ci=20, jobs=2, seed=3)
     assert a.equals(b)
@@ -153,7 +186,17 @@ def test_json_object_and_cli(tmp_path, capsys):
     obj = json.loads(capsys.readouterr().out)
     assert list(obj)[:4] == ["position", "strategy", "rollouts", "actions"]
     assert obj["rollouts"] == 50 and obj["strategy"] == "expert"
-    keys = ["action", "mean", "ci_low", "ci_high", "diff_to_best", "diff_ci_low", "diff_ci_high", "p_out", "rollouts"]
+    keys = [
+        "action",
+        "mean",
+        "ci_low",
+        "ci_high",
+        "diff_to_best",
+        "diff_ci_low",
+        "diff_ci_high",
+        "p_out",
+        "rollouts",
+    ]
     for item in obj["actions"]:
         assert list(item)[: len(keys)] == keys
     means = [x["mean"] for x in obj["actions"]]
@@ -164,13 +207,16 @@ def test_json_object_and_cli(tmp_path, capsys):
     assert "take 5 5" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("extra,needle", [
-    (["--rollouts", "1"], "give 2 .."),
-    (["--until-ci", "0"], "give a number > 0"),
-    (["--strategies", "nosuch"], "unknown strategy"),
-    (["--strategies", "expert,greedy,expert"], "one per seat"),
-    (["--seed", "-1"], "--seed: -1 is out of range"),
-])
+@pytest.mark.parametrize(
+    "extra,needle",
+    [
+        (["--rollouts", "1"], "give 2 .."),
+        (["--until-ci", "0"], "give a number > 0"),
+        (["--strategies", "nosuch"], "unknown strategy"),
+        (["--strategies", "expert,greedy,expert"], "one per seat"),
+        (["--seed", "-1"], "--seed: -1 is out of range"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, needle):
     f = tmp_path / "pos.txt"
     f.write_text(_endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10"))
@@ -188,8 +234,9 @@ def test_viewer_must_be_the_seat_to_act(tmp_path, capsys):
 
 def test_equity_hook_adds_p_win():
     text = _endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10") + "scores: 4000 4500\n"
-    df = analyze(parse_position(text), rollouts=60, seed=1,
-                 equity=lambda us, them: (us > them).astype(float))
+    df = analyze(
+        parse_position(text), rollouts=60, seed=1, equity=lambda us, them: (us > them).astype(float)
+    )
     assert {"p_win", "p_win_low", "p_win_high"} <= set(df.columns)
     assert ((df["p_win"] >= 0) & (df["p_win"] <= 1)).all()
 
@@ -202,7 +249,9 @@ def test_interval_coverage_on_the_exact_endgame():
     exact = {t: _exact(dec, a, "expert") for a, t in zip(dec.actions, dec.texts, strict=True)}
     runs, hits, diff_hits, diffs = 60, 0, 0, 0
     for seed in range(runs):
-        df = analyze(dec, "expert", rollouts=60, seed=1000 + seed, until_ci=60 if seed % 2 else None).set_index("action")
+        df = analyze(
+            dec, "expert", rollouts=60, seed=1000 + seed, until_ci=60 if seed % 2 else None
+        ).set_index("action")
         t = "draw"
         hits += df.loc[t, "ci_low"] <= exact[t] <= df.loc[t, "ci_high"]
         best = df.index[0]
@@ -218,7 +267,9 @@ def test_interval_coverage_on_the_exact_endgame():
 def test_paired_rollouts_are_the_numbers_behind_the_table():
     from reports.analyze import paired_rollouts
 
-    dec = decision_from_position(parse_position(_endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10")))
+    dec = decision_from_position(
+        parse_position(_endgame(me="5 5 9", opp="3 3 7", pile="4 6 5", stock="3 3 8 10"))
+    )
     us, them, went = paired_rollouts(dec, "expert", 80, seed=5)
     df = analyze(dec, "expert", rollouts=80, seed=5).set_index("action_id")
     for j, a in enumerate(dec.actions):

@@ -38,17 +38,29 @@ CASES = [
     ("apply illegal", lambda: _gs().apply("discard 7"), "illegal action"),
     ("hand(seat=9)", lambda: _gs().hand(9), "seat=9"),
     ("melds(team=5)", lambda: _gs().melds(5), "team=5"),
-    ("round_robin n_boot=0", lambda: round_robin(["expert", "greedy", "patient"], n_boot=0), "n_boot=0"),
+    (
+        "round_robin n_boot=0",
+        lambda: round_robin(["expert", "greedy", "patient"], n_boot=0),
+        "n_boot=0",
+    ),
     ("compare twice", lambda: compare("expert,expert"), "listed twice"),
     ("compare hands=-5", lambda: compare(["expert", "greedy"], hands=-5), "hands=-5"),
     ("compare games=0", lambda: compare(["expert", "greedy"], games=0), "games=0"),
-    ("compare until_ci=nan", lambda: compare(["expert", "greedy"], until_ci=float("nan")), "until_ci"),
+    (
+        "compare until_ci=nan",
+        lambda: compare(["expert", "greedy"], until_ci=float("nan")),
+        "until_ci",
+    ),
     ("compare rules=5", lambda: compare(["expert", "greedy"], rules=5), "rules=5"),
     ("compare knob", lambda: compare(["expert:nope=1", "greedy"]), "no knob 'nope'"),
     ("sweep knobs list", lambda: sweep("tunable", ["open_threshold"], "expert"), "knobs="),
     ("simulate hands=0", lambda: runner.simulate(RULES, "greedy", hands=0), "hands=0"),
     ("simulate seed=-1", lambda: runner.simulate(RULES, "greedy", seed=-1), "seed=-1"),
-    ("simulate chunk 1e7", lambda: runner.simulate(RULES, "greedy", hands=10, chunk_size=10**7), "chunk_size="),
+    (
+        "simulate chunk 1e7",
+        lambda: runner.simulate(RULES, "greedy", hands=10, chunk_size=10**7),
+        "chunk_size=",
+    ),
     ("simulate strategies=5", lambda: runner.simulate(RULES, 5, hands=10), "strategies 5"),
     ("simulate rules str", lambda: runner.simulate("classic", "greedy", hands=10), "RuleSet"),
     ("read_run(3)", lambda: store.read_run(3), "as a path"),
@@ -66,6 +78,10 @@ def test_api_refuses_with_one_documented_error(name, call, needle):
 
 def test_strategy_text_is_read_by_the_one_parser():
     assert checks.strategy_list("expert,tunable:open_threshold=50,freeze_when=2") == [
-        "expert", "tunable:open_threshold=50,freeze_when=2"]
-    assert runner.expand_strategies(RULES, "tunable:open_threshold=50,freeze_when=2,greedy") == (
-        "tunable:open_threshold=50,freeze_when=2", "greedy") * 2
+        "expert",
+        "tunable:open_threshold=50,freeze_when=2",
+    ]
+    assert (
+        runner.expand_strategies(RULES, "tunable:open_threshold=50,freeze_when=2,greedy")
+        == ("tunable:open_threshold=50,freeze_when=2", "greedy") * 2
+    )

@@ -89,11 +89,25 @@ CASES = {
         (["expert", "greedy", "--out", "{d}/nodir/x.csv"], "does not exist"),
     ],
     "sweep": [
-        (["tunable", "--knob", "open_threshold=50", "--knob", "open_threshold=70", "--vs", "expert"], "given twice"),
+        (
+            [
+                "tunable",
+                "--knob",
+                "open_threshold=50",
+                "--knob",
+                "open_threshold=70",
+                "--vs",
+                "expert",
+            ],
+            "given twice",
+        ),
         (["tunable", "--knob", "open_threshold", "--vs", "expert"], "--knob"),
         (["tunable", "--knob", "open_threshold=50", "--vs", "expert", "--hands", "0"], "--hands"),
         (["tunable", "--knob", "open_threshold=50", "--vs", "expert", "--seed", "-3"], "--seed"),
-        (["tunable", "--knob", "open_threshold=50", "--vs", "expert", "--out", "{d}/adir"], "is a folder"),
+        (
+            ["tunable", "--knob", "open_threshold=50", "--vs", "expert", "--out", "{d}/adir"],
+            "is a folder",
+        ),
         (["tunable", "--knob", "open_threshold=50"], "--vs"),
         (["tunable", "--knob", "open_threshold=nan", "--vs", "expert"], "finite"),
     ],
@@ -220,7 +234,9 @@ def run_template(tmp_path_factory):
 
 
 def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*")}
+    return {
+        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*")
+    }
 
 
 @pytest.mark.parametrize(
@@ -286,11 +302,23 @@ def _api_cases():
         (lambda d: an.analyze(pos(), seed=2**64), an.AnalysisError, "seed"),
         (lambda d: an.analyze(pos(), seed="1"), an.AnalysisError, "seed"),
         (lambda d: an.analyze(pos(), until_ci=float("nan")), an.AnalysisError, "until_ci"),
-        (lambda d: an.analyze(pos(), infer="expert", infer_tries=0), an.AnalysisError, "infer_tries"),
+        (
+            lambda d: an.analyze(pos(), infer="expert", infer_tries=0),
+            an.AnalysisError,
+            "infer_tries",
+        ),
         (lambda d: an.analyze("pos.txt"), an.AnalysisError, "Decision, Position or GameState"),
         (lambda d: an.analyze(pos(), strategies="nosuch"), CanastaError, "unknown strategy"),
-        (lambda d: an.paired_rollouts(an.decision_from_position(pos()), rollouts=0), an.AnalysisError, "rollouts"),
-        (lambda d: an.paired_rollouts(an.decision_from_position(pos()), start=-1), an.AnalysisError, "start"),
+        (
+            lambda d: an.paired_rollouts(an.decision_from_position(pos()), rollouts=0),
+            an.AnalysisError,
+            "rollouts",
+        ),
+        (
+            lambda d: an.paired_rollouts(an.decision_from_position(pos()), start=-1),
+            an.AnalysisError,
+            "start",
+        ),
         (lambda d: eq.equity_table(classic, four, step=0), eq.EquityError, "step"),
         (lambda d: eq.equity_table(classic, four, step=1), eq.EquityError, "grid points"),
         (lambda d: eq.equity_table(classic, four, low=10**9), eq.EquityError, "low"),
@@ -301,16 +329,45 @@ def _api_cases():
         (lambda d: eq.load_equity(d / "missing.parquet"), eq.EquityError, "no such equity table"),
         (lambda d: eq.load_equity(d / "afile"), eq.EquityError, "not a parquet file"),
         (lambda d: eq.Equity(_equity_frame()).p_win("x", 0), eq.EquityError, "us='x'"),
-        (lambda d: eq.Equity(_equity_frame()).after_hand(0, float("nan"), 0, 0), eq.EquityError, "them"),
-        (lambda d: eq.Equity(_equity_frame()).of_totals(None, 0), eq.EquityError, "us: scores must be finite"),
+        (
+            lambda d: eq.Equity(_equity_frame()).after_hand(0, float("nan"), 0, 0),
+            eq.EquityError,
+            "them",
+        ),
+        (
+            lambda d: eq.Equity(_equity_frame()).of_totals(None, 0),
+            eq.EquityError,
+            "us: scores must be finite",
+        ),
         (lambda d: tu.tune("expert", classic, ["greedy"], budget=0), tu.TuneError, "budget"),
-        (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, space=tu.parse_knob_ranges(
-            ["open_threshold=0:10"], "expert")), tu.TuneError, "at least 2 knobs"),
+        (
+            lambda d: tu.tune(
+                "expert",
+                classic,
+                ["greedy"],
+                10**5,
+                space=tu.parse_knob_ranges(["open_threshold=0:10"], "expert"),
+            ),
+            tu.TuneError,
+            "at least 2 knobs",
+        ),
         (lambda d: tu.tune("expert", classic, ["greedy"], budget=10**13), tu.TuneError, "budget"),
         (lambda d: tu.tune("expert", classic, ["greedy"], budget=10), tu.TuneError, "too small"),
-        (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, popsize=1), tu.TuneError, "popsize"),
-        (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, generations=0), tu.TuneError, "generations"),
-        (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, test_hands=1), tu.TuneError, "test_hands"),
+        (
+            lambda d: tu.tune("expert", classic, ["greedy"], 10**5, popsize=1),
+            tu.TuneError,
+            "popsize",
+        ),
+        (
+            lambda d: tu.tune("expert", classic, ["greedy"], 10**5, generations=0),
+            tu.TuneError,
+            "generations",
+        ),
+        (
+            lambda d: tu.tune("expert", classic, ["greedy"], 10**5, test_hands=1),
+            tu.TuneError,
+            "test_hands",
+        ),
         (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, jobs=0), tu.TuneError, "jobs"),
         (lambda d: tu.tune("expert", classic, ["greedy"], 10**5, seed=-1), tu.TuneError, "seed"),
         (lambda d: tu.tune("expert", classic, [], 10**5), tu.TuneError, "opponent"),
@@ -330,8 +387,14 @@ def _equity_frame():
     """A 2x2 pooled equity table (values are only looked up, never checked here)."""
     import pandas as pd
 
-    df = pd.DataFrame({"team": -1, "us": [0, 0, 2500, 2500], "them": [0, 2500, 0, 2500],
-                       "p_win": [0.5, 0.3, 0.7, 0.5]})
+    df = pd.DataFrame(
+        {
+            "team": -1,
+            "us": [0, 0, 2500, 2500],
+            "them": [0, 2500, 0, 2500],
+            "p_win": [0.5, 0.3, 0.7, 0.5],
+        }
+    )
     df.attrs["equity"] = {"game_target": 5000}
     return df
 

@@ -19,12 +19,29 @@ def _deck_text(ids):
 def test_play_prints_a_history_with_scores_and_a_referee_verdict(capsys):
     assert main(["play", "--rules", "classic", "--players", "4", "--seed", "7"]) == 0
     out = capsys.readouterr().out
-    for needle in ("deal:", "upcard:", "turn 1:", "hand over:", "hand score", "referee: every action legal; score confirmed"):
+    for needle in (
+        "deal:",
+        "upcard:",
+        "turn 1:",
+        "hand over:",
+        "hand score",
+        "referee: every action legal; score confirmed",
+    ):
         assert needle in out
 
 
 def test_play_with_strategies_per_team_and_six_players(capsys):
-    argv = ["play", "--players", "6", "--team-layout", "3x2", "--seed", "3", "--strategies", "greedy,random,expert"]
+    argv = [
+        "play",
+        "--players",
+        "6",
+        "--team-layout",
+        "3x2",
+        "--seed",
+        "3",
+        "--strategies",
+        "greedy,random,expert",
+    ]
     assert main(argv) == 0
     assert "score confirmed" in capsys.readouterr().out
 
@@ -40,10 +57,13 @@ def test_play_from_a_stacked_deck_file_is_the_deck_order(tmp_path, capsys):
     assert "score confirmed" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("text", "needle"), [
-    ("AS KS ZZ", "bad card token 'ZZ'"),
-    ("1H", "bad card token '1H'"),
-])
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("AS KS ZZ", "bad card token 'ZZ'"),
+        ("1H", "bad card token '1H'"),
+    ],
+)
 def test_malformed_deck_tokens_are_named(text, needle):
     with pytest.raises(DeckError, match=needle):
         parse_deck_text(text, 2)
@@ -57,14 +77,17 @@ def test_incomplete_and_overfull_decks_name_the_card():
         parse_deck_text(_deck_text(ids + [0]), 2)
 
 
-@pytest.mark.parametrize("argv", [
-    ["play", "--deck", "/nonexistent/deck.txt"],
-    ["play", "--rules", "nosuch"],
-    ["play", "--strategies", "nosuch"],
-    ["play", "--players", "9"],
-    ["play", "--seed", "-1"],
-    ["play", "--cum", "10"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--deck", "/nonexistent/deck.txt"],
+        ["play", "--rules", "nosuch"],
+        ["play", "--strategies", "nosuch"],
+        ["play", "--players", "9"],
+        ["play", "--seed", "-1"],
+        ["play", "--cum", "10"],
+    ],
+)
 def test_bad_play_input_is_one_line_and_exit_2(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -84,7 +107,9 @@ def test_every_action_text_parses_back():
         text = action_text(a)
         if text.startswith("<unknown") or text.startswith("take ") or text.startswith("extend"):
             continue
-        if Act.MELD <= a < Act.DISCARD and ((a - Act.MELD) // 3 if a < Act.ADD_NAT else (a - Act.ADD_NAT) % 15) in (Kind.TWO, Kind.JOKER, Kind.RED3):
+        if Act.MELD <= a < Act.DISCARD and (
+            (a - Act.MELD) // 3 if a < Act.ADD_NAT else (a - Act.ADD_NAT) % 15
+        ) in (Kind.TWO, Kind.JOKER, Kind.RED3):
             continue  # melds "of" wild cards or red threes: ids that are never legal
         assert parse_action(text) == a, text
     assert parse_action("take 7 7", top=Kind.SEVEN) == Act.TAKE_PAIR
@@ -92,7 +117,9 @@ def test_every_action_text_parses_back():
     assert parse_action("take onto 7s", top=Kind.SEVEN) == Act.TAKE_ONTO
 
 
-@pytest.mark.parametrize("text", ["", "meld", "meld 7 7", "meld 2 2 2 2", "fly away", "discard 11", "take 8 8"])
+@pytest.mark.parametrize(
+    "text", ["", "meld", "meld 7 7", "meld 2 2 2 2", "fly away", "discard 11", "take 8 8"]
+)
 def test_malformed_action_text_is_refused(text):
     with pytest.raises(ActionTextError):
         parse_action(text, top=Kind.SEVEN)
@@ -111,7 +138,9 @@ def test_a_hand_without_knowledge_plays_the_same_and_refuses_positions(strategie
 
     rules = RuleSet.preset("classic")
     kept = play_hand_py(rules, strategies, seed=11, gs=GameState.new_hand(rules, 11))
-    bare = play_hand_py(rules, strategies, seed=11, gs=GameState.new_hand(rules, 11, track_knowledge=False))
+    bare = play_hand_py(
+        rules, strategies, seed=11, gs=GameState.new_hand(rules, 11, track_knowledge=False)
+    )
     assert bare.actions == kept.actions and (bare.state == kept.state).all()
     assert bare.score_breakdown() == kept.score_breakdown() and bare.know is None
     for ask in (bare.position, bare.knowledge):

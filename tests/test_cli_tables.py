@@ -38,14 +38,23 @@ def test_strategies_lists_plan_and_every_knob(capsys):
 def test_one_option_name_for_strategies():
     p = build_parser()
     for opt in ("--strategies", "--strategy"):  # the old spelling still parses, hidden
-        assert p.parse_args(["odds", "--position", "f", opt, "expert", "greedy"]).strategies == ["expert", "greedy"]
+        assert p.parse_args(["odds", "--position", "f", opt, "expert", "greedy"]).strategies == [
+            "expert",
+            "greedy",
+        ]
     odds_help = p._subparsers._group_actions[0].choices["odds"].format_help()
     assert "--strategies" in odds_help and "--strategy " not in odds_help
 
 
 def test_tables_are_aligned_and_rounded(capsys):
-    df = pd.DataFrame({"name": ["a", "bb"], "count": [199906.0, 12.0], "x": [192.46275, 3.5],
-                       "ci": [fmt_ci(152.71, 142.93, 162.49), fmt_ci(-0.3, -12, 12, signed=True)]})
+    df = pd.DataFrame(
+        {
+            "name": ["a", "bb"],
+            "count": [199906.0, 12.0],
+            "x": [192.46275, 3.5],
+            "ci": [fmt_ci(152.71, 142.93, 162.49), fmt_ci(-0.3, -12, 12, signed=True)],
+        }
+    )
     print_table(df, title="t")
     lines = capsys.readouterr().out.splitlines()
     assert "199,906" in lines[3] and "199906.0" not in "\n".join(lines)
@@ -54,7 +63,9 @@ def test_tables_are_aligned_and_rounded(capsys):
     assert len({len(ln) for ln in lines[3:5]}) == 1  # right-aligned numbers: equal line ends
     assert fmt_pct_ci(0.531, 0.524, 0.538) == "53.10% [52.40, 53.80]"
     assert fmt_ci(1.0, -np.inf, np.inf).endswith("[no CI: n < 2]")
-    print_table(pd.DataFrame({"x [95% CI]": [fmt_ci(1.0, -np.inf, np.inf)]}), title="[bold]t[/bold]")
+    print_table(
+        pd.DataFrame({"x [95% CI]": [fmt_ci(1.0, -np.inf, np.inf)]}), title="[bold]t[/bold]"
+    )
     out = capsys.readouterr().out
     assert "1.0 [no CI: n < 2]" in out and "[bold]t[/bold]" in out  # text, never rich markup
 
@@ -66,8 +77,22 @@ def test_rules_says_samba_is_playable(capsys):
 
 def test_compare_three_strategies_on_the_engine(capsys):
     """Three strategies: a round robin (this once died with a TypeError on the luck option)."""
-    assert main(["compare", "greedy", "random", "patient", "--hands", "6", "--jobs", "1",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                "greedy",
+                "random",
+                "patient",
+                "--hands",
+                "6",
+                "--jobs",
+                "1",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "greedy" in out and "patient" in out and "rank" in out.lower()
     from reports.luck import N_LUCK, min_deals
@@ -105,6 +130,13 @@ def test_a_command_named_first_is_parsed_by_its_own_parser_alone():
         assert list(only.choices) == [name]
         assert only.choices[name].format_help() == sub.choices[name].format_help()
     for other in (None, "--help", "nosuch"):  # anything else: the whole parser
-        assert len(next(a for a in build_parser(other)._actions if a.choices).choices) == len(COMMANDS)
+        assert len(next(a for a in build_parser(other)._actions if a.choices).choices) == len(
+            COMMANDS
+        )
     code = "import sys; from sim.cli.main import build_parser; build_parser('play'); print(sorted({'scipy.stats', 'pandas', 'pyarrow', 'reports'} & set(sys.modules)))"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        == "[]"
+    )

@@ -33,7 +33,9 @@ def test_random_play_invariants_hold(preset, players, layout):
     reasons = np.bincount(res.hands["end_reason"], minlength=5)
     assert reasons[0] == 0
     assert reasons[1] > 0  # went out
-    games = run_chunk(rules, ("random",) * players, seed=11, start=0, count=3, mode="games", check=True)
+    games = run_chunk(
+        rules, ("random",) * players, seed=11, start=0, count=3, mode="games", check=True
+    )
     assert len(games.games) == 3
     assert (games.games["hands"] >= 1).all()
 
@@ -56,14 +58,18 @@ def test_games_reach_the_target_and_use_cumulative_minimums():
 def _referee_check(rules: RuleSet, seed: int, n_hands: int, cum=None) -> int:
     agreed = 0
     for game in range(n_hands):
-        gs = play_hand_py(rules, ["random"] * rules.players, seed=seed, game=game, hand=0, cum_scores=cum)
+        gs = play_hand_py(
+            rules, ["random"] * rules.players, seed=seed, game=game, hand=0, cum_scores=cum
+        )
         cum_scores = list(cum or [0] * rules.n_teams)
         dealer = int(gs.state[Off.DEALER])
         try:
             ref = referee_hand(gs.params, list(gs.deck), dealer, cum_scores, gs.actions)
         except IllegalAction as exc:  # pragma: no cover - the failure message is the point
-            pytest.fail(f"referee refused step {exc.step} ({gs.history[exc.step].text if exc.step < len(gs.history) else '-'}) "
-                        f"of hand seed={seed} game={game}: {exc.reason}")
+            pytest.fail(
+                f"referee refused step {exc.step} ({gs.history[exc.step].text if exc.step < len(gs.history) else '-'}) "
+                f"of hand seed={seed} game={game}: {exc.reason}"
+            )
         core = gs.score_breakdown()
         assert ref.score == core["score"], (seed, game)
         assert ref.meld_points == core["meld_points"]
@@ -81,14 +87,17 @@ def test_core_and_referee_agree_classic_4p():
     assert _referee_check(RuleSet.preset("classic"), seed=1, n_hands=1500) == 1500
 
 
-@pytest.mark.parametrize(("preset", "players", "layout", "cum"), [
-    ("classic", 2, None, [1600, -20]),
-    ("classic", 3, None, [3100, 0, 200]),
-    ("german", 4, None, [0, 0]),
-    ("classic", 6, "2x3", [7600, 100]),
-    ("classic", 6, "3x2", [0, 0, 0]),
-    ("german", 5, None, [0, 0]),
-])
+@pytest.mark.parametrize(
+    ("preset", "players", "layout", "cum"),
+    [
+        ("classic", 2, None, [1600, -20]),
+        ("classic", 3, None, [3100, 0, 200]),
+        ("german", 4, None, [0, 0]),
+        ("classic", 6, "2x3", [7600, 100]),
+        ("classic", 6, "3x2", [0, 0, 0]),
+        ("german", 5, None, [0, 0]),
+    ],
+)
 def test_core_and_referee_agree_other_variants(preset, players, layout, cum):
     rules = RuleSet.preset(preset, players=players, team_layout=layout)
     assert _referee_check(rules, seed=2, n_hands=150, cum=cum) == 150
@@ -108,7 +117,10 @@ def test_core_and_referee_agree_samba_minimums(cum):
 def test_results_do_not_depend_on_chunking():
     rules = RuleSet.preset("classic")
     whole = run_chunk(rules, ("random",) * 4, seed=9, start=0, count=60, log_rate=0.5)
-    parts = [run_chunk(rules, ("random",) * 4, seed=9, start=s, count=20, log_rate=0.5) for s in (0, 20, 40)]
+    parts = [
+        run_chunk(rules, ("random",) * 4, seed=9, start=s, count=20, log_rate=0.5)
+        for s in (0, 20, 40)
+    ]
     assert np.array_equal(whole.hands, np.concatenate([p.hands for p in parts]))
     assert np.array_equal(whole.decisions, np.concatenate([p.decisions for p in parts]))
 
@@ -119,8 +131,10 @@ def test_a_hand_is_reproducible_from_its_key_alone():
     one = run_chunk(rules, ("random",) * 4, seed=4, start=17, count=1)
     assert np.array_equal(many.hands[17], one.hands[0])
     other_seed = run_chunk(rules, ("random",) * 4, seed=5, start=17, count=1)
-    assert not np.array_equal(other_seed.hands[0]["score"], one.hands[0]["score"]) or \
-        other_seed.hands[0]["turns"] != one.hands[0]["turns"]
+    assert (
+        not np.array_equal(other_seed.hands[0]["score"], one.hands[0]["score"])
+        or other_seed.hands[0]["turns"] != one.hands[0]["turns"]
+    )
 
 
 def test_python_play_matches_kernel_play():

@@ -24,7 +24,9 @@ FAKE = fake_engine.run_chunk
 
 
 def run(out, **kw):
-    args = dict(hands=1000, seed=3, jobs=1, chunk_size=250, log_decisions=0.3, progress=False, chunk_fn=FAKE)
+    args = dict(
+        hands=1000, seed=3, jobs=1, chunk_size=250, log_decisions=0.3, progress=False, chunk_fn=FAKE
+    )
     args.update(kw)
     return runner.simulate(RULES, "expert,greedy", out=out, **args)
 
@@ -72,7 +74,9 @@ def fresh(tmp_path_factory):
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
-def test_damage_is_named_by_readers_and_replayed_by_resume(tmp_path, fresh, kind, monkeypatch, capsys):
+def test_damage_is_named_by_readers_and_replayed_by_resume(
+    tmp_path, fresh, kind, monkeypatch, capsys
+):
     out = tmp_path / "run"
     run(out)
     victim = out / "hands" / "part-000002.parquet"
@@ -118,7 +122,10 @@ def test_page_checksums_and_key_range_are_written(tmp_path):
     run(out)
     for t in store.TABLES:
         md = pq.read_metadata(out / t / "part-000003.parquet")
-        assert md.metadata[b"canasta.chunk"] == b'{"chunk": 3, "first_game": 750, "last_game": 999, "seed": 3}'
+        assert (
+            md.metadata[b"canasta.chunk"]
+            == b'{"chunk": 3, "first_game": 750, "last_game": 999, "seed": 3}'
+        )
     # a flipped byte that a plain parquet reader returns as wrong numbers, the checksums refuse
     path = out / "hands" / "part-000003.parquet"
     before = pq.read_table(path)
@@ -160,7 +167,12 @@ def test_checksums_and_key_range_leave_the_column_data_unchanged():
     from sim.runs import encode
 
     res = FAKE(RULES, ("expert", "greedy") * 2, 3, 0, 300, mode="hands", log_rate=1.0)
-    payload, _ = encode.chunk_payload(res, RULES, ("expert", "greedy") * 2, {"chunk": 0, "seed": 3, "first_game": 0, "last_game": 299})
+    payload, _ = encode.chunk_payload(
+        res,
+        RULES,
+        ("expert", "greedy") * 2,
+        {"chunk": 0, "seed": 3, "first_game": 0, "last_game": 299},
+    )
     plain = {}
     orig = pq.write_table
     try:

@@ -66,7 +66,9 @@ def test_layouts_derive_from_the_declaration():
     assert sorted(grouped) == sorted(decision_record_dt.names)
     for names, dt in DEC_GROUPS:
         assert all(decision_record_dt.fields[n][0] == np.dtype(dt) for n in names)
-    assert DEC_CARD_FIELDS == tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)
+    assert DEC_CARD_FIELDS == tuple(
+        c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str
+    )
     assert [DC._fields[i].lower() for i in range(len(DC))] == [n.lower() for n in DEC_CARD_FIELDS]
     for c in CARD_COLUMNS + SUIT_COLUMNS + DECISION_COLUMNS:
         if c.dtype is not str:
@@ -83,7 +85,12 @@ def _frame(rules, strategies, count, detail, seed=5):
 def classic():
     rules = RuleSet.preset("classic")
     strategies = ("expert", "greedy", "expert", "greedy")
-    return rules, strategies, _frame(rules, strategies, 30, "cards"), _frame(rules, strategies, 30, "basic")
+    return (
+        rules,
+        strategies,
+        _frame(rules, strategies, 30, "cards"),
+        _frame(rules, strategies, 30, "basic"),
+    )
 
 
 def test_cards_detail_adds_columns_and_changes_nothing_else(classic):
@@ -92,7 +99,9 @@ def test_cards_detail_adds_columns_and_changes_nothing_else(classic):
     assert list(cards.columns) == list(decision_record_dt.names) + [c.name for c in CARD_COLUMNS]
     pd.testing.assert_frame_equal(cards[basic.columns], basic, check_exact=True)
     assert isinstance(cards["strategy"].dtype, pd.CategoricalDtype)
-    assert (cards["strategy"].astype(str).to_numpy() == np.array(strategies)[cards["seat"].to_numpy()]).all()
+    assert (
+        cards["strategy"].astype(str).to_numpy() == np.array(strategies)[cards["seat"].to_numpy()]
+    ).all()
 
 
 def test_shards_read_back_the_kernels_columns():
@@ -192,9 +201,14 @@ def test_rows_match_a_replay_of_their_hands(classic):
             us = {k: sum(v) for k, v in g.melds(row.team).items()}
             them = {k: sum(v) for k, v in g.melds(1 - row.team).items()}
             assert [getattr(row, f"meld_us_{k}") for k in names] == [us.get(k, 0) for k in names]
-            assert [getattr(row, f"meld_them_{k}") for k in names] == [them.get(k, 0) for k in names]
+            assert [getattr(row, f"meld_them_{k}") for k in names] == [
+                them.get(k, 0) for k in names
+            ]
             assert row.pile_top == (g.pile_top if g.pile() else -1)
-            assert (row.red3_us, row.red3_them) == (g.red_threes(row.team), g.red_threes(1 - row.team))
+            assert (row.red3_us, row.red3_them) == (
+                g.red_threes(row.team),
+                g.red_threes(1 - row.team),
+            )
             g.apply(int(row.action))
         assert g.is_over
 
@@ -202,7 +216,9 @@ def test_rows_match_a_replay_of_their_hands(classic):
 def test_pile_top_is_the_card_just_discarded(classic):
     _, _, d, _ = classic
     act = d["action"].to_numpy()
-    same_hand = (d[["seed", "game", "hand"]].to_numpy()[1:] == d[["seed", "game", "hand"]].to_numpy()[:-1]).all(axis=1)
+    same_hand = (
+        d[["seed", "game", "hand"]].to_numpy()[1:] == d[["seed", "game", "hand"]].to_numpy()[:-1]
+    ).all(axis=1)
     rows = np.flatnonzero(same_hand & (act[:-1] >= Act.DISCARD) & (act[:-1] < Act.SEQ_NEW))
     assert len(rows) > 50
     assert (d["pile_top"].to_numpy()[rows + 1] == d["act_kind"].to_numpy()[rows]).all()
@@ -212,7 +228,7 @@ def test_pile_top_is_the_card_just_discarded(classic):
 def test_samba_adds_suit_counts_that_sum_to_the_kinds():
     rules = RuleSet.preset("samba")
     d = _frame(rules, ("expert", "greedy") * 2, 3, "cards")
-    assert list(d.columns)[-len(SUIT_COLUMNS):] == [c.name for c in SUIT_COLUMNS]
+    assert list(d.columns)[-len(SUIT_COLUMNS) :] == [c.name for c in SUIT_COLUMNS]
     for k in ("4", "9", "A"):
         assert (sum(d[f"hand_{k}{s}"] for s in "CDHS") == d[f"hand_{k}"]).all()
     seq = (d["action"] >= Act.SEQ_NEW) & (d["action"] < Act.TAKE_SEQ)
@@ -233,7 +249,10 @@ def test_resume_refuses_another_detail(tmp_path):
     rules = RuleSet.preset("classic")
     kw = dict(hands=8, seed=1, chunk_size=4, log_decisions=1.0, progress=False, jobs=1)
     runner.simulate(rules, "greedy", out=tmp_path / "r", log_detail="cards", **kw)
-    with pytest.raises(store.RunFolderError, match=r"log detail \(--log-detail\) differs \(cards there, basic here\)"):
+    with pytest.raises(
+        store.RunFolderError,
+        match=r"log detail \(--log-detail\) differs \(cards there, basic here\)",
+    ):
         runner.simulate(rules, "greedy", out=tmp_path / "r", resume=True, **kw)
 
 
@@ -241,9 +260,23 @@ def test_cli_detail_errors_are_one_line(tmp_path, capsys):
     from sim.cli.main import main
 
     out = str(tmp_path / "c")
-    assert main(["simulate", "--hands", "4", "--log-detail", "cards", "--out", out, "--no-progress"]) == 2
+    assert (
+        main(["simulate", "--hands", "4", "--log-detail", "cards", "--out", out, "--no-progress"])
+        == 2
+    )
     assert "--log-detail cards needs decision logs" in capsys.readouterr().err
-    base = ["simulate", "--hands", "4", "--log-decisions", "1", "--jobs", "1", "--out", out, "--no-progress"]
+    base = [
+        "simulate",
+        "--hands",
+        "4",
+        "--log-decisions",
+        "1",
+        "--jobs",
+        "1",
+        "--out",
+        out,
+        "--no-progress",
+    ]
     assert main(base + ["--log-detail", "cards"]) == 0
     manifest = store.read_manifest(out)
     assert manifest["log_detail"] == "cards" and "--log-detail cards" in manifest["command"]
@@ -256,4 +289,6 @@ def test_cli_detail_errors_are_one_line(tmp_path, capsys):
 
 def test_bad_detail_is_one_clear_error():
     with pytest.raises(ValueError, match="log_detail='all'"):
-        run_chunk(RuleSet.preset("classic"), ("greedy",) * 4, 1, 0, 1, log_rate=1.0, log_detail="all")
+        run_chunk(
+            RuleSet.preset("classic"), ("greedy",) * 4, 1, 0, 1, log_rate=1.0, log_detail="all"
+        )

@@ -19,9 +19,17 @@ def reference_discard(obs, params, knobs, team, ending, opp_opened, opened, mine
     """heuristic._discard_nb as plainly as it reads: every held rank scored with its danger."""
     seat, n_seats = obs[Off.SEAT], obs[Off.N_SEATS]
     nxt = (seat + 1) % n_seats
-    lho_team, lho_cards, pile = obs[Off.TEAM_OF_SEAT + nxt], obs[Off.HAND_SIZE + nxt], obs[Off.PILE_LEN]
-    unfrozen = lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
-    pool = max(1, obs[Off.STOCK_LEN] + sum(obs[Off.HAND_SIZE + s] for s in range(n_seats) if s != seat))
+    lho_team, lho_cards, pile = (
+        obs[Off.TEAM_OF_SEAT + nxt],
+        obs[Off.HAND_SIZE + nxt],
+        obs[Off.PILE_LEN],
+    )
+    unfrozen = (
+        lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
+    )
+    pool = max(
+        1, obs[Off.STOCK_LEN] + sum(obs[Off.HAND_SIZE + s] for s in range(n_seats) if s != seat)
+    )
     prize = (pile + 1) * 12.0
     best, best_score, best_danger = -1, 1e18, 0.0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
@@ -35,7 +43,9 @@ def reference_discard(obs, params, knobs, team, ending, opp_opened, opened, mine
         score += (1.0 - 2.5 * knobs[K.shed_high_when_ending]) * val if ending else 1.0 * val
         danger = 0.0
         if lho_team != team and knobs[K.safe_discard] > 0:
-            danger = heuristic._danger_nb.py_func(obs, params, k, c, nxt, lho_team, lho_cards, unfrozen, pool, -1, 0.0, -1, 0.0)[0]
+            danger = heuristic._danger_nb.py_func(
+                obs, params, k, c, nxt, lho_team, lho_cards, unfrozen, pool, -1, 0.0, -1, 0.0
+            )[0]
             score += knobs[K.safe_discard] * danger * prize
         if score < best_score:
             best, best_score, best_danger = k, score, danger
@@ -60,7 +70,12 @@ def reference_discard(obs, params, knobs, team, ending, opp_opened, opened, mine
 
 def test_discard_matches_full_scoring():
     rules = RuleSet.preset("classic")
-    specs = ["expert", "pile-control", "tunable:safe_discard=1,freeze_when=2", "expert:black3_stop=3"]
+    specs = [
+        "expert",
+        "pile-control",
+        "tunable:safe_discard=1,freeze_when=2",
+        "expert:black3_stop=3",
+    ]
     knob_sets = [parse_spec(s, rules.label)[1] for s in specs]
     sid, play_knobs = parse_spec("expert", rules.label)
     buf = np.zeros(N_ACTIONS, np.int32)
@@ -76,7 +91,10 @@ def test_discard_matches_full_scoring():
                         for opened in (False, True):
                             args = (team, ending, True, opened, 10, 12)
                             got = heuristic._discard_nb(obs, gs.params, knobs, *args)
-                            assert got == reference_discard(obs, gs.params, knobs, *args), (game, gs.text(got))
+                            assert got == reference_discard(obs, gs.params, knobs, *args), (
+                                game,
+                                gs.text(got),
+                            )
                             compared += 1
             rng = np.array([game + 1, 7], np.uint64)
             gs.apply(int(heuristic.decide_nb(obs, gs.params, play_knobs, rng, buf)))

@@ -49,7 +49,9 @@ def test_every_command_help_shows_a_worked_example():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.choices and "rules" in a.choices)
     # every module of sim/cli that defines a subcommand is registered, once
-    defining = {f.stem for f in (ROOT / "sim" / "cli").glob("*.py") if "def add_parser" in f.read_text()}
+    defining = {
+        f.stem for f in (ROOT / "sim" / "cli").glob("*.py") if "def add_parser" in f.read_text()
+    }
     assert {m.__name__.rsplit(".", 1)[1] for m in subcommand_modules()} == defining
     assert len(sub.choices) == len(subcommand_modules())
     for name, command in sub.choices.items():

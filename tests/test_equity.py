@@ -19,7 +19,9 @@ CLASSIC = RuleSet.preset("classic")
 
 def test_a_team_starting_near_the_target_wins_far_more_often():
     even = run_chunk(CLASSIC, ["expert"] * 4, 5, 0, 60, mode="games").games
-    near = run_chunk(CLASSIC, ["expert"] * 4, 5, 0, 60, mode="games", start_scores=[CLASSIC.game_target - 1, 0]).games
+    near = run_chunk(
+        CLASSIC, ["expert"] * 4, 5, 0, 60, mode="games", start_scores=[CLASSIC.game_target - 1, 0]
+    ).games
     assert 10 < (even["winner_team"] == 0).sum() < 50
     assert (near["winner_team"] == 0).sum() >= 55
     # the start is part of the running total: one hand from target-1 usually ends the game
@@ -47,7 +49,9 @@ def test_start_scores_reach_the_first_hands_rules_and_records():
 def test_start_scores_per_game_rows_and_totals():
     rows = np.array([[0, 0], [4000, 100], [100, 4000]])
     res = run_chunk(CLASSIC, ["greedy"] * 4, 3, 7, 3, mode="games", start_scores=rows)
-    h = pd.DataFrame({"game": res.hands["game"], "s0": res.hands["score"][:, 0], "s1": res.hands["score"][:, 1]})
+    h = pd.DataFrame(
+        {"game": res.hands["game"], "s0": res.hands["score"][:, 0], "s1": res.hands["score"][:, 1]}
+    )
     sums = h.groupby("game")[["s0", "s1"]].sum().to_numpy()
     g = res.games[np.argsort(res.games["game"])]
     assert (g["final"][:, :2] == rows + sums).all()
@@ -106,11 +110,17 @@ def test_lookup_and_file_round_trip(table, tmp_path):
     assert e.after_hand(4800, 1000, 300, 100) == 1.0  # the hand ends the game: won
     assert e.after_hand(4800, 4900, 300, 250) == 0.0
     assert e.after_hand(4800, 4800, 300, 300) == 0.5
-    assert e.after_hand(0, 0, 2000, 0) == pytest.approx(e.p_win(2000, 0)) == pytest.approx(e.of_totals(2000, 0))
+    assert (
+        e.after_hand(0, 0, 2000, 0)
+        == pytest.approx(e.p_win(2000, 0))
+        == pytest.approx(e.of_totals(2000, 0))
+    )
     assert e.after_hand(-500, 0, 0, 0) == pytest.approx(e.p_win(0, 0))  # below the grid: its edge
     t1 = table[(table["team"] == 1) & (table["us"] == 2000) & (table["them"] == 0)]["p_win"].iloc[0]
     assert equity.load_equity(path, team=1).p_win(2000, 0) == pytest.approx(t1)
-    np.testing.assert_allclose(e.after_hand(np.array([0, 4800]), 0, np.array([0, 300]), 0), [e.p_win(0, 0), 1.0])
+    np.testing.assert_allclose(
+        e.after_hand(np.array([0, 4800]), 0, np.array([0, 300]), 0), [e.p_win(0, 0), 1.0]
+    )
     (tmp_path / "x.parquet").write_text("nope")
     with pytest.raises(ValueError, match="not a parquet"):
         equity.load_equity(tmp_path / "x.parquet")
@@ -130,10 +140,18 @@ def test_wilson_interval_covers_at_the_nominal_rate():
 
 
 def test_run_equity_counts_a_game_once_per_cell_and_splits_ties():
-    hands = pd.DataFrame({"seed": 0, "game": [0, 0, 0, 1, 1],
-                          "hand": [0, 1, 2, 0, 1],
-                          "cum_before_t0": [0, 100, 900, 0, 600], "cum_before_t1": [0, 50, 1200, 0, 300]})
-    games = pd.DataFrame({"seed": 0, "game": [0, 1], "final_t0": [3000, 5200], "final_t1": [5100, 5200]})
+    hands = pd.DataFrame(
+        {
+            "seed": 0,
+            "game": [0, 0, 0, 1, 1],
+            "hand": [0, 1, 2, 0, 1],
+            "cum_before_t0": [0, 100, 900, 0, 600],
+            "cum_before_t1": [0, 50, 1200, 0, 300],
+        }
+    )
+    games = pd.DataFrame(
+        {"seed": 0, "game": [0, 1], "final_t0": [3000, 5200], "final_t1": [5100, 5200]}
+    )
     df = equity.run_equity(hands, games, 2, 5000, step=500).set_index(["team", "us", "them"])
     assert df.loc[(0, 0, 0), "games"] == 2  # game 0 twice in (0, 0) counts once
     assert df.loc[(0, 0, 0), "wins"] == 0.5  # game 1 tied: half a win each
@@ -141,12 +159,15 @@ def test_run_equity_counts_a_game_once_per_cell_and_splits_ties():
     assert df.loc[(0, 500, 0), "games"] == 1 and df.loc[(1, 1000, 500), "wins"] == 1.0
 
 
-@pytest.mark.parametrize("argv, msg", [
-    (["-o", "x.csv"], "parquet"),
-    (["--step", "0", "-o", "x.parquet"], "--step"),
-    (["--games", "0", "-o", "x.parquet"], "--games"),
-    (["--strategies", "nosuch", "-o", "x.parquet"], "unknown strategy"),
-])
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["-o", "x.csv"], "parquet"),
+        (["--step", "0", "-o", "x.parquet"], "--step"),
+        (["--games", "0", "-o", "x.parquet"], "--games"),
+        (["--strategies", "nosuch", "-o", "x.parquet"], "unknown strategy"),
+    ],
+)
 def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["equity", *argv]) == 2
@@ -156,7 +177,22 @@ def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch)
 
 def test_cli_writes_table_and_heatmap(tmp_path, capsys):
     out = tmp_path / "eq.parquet"
-    assert main(["equity", "--strategies", "expert,greedy", "--step", "2500", "--games", "40", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "equity",
+                "--strategies",
+                "expert,greedy",
+                "--step",
+                "2500",
+                "--games",
+                "40",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "team 0 (expert,expert)" in text and "team 1 (greedy,greedy)" in text
     assert out.is_file() and out.with_suffix(".png").stat().st_size > 5000
@@ -175,4 +211,7 @@ def test_analyze_reads_an_equity_file(table, tmp_path, capsys):
     assert main(["analyze", str(pos), "--rollouts", "40", "--json", "--equity", str(path)]) == 0
     actions = json.loads(capsys.readouterr().out)["actions"]
     assert all(0.0 <= a["p_win"] <= 1.0 for a in actions)
-    assert main(["analyze", str(pos), "--rollouts", "40", "--equity", str(tmp_path / "none.parquet")]) == 2
+    assert (
+        main(["analyze", str(pos), "--rollouts", "40", "--equity", str(tmp_path / "none.parquet")])
+        == 2
+    )

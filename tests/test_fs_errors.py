@@ -30,11 +30,27 @@ def test_disk_full_during_a_run_is_one_line_and_resumable(tmp_path, monkeypatch,
         real(path, data)
 
     monkeypatch.setattr(store, "_atomic_write", full_after_some)
-    argv = ["simulate", "--hands", "500", "--chunk-size", "100", "--jobs", "1", "--out", str(out), "--no-progress"]
+    argv = [
+        "simulate",
+        "--hands",
+        "500",
+        "--chunk-size",
+        "100",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 2 and err[0].startswith("canasta simulate: 500 hands")  # the plan, then the error
-    assert err[1].startswith("canasta simulate: error: cannot use ") and "No space left on device" in err[1]
+    assert len(err) == 2 and err[0].startswith(
+        "canasta simulate: 500 hands"
+    )  # the plan, then the error
+    assert (
+        err[1].startswith("canasta simulate: error: cannot use ")
+        and "No space left on device" in err[1]
+    )
     assert f"canasta simulate --out {out} --resume` continues" in err[1]
     monkeypatch.setattr(store, "_atomic_write", real)
     assert cli.main([*argv, "--resume"]) == 0
@@ -54,12 +70,22 @@ def test_file_size_limit_is_one_line(tmp_path):
                        "--log-decisions", "1", "--out", {str(tmp_path / "run")!r}, "--no-progress"]))
         """
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ), cwd=os.getcwd())
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ),
+        cwd=os.getcwd(),
+    )
     assert proc.returncode == 2, proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert "Traceback" not in proc.stderr
-    assert last.startswith("canasta simulate: error: ") and "File too large" in last and "--resume` continues" in last
+    assert (
+        last.startswith("canasta simulate: error: ")
+        and "File too large" in last
+        and "--resume` continues" in last
+    )
 
 
 def test_outputs_below_a_file(tmp_path, capsys):

@@ -43,10 +43,15 @@ def test_the_turn_counts_rebuild_the_hand_at_the_draw():
                 if s == gs.seat or not (know[Know.SNAP_VALID + s] and know[Know.DRAW_VALID + s]):
                     continue
                 hand, pub = at_draw[s]
-                rebuilt = gs.hand_counts(s) + _row(know, Know.TURN_OUT, s) - _row(know, Know.TURN_IN, s)
+                rebuilt = (
+                    gs.hand_counts(s) + _row(know, Know.TURN_OUT, s) - _row(know, Know.TURN_IN, s)
+                )
                 drawn = rebuilt - hand
                 assert (drawn >= 0).all()
-                assert drawn.sum() == (RULES.draw_count if know[Know.DRAW_ACT + s] == Act.DRAW else 0) or drawn.sum() == 0
+                assert (
+                    drawn.sum() == (RULES.draw_count if know[Know.DRAW_ACT + s] == Act.DRAW else 0)
+                    or drawn.sum() == 0
+                )
                 assert (hand >= _row(know, Know.KNOWN_AT_DRAW, s)).all()
                 dsnap = _row(know, Know.DSNAP, s, Off.PUB_SIZE)
                 assert (dsnap == pub).all()
@@ -68,16 +73,43 @@ def test_inferred_worlds_agree_with_the_draws_more_often_than_uniform_ones():
     for i, a in enumerate(full.actions):
         if gs.phase == "draw" and i > 12 and i % 3 == 0:
             obs, know, v = gs.observation(), gs.knowledge(), gs.seat
-            seats = [s for s in range(4) if s != v and know[Know.SNAP_VALID + s] and know[Know.DRAW_VALID + s]]
+            seats = [
+                s
+                for s in range(4)
+                if s != v and know[Know.SNAP_VALID + s] and know[Know.DRAW_VALID + s]
+            ]
             for name, mid in (("uniform", -1), ("inferred", sid)):
                 out = np.zeros((8, Off.STATE_SIZE), np.int32)
-                assert sample_worlds_nb(obs, know, gs.params, i, 0, out, mid, knobs, 200, np.zeros(2, np.int64)) == 0
+                assert (
+                    sample_worlds_nb(
+                        obs, know, gs.params, i, 0, out, mid, knobs, 200, np.zeros(2, np.int64)
+                    )
+                    == 0
+                )
                 for w in list(out) + ([gs.state] if name == "uniform" else []):
                     key = "real" if w is gs.state else name
                     for s in seats:
                         hidden = _row(w, Off.HANDS, s) - _row(know, Know.KNOWN, s)
-                        pool = np.array([k for k in range(N_KINDS) for _ in range(int(hidden[k]))] + [0] * MAX_CARDS, np.int32)
-                        rate[key].append(draw_agrees_nb(know, gs.params, s, pool, 0, int(hidden.sum()), sid, knobs, rng, mobs, buf))
+                        pool = np.array(
+                            [k for k in range(N_KINDS) for _ in range(int(hidden[k]))]
+                            + [0] * MAX_CARDS,
+                            np.int32,
+                        )
+                        rate[key].append(
+                            draw_agrees_nb(
+                                know,
+                                gs.params,
+                                s,
+                                pool,
+                                0,
+                                int(hidden.sum()),
+                                sid,
+                                knobs,
+                                rng,
+                                mobs,
+                                buf,
+                            )
+                        )
         gs.apply(a)
     got = {k: float(np.mean(v)) for k, v in rate.items()}
     assert len(rate["real"]) > 10, got
@@ -89,9 +121,20 @@ def test_typed_last_turns_rebuild_the_draw_snapshots():
     """A position written from a hand (its last_turn lines) gives, for the previous seat, the draw
     snapshot and turn counts the GameState recorded; two seats back, the natural melds and hand
     sizes (which meld a wild card laid during a turn joined, a typed turn does not say)."""
-    fields1 = [Off.PILE_LEN, Off.PILE_TOP, Off.SEAT, Off.PHASE, *range(Off.PILE_COUNTS, Off.PILE_COUNTS + 15),
-               *range(Off.HAND_SIZE, Off.HAND_SIZE + 4), *range(Off.MELD_NAT, Off.MELD_NAT + 45)]
-    fields2 = [Off.SEAT, *range(Off.HAND_SIZE, Off.HAND_SIZE + 4), *range(Off.MELD_NAT, Off.MELD_NAT + 45)]
+    fields1 = [
+        Off.PILE_LEN,
+        Off.PILE_TOP,
+        Off.SEAT,
+        Off.PHASE,
+        *range(Off.PILE_COUNTS, Off.PILE_COUNTS + 15),
+        *range(Off.HAND_SIZE, Off.HAND_SIZE + 4),
+        *range(Off.MELD_NAT, Off.MELD_NAT + 45),
+    ]
+    fields2 = [
+        Off.SEAT,
+        *range(Off.HAND_SIZE, Off.HAND_SIZE + 4),
+        *range(Off.MELD_NAT, Off.MELD_NAT + 45),
+    ]
     compared = {1: 0, 2: 0}
     for seed in range(2):
         full = play_hand_py(RULES, ["expert"] * 4, seed)
@@ -102,13 +145,27 @@ def test_typed_last_turns_rebuild_the_draw_snapshots():
                 typed = prepare(parse_position(format_position(gs.position()))).know
                 for d, fields in ((1, fields1), (2, fields2)):
                     s = (gs.seat - d) % 4
-                    if not (true[Know.SNAP_VALID + s] and true[Know.DRAW_VALID + s]) or true[Know.TURN_UNK + s]:
+                    if (
+                        not (true[Know.SNAP_VALID + s] and true[Know.DRAW_VALID + s])
+                        or true[Know.TURN_UNK + s]
+                    ):
                         continue
                     if not typed[Know.SNAP_VALID + s]:
                         continue  # the pile no longer shows its discard (taken since)
-                    assert typed[Know.DRAW_VALID + s] and typed[Know.DRAW_ACT + s] == true[Know.DRAW_ACT + s]
-                    t, r = _row(typed, Know.DSNAP, s, Off.PUB_SIZE), _row(true, Know.DSNAP, s, Off.PUB_SIZE)
-                    assert (t[fields] == r[fields]).all(), (seed, i, d, [f for f in fields if t[f] != r[f]])
+                    assert (
+                        typed[Know.DRAW_VALID + s]
+                        and typed[Know.DRAW_ACT + s] == true[Know.DRAW_ACT + s]
+                    )
+                    t, r = (
+                        _row(typed, Know.DSNAP, s, Off.PUB_SIZE),
+                        _row(true, Know.DSNAP, s, Off.PUB_SIZE),
+                    )
+                    assert (t[fields] == r[fields]).all(), (
+                        seed,
+                        i,
+                        d,
+                        [f for f in fields if t[f] != r[f]],
+                    )
                     for off in (Know.TURN_OUT, Know.TURN_IN):
                         assert (_row(typed, off, s) == _row(true, off, s)).all()
                     compared[d] += 1
@@ -126,15 +183,18 @@ stock: 61
 """
 
 
-@pytest.mark.parametrize("line,needle", [
-    ("last_turn 3: grab | discard 9", "starts with"),
-    ("last_turn 3: draw", "discard"),
-    ("last_turn 3: draw | melded R3 | discard 9", "red three"),
-    ("last_turn 0: draw | discard 9", "not me"),
-    ("last_turn 5: draw | discard 9", "another seat"),
-    ("last_turn 3: draw | eaten 9 | discard 9", "took CARDS"),
-    ("last_discard: - - - 8\nlast_turn 3: draw | discard 9", "last_discard"),
-])
+@pytest.mark.parametrize(
+    "line,needle",
+    [
+        ("last_turn 3: grab | discard 9", "starts with"),
+        ("last_turn 3: draw", "discard"),
+        ("last_turn 3: draw | melded R3 | discard 9", "red three"),
+        ("last_turn 0: draw | discard 9", "not me"),
+        ("last_turn 5: draw | discard 9", "another seat"),
+        ("last_turn 3: draw | eaten 9 | discard 9", "took CARDS"),
+        ("last_discard: - - - 8\nlast_turn 3: draw | discard 9", "last_discard"),
+    ],
+)
 def test_bad_last_turns_are_one_line_errors(line, needle):
     with pytest.raises(PositionError, match=needle) as e:
         parse_position(BASE + line + "\n")
@@ -143,10 +203,14 @@ def test_bad_last_turns_are_one_line_errors(line, needle):
 
 def test_a_typed_last_turn_round_trips_and_constrains():
     text = BASE + "last_turn 3: take pair | took 5 K K | melded 4 4 4 | discard 9\n"
-    text = text.replace("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11 6").replace("stock: 61", "stock: 64")
+    text = text.replace("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11 6").replace(
+        "stock: 61", "stock: 64"
+    )
     pos = parse_position(text)
     assert pos.last_discard == [-1, -1, -1, Kind.NINE]
     assert "last_turn 3: take pair | took 5 K K | melded 4 4 4 | discard 9" in format_position(pos)
     know = prepare(pos).know
     assert know[Know.DRAW_VALID + 3] and know[Know.DRAW_ACT + 3] == Act.TAKE_PAIR
-    assert list(_row(know, Know.TURN_IN, 3)) == [int(k in (Kind.FIVE, Kind.KING)) for k in range(N_KINDS)]  # below the top
+    assert list(_row(know, Know.TURN_IN, 3)) == [
+        int(k in (Kind.FIVE, Kind.KING)) for k in range(N_KINDS)
+    ]  # below the top

@@ -18,9 +18,13 @@ from strategies import expert
 from strategies.registry import knob_values
 
 # knob -> (preset, players, first deal key, deals); the rest: classic-4p, deals 0..11
-CASES = {"concealed": ("classic", 2, 60, 8), "late_stock": ("german", 3, 0, 8),
-         "open_with_pile_only": ("classic", 2, 0, 8), "black3_stop": ("german", 3, 0, 8),
-         "go_out_min_canastas": ("classic", 4, 0, 12)}
+CASES = {
+    "concealed": ("classic", 2, 60, 8),
+    "late_stock": ("german", 3, 0, 8),
+    "open_with_pile_only": ("classic", 2, 0, 8),
+    "black3_stop": ("german", 3, 0, 8),
+    "go_out_min_canastas": ("classic", 4, 0, 12),
+}
 
 
 def test_every_knob_of_expert_has_a_tuning_range():
@@ -32,6 +36,15 @@ def test_knob_changes_a_decision(knob):
     preset, players, first, deals = CASES.get(knob, ("classic", 4, 0, 12))
     rules = RuleSet.preset(preset, players)
     values = knob_values("expert", rules.label)
-    act = knob_activity(rules, "expert", values, [HEURISTIC_RANGES[knob]], "greedy", seed=0,
-                        hands=deals, jobs=1, start=first)
+    act = knob_activity(
+        rules,
+        "expert",
+        values,
+        [HEURISTIC_RANGES[knob]],
+        "greedy",
+        seed=0,
+        hands=deals,
+        jobs=1,
+        start=first,
+    )
     assert int(act["hands_changed"].iloc[0]) > 0, f"{knob} changed no decision at {rules.label}"

@@ -1,12 +1,12 @@
 """The layers only import downwards: a test walks every import of the package's modules.
 
-    sim.core     rules core: constants and layouts, cards, rule sets, random numbers, legality,
-                 applying actions, scoring, the referee
-    strategies   the players (import only the core)
-    sim.play     self-play kernels, the step-through game, rollouts (drive the strategies)
-    sim.runs     parallel runs and run folders
-    reports      answers: compare, sweep, odds, reports
-    sim.cli      the command line (one home, every subcommand imported explicitly)
+sim.core     rules core: constants and layouts, cards, rule sets, random numbers, legality,
+             applying actions, scoring, the referee
+strategies   the players (import only the core)
+sim.play     self-play kernels, the step-through game, rollouts (drive the strategies)
+sim.runs     parallel runs and run folders
+reports      answers: compare, sweep, odds, reports
+sim.cli      the command line (one home, every subcommand imported explicitly)
 """
 
 from __future__ import annotations
@@ -51,7 +51,10 @@ def imported(path: Path, module: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1]
+                    + ([base] if base else [])
+                )
             names.add(base)
             names.update(f"{base}.{a.name}" for a in node.names)  # `from sim.core import legal`
     return names
@@ -66,7 +69,9 @@ def upward_edges() -> list[str]:
         for target in imported(path, module):
             rank = layer_of(target)
             if rank is not None and rank > own:
-                bad.append(f"{module} ({LAYERS[own] if own >= 0 else 'foundation'}) imports {target} ({LAYERS[rank]})")
+                bad.append(
+                    f"{module} ({LAYERS[own] if own >= 0 else 'foundation'}) imports {target} ({LAYERS[rank]})"
+                )
     return bad
 
 
@@ -79,9 +84,14 @@ def test_no_import_runs_upward():
     assert upward_edges() == []
 
 
-@pytest.mark.parametrize("module,target", [("sim.core.legal", "strategies.registry"),
-                                           ("strategies.greedy", "sim.play.loop"),
-                                           ("reports.odds", "sim.cli.main")])
+@pytest.mark.parametrize(
+    "module,target",
+    [
+        ("sim.core.legal", "strategies.registry"),
+        ("strategies.greedy", "sim.play.loop"),
+        ("reports.odds", "sim.cli.main"),
+    ],
+)
 def test_the_walker_sees_an_upward_edge(tmp_path, module, target):
     # the check can fail: the same walker flags a planted upward import
     path = tmp_path / "planted.py"

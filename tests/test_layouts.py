@@ -21,7 +21,9 @@ from sim.core.layout import Field, layout
 from sim.core.params import PAR_LAYOUT, Par
 
 
-@pytest.mark.parametrize(("rows", "index", "size"), [(STATE_LAYOUT, Off, "STATE_SIZE"), (PAR_LAYOUT, Par, "N_PARAMS")])
+@pytest.mark.parametrize(
+    ("rows", "index", "size"), [(STATE_LAYOUT, Off, "STATE_SIZE"), (PAR_LAYOUT, Par, "N_PARAMS")]
+)
 def test_layout_is_contiguous(rows, index, size):
     """Each row starts where the previous one ends: no holes, no overlaps, and the size is the
     sum of the widths."""
@@ -48,7 +50,9 @@ def test_layout_refuses_repeats_and_negative_widths():
         layout("X", (Field("A", -1, "a"),), "SIZE")
 
 
-@pytest.mark.parametrize(("columns", "dt"), [(HAND_COLUMNS, hand_record_dt), (GAME_COLUMNS, game_record_dt)])
+@pytest.mark.parametrize(
+    ("columns", "dt"), [(HAND_COLUMNS, hand_record_dt), (GAME_COLUMNS, game_record_dt)]
+)
 def test_record_dtypes_follow_their_columns(columns, dt):
     assert dt.names == tuple(c.name for c in columns)
     for c in columns:
@@ -85,13 +89,28 @@ def test_status_slots_explain_the_stop():
     tables = np.array([[0, 1, 2, 3, -1, -1]], np.int64)
     st = np.zeros(Slot.SIZE, np.int64)
     assert explain_status(st, 5, tables) is None
-    st[[Illegal.CODE, Illegal.SEAT, Illegal.ACTION, Illegal.WHY, Illegal.GAME, Illegal.HAND, Illegal.STRATEGY]] = (
-        Status.ILLEGAL, 2, Act.DECLINE, Why.NOT_EXHAUSTED, 41, 3, strategy_id("expert"))
+    st[
+        [
+            Illegal.CODE,
+            Illegal.SEAT,
+            Illegal.ACTION,
+            Illegal.WHY,
+            Illegal.GAME,
+            Illegal.HAND,
+            Illegal.STRATEGY,
+        ]
+    ] = (Status.ILLEGAL, 2, Act.DECLINE, Why.NOT_EXHAUSTED, 41, 3, strategy_id("expert"))
     msg = explain_status(st, 5, tables)
     assert "'expert' (seat 2)" in msg and WHY_TEXT[Why.NOT_EXHAUSTED] in msg
     assert "seed=5 game=41 hand=3" in msg
     st[:] = 0
-    st[[Broken.CODE, Broken.CHECK, Broken.GAME, Broken.HAND, Broken.TURN]] = (Status.INVARIANT, Check.PILE_COUNTS, 7, 1, 12)
+    st[[Broken.CODE, Broken.CHECK, Broken.GAME, Broken.HAND, Broken.TURN]] = (
+        Status.INVARIANT,
+        Check.PILE_COUNTS,
+        7,
+        1,
+        12,
+    )
     msg = explain_status(st, 5, tables)
     assert CHECK_TEXT[Check.PILE_COUNTS] in msg and "game=7 hand=1 turn=12" in msg
 

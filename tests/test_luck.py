@@ -17,8 +17,9 @@ def classic_hands(request):
     # also with per-seat stock streams: a draw that were not uniform over the stock left would
     # give its kind terms a non-zero mean
     rules = RuleSet.preset("classic")
-    return run_chunk(rules, ("expert", "greedy") * 2, 5, 0, 3000, luck=True, check=True,
-                     seat_stock=request.param).hands
+    return run_chunk(
+        rules, ("expert", "greedy") * 2, 5, 0, 3000, luck=True, check=True, seat_stock=request.param
+    ).hands
 
 
 def test_terms_have_mean_zero(classic_hands):
@@ -93,9 +94,16 @@ def test_compare_headlines_the_adjusted_estimate_with_the_plain_beside():
     assert row["estimator"] == "luck-adjusted" and row["luck_variance_reduction"] > 1
     plain_half = (row["plain_ci_high"] - row["plain_ci_low"]) / 2
     assert abs(row["mean_diff_per_hand"] - row["plain_mean_diff_per_hand"]) < 2 * plain_half
-    assert row["luck_variance_reduction_low"] <= row["luck_variance_reduction"] <= row["luck_variance_reduction_high"]
+    assert (
+        row["luck_variance_reduction_low"]
+        <= row["luck_variance_reduction"]
+        <= row["luck_variance_reduction_high"]
+    )
     plain = compare(["expert", "greedy"], hands=600, seed=4, jobs=1, luck=False).iloc[0]
-    assert plain["estimator"] == "plain" and plain["mean_diff_per_hand"] == row["plain_mean_diff_per_hand"]
+    assert (
+        plain["estimator"] == "plain"
+        and plain["mean_diff_per_hand"] == row["plain_mean_diff_per_hand"]
+    )
 
 
 def test_too_few_deals_report_no_luck_reduction():
@@ -118,7 +126,21 @@ def test_float_floor_division_matches_integer_floor_division():
     dens = np.concatenate([np.arange(1, 300), rng.integers(1, 1 << 20, 300)])
     for den in dens:
         den = int(den)
-        nums = [0, 1, -1, den, -den, den - 1, -den + 1, den + 1, -den - 1, 7 * den, -7 * den, 7 * den - 1, -7 * den - 1]
+        nums = [
+            0,
+            1,
+            -1,
+            den,
+            -den,
+            den - 1,
+            -den + 1,
+            den + 1,
+            -den - 1,
+            7 * den,
+            -7 * den,
+            7 * den - 1,
+            -7 * den - 1,
+        ]
         nums += [int(x) for x in rng.integers(-(1 << 39), 1 << 39, 20)]
         nums += [q * den + r for q in (-(1 << 18), 1 << 18) for r in (-1, 0, 1)]
         for num in nums:

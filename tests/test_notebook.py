@@ -16,9 +16,13 @@ def test_what_experts_do_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("CANASTA_NB_OUT", str(tmp_path / "run"))
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend makes the PNGs
     root = str(NOTEBOOK.parents[2])  # the kernel (a subprocess) imports this checkout
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    )
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]
     images = [o for o in outputs if "image/png" in o.get("data", {})]

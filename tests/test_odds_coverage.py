@@ -13,8 +13,15 @@ from sim.runs import runner
 
 
 def test_going_out_intervals_cover_on_the_engine():
-    r = runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=6000, seed=11, jobs=1,
-                        log_decisions=1.0, progress=False)
+    r = runner.simulate(
+        RuleSet.preset("classic"),
+        "expert,greedy",
+        hands=6000,
+        seed=11,
+        jobs=1,
+        log_decisions=1.0,
+        progress=False,
+    )
     d = r.decisions.drop_duplicates(subset=["seed", "game", "hand", "turn"]).copy()
     d["end_turn"] = d.groupby(["seed", "game", "hand"])["turn"].transform("max")
     d["strategy"] = np.where(d["team"] == 0, "expert", "greedy")
@@ -26,12 +33,18 @@ def test_going_out_intervals_cover_on_the_engine():
     tab = odds.odds_from_rows(d, ["sub", *by], within=3, min_n=1)
     total = d.groupby(by)[["went_out_us", "ok3"]].agg(["sum", "size"])
     part = d.groupby(["sub", *by])[["went_out_us", "ok3"]].agg(["sum", "size"])
-    rest = total.reindex(pd.MultiIndex.from_frame(tab[by])).to_numpy() - \
-        part.reindex(pd.MultiIndex.from_frame(tab[["sub", *by]])).to_numpy()
+    rest = (
+        total.reindex(pd.MultiIndex.from_frame(tab[by])).to_numpy()
+        - part.reindex(pd.MultiIndex.from_frame(tab[["sub", *by]])).to_numpy()
+    )
     truth_out = rest[:, 0] / rest[:, 1]  # the value of the other 59 small runs together
     truth_3 = rest[:, 2] / rest[:, 3]
-    clustered = np.concatenate([(tab["p_out_low"] <= truth_out) & (truth_out <= tab["p_out_high"]),
-                                (tab["p_within_3_low"] <= truth_3) & (truth_3 <= tab["p_within_3_high"])])
+    clustered = np.concatenate(
+        [
+            (tab["p_out_low"] <= truth_out) & (truth_out <= tab["p_out_high"]),
+            (tab["p_within_3_low"] <= truth_3) & (truth_3 <= tab["p_within_3_high"]),
+        ]
+    )
     k = part.reindex(pd.MultiIndex.from_frame(tab[["sub", *by]]))["went_out_us"]
     _, lo, hi = stats.wilson_ci(k["sum"].to_numpy(), k["size"].to_numpy())
     wilson = (lo <= truth_out) & (truth_out <= hi)

@@ -31,7 +31,9 @@ def random_hand_returns(game, seed: int):
     while not s.is_terminal():
         s.apply_action(int(rng.choice(s.legal_actions())))
     params = s._g.params_arr
-    res = referee_hand([int(x) for x in params], list(s.kinds), s._g.dealer, [0, 0, 0], [a for _, a in s.moves])
+    res = referee_hand(
+        [int(x) for x in params], list(s.kinds), s._g.dealer, [0, 0, 0], [a for _, a in s.moves]
+    )
     teams = [int(s.state[Off.TEAM_OF_SEAT + p]) for p in range(game.num_players())]
     return s.returns(), [float(res.score[t]) for t in teams]
 
@@ -67,15 +69,24 @@ def test_resample_keeps_the_information_state_and_reads_no_hidden_card():
     assert r.information_state_string(p) == s.information_state_string(p)
     assert r.legal_actions() == s.legal_actions()
     others = [q for q in range(4) if q != p]
-    assert any(not np.array_equal(r.state[Off.HANDS + q * N_KINDS:Off.HANDS + (q + 1) * N_KINDS],
-                                  s.state[Off.HANDS + q * N_KINDS:Off.HANDS + (q + 1) * N_KINDS]) for q in others)
+    assert any(
+        not np.array_equal(
+            r.state[Off.HANDS + q * N_KINDS : Off.HANDS + (q + 1) * N_KINDS],
+            s.state[Off.HANDS + q * N_KINDS : Off.HANDS + (q + 1) * N_KINDS],
+        )
+        for q in others
+    )
     # swap hidden cards between two other seats: the same resampled world
     t = s.clone()
     a, b = others[0], others[1]
     ha, hb = Off.HANDS + a * N_KINDS, Off.HANDS + b * N_KINDS
     for k1 in range(N_KINDS):
         for k2 in range(N_KINDS):
-            if k1 != k2 and t.state[ha + k1] > t.know[p][Know.KNOWN + a * N_KINDS + k1] and t.state[hb + k2] > t.know[p][Know.KNOWN + b * N_KINDS + k2]:
+            if (
+                k1 != k2
+                and t.state[ha + k1] > t.know[p][Know.KNOWN + a * N_KINDS + k1]
+                and t.state[hb + k2] > t.know[p][Know.KNOWN + b * N_KINDS + k2]
+            ):
                 t.state[ha + k1] -= 1
                 t.state[ha + k2] += 1
                 t.state[hb + k2] -= 1

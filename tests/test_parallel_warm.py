@@ -14,8 +14,14 @@ from strategies.registry import KERNELS
 
 PLANS = {
     "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
-    **{f"play {name}": ((*pw.PLAY_OWN, *pw.PLAY_DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER) for name in KERNELS},
-    "play knowledge": ((*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.PLAY_DECIDE["random"], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER),
+    **{
+        f"play {name}": ((*pw.PLAY_OWN, *pw.PLAY_DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER)
+        for name in KERNELS
+    },
+    "play knowledge": (
+        (*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.PLAY_DECIDE["random"], *pw.PLAY_OWN_LAST),
+        pw.PLAY_HELPER,
+    ),
 }
 
 
@@ -105,26 +111,48 @@ def test_a_cold_cache_starts_a_helper_and_then_runs_the_warm_up():
         return started[-1]
 
     own = (pw.WHY_MELD, pw.Await(pw.WHY_TAKE), pw.LEGAL)
-    pw.warm_in_parallel(pw.PLAY_CHUNK, own, (pw.WHY_TAKE,), lambda: finished.append(1),
-                        compile_one=compiled.append, cached=lambda u: False, start=start)
+    pw.warm_in_parallel(
+        pw.PLAY_CHUNK,
+        own,
+        (pw.WHY_TAKE,),
+        lambda: finished.append(1),
+        compile_one=compiled.append,
+        cached=lambda u: False,
+        start=start,
+    )
     assert [h.steps for h in started] == [[pw.WHY_TAKE]] and started[0].stopped
     assert compiled == [pw.WHY_MELD, pw.LEGAL] and finished == [1]
 
 
 def test_a_warm_cache_only_loads():
     calls = []
-    pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), (pw.WHY_TAKE,), lambda: calls.append("finish"),
-                        compile_one=lambda u: calls.append(u), cached=lambda u: True,
-                        start=lambda steps: pytest.fail("started a helper on a warm cache"))
+    pw.warm_in_parallel(
+        pw.PLAY_CHUNK,
+        (pw.WHY_MELD,),
+        (pw.WHY_TAKE,),
+        lambda: calls.append("finish"),
+        compile_one=lambda u: calls.append(u),
+        cached=lambda u: True,
+        start=lambda steps: pytest.fail("started a helper on a warm cache"),
+    )
     assert calls == ["finish"]
 
 
-@pytest.mark.parametrize("helper", [None, _FakeHelper((), alive=False)], ids=["no helper", "helper died"])
+@pytest.mark.parametrize(
+    "helper", [None, _FakeHelper((), alive=False)], ids=["no helper", "helper died"]
+)
 def test_without_a_working_helper_everything_compiles_here(helper):
     compiled, finished = [], []
     own = (pw.Await(pw.AFTER_MOVE), pw.WHY_MELD, pw.Await(pw.WHY_ILLEGAL), pw.LEGAL)
-    pw.warm_in_parallel(pw.PLAY_CHUNK, own, (pw.AFTER_MOVE, pw.WHY_ILLEGAL), lambda: finished.append(1),
-                        compile_one=compiled.append, cached=lambda u: False, start=lambda steps: helper)
+    pw.warm_in_parallel(
+        pw.PLAY_CHUNK,
+        own,
+        (pw.AFTER_MOVE, pw.WHY_ILLEGAL),
+        lambda: finished.append(1),
+        compile_one=compiled.append,
+        cached=lambda u: False,
+        start=lambda steps: helper,
+    )
     assert compiled == [pw.WHY_MELD, pw.LEGAL] and finished == [1]
 
 
@@ -135,8 +163,15 @@ def test_an_interrupt_stops_the_helper():
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), (pw.WHY_TAKE,), lambda: None,
-                            compile_one=compile_one, cached=lambda u: False, start=lambda steps: helper)
+        pw.warm_in_parallel(
+            pw.PLAY_CHUNK,
+            (pw.WHY_MELD,),
+            (pw.WHY_TAKE,),
+            lambda: None,
+            compile_one=compile_one,
+            cached=lambda u: False,
+            start=lambda steps: helper,
+        )
     assert helper.stopped
 
 
@@ -196,8 +231,14 @@ def test_a_helper_started_early_is_taken_over_by_the_warm_up(early_helpers):
 def test_a_warm_cache_stops_a_helper_started_early(early_helpers):
     pw.start_early("simulate")
     early = pw._early[pw.SIMULATE_HELPER]
-    pw.warm_in_parallel(pw.PLAY_CHUNK, (pw.WHY_MELD,), pw.SIMULATE_HELPER, lambda: None,
-                        compile_one=lambda u: pytest.fail("compiled on a warm cache"), cached=lambda u: True)
+    pw.warm_in_parallel(
+        pw.PLAY_CHUNK,
+        (pw.WHY_MELD,),
+        pw.SIMULATE_HELPER,
+        lambda: None,
+        compile_one=lambda u: pytest.fail("compiled on a warm cache"),
+        cached=lambda u: True,
+    )
     assert early.stopped and not pw._early
 
 
@@ -208,11 +249,20 @@ def test_a_helper_started_early_checks_the_cache_first():
     assert pw.steps_of(args[1:], cached=lambda u: True) == [pw.WHY_TAKE, pw.Await(pw.WHY_MELD)]
 
 
-@pytest.mark.parametrize(("argv", "started"), [
-    (["play", "--seed", "3"], "play"), (["simulate", "--hands", "10"], "simulate"), (["rules"], None),
-    (["play", "--help"], None), (["simulate", "--scheduler=tcp://h:1"], None), ([], None),
-])
-def test_the_command_line_starts_the_helper_before_loading_the_libraries(monkeypatch, argv, started):
+@pytest.mark.parametrize(
+    ("argv", "started"),
+    [
+        (["play", "--seed", "3"], "play"),
+        (["simulate", "--hands", "10"], "simulate"),
+        (["rules"], None),
+        (["play", "--help"], None),
+        (["simulate", "--scheduler=tcp://h:1"], None),
+        ([], None),
+    ],
+)
+def test_the_command_line_starts_the_helper_before_loading_the_libraries(
+    monkeypatch, argv, started
+):
     from sim.cli import main
 
     calls = []
@@ -240,7 +290,14 @@ def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
     import os
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ))
+
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ),
+    )
     index = out.stdout.strip()
     assert index.startswith(str(tmp_path)) and not pw.looks_cached(pw.PLAY_TOP)
     os.makedirs(os.path.dirname(index), exist_ok=True)

@@ -33,13 +33,22 @@ def _worst_case() -> dict[str, int]:
     card_points = MAX_CARDS * hi["card_values"]
     gain = (
         card_points
-        + max_canastas * max(hi["natural_canasta_bonus"], hi["mixed_canasta_bonus"], hi["samba_bonus"])
+        + max_canastas
+        * max(hi["natural_canasta_bonus"], hi["mixed_canasta_bonus"], hi["samba_bonus"])
         + hi["red_three_scores"]
-        + hi["go_out_bonus"] + hi["go_out_no_discard_bonus"] + hi["concealed_bonus"]
+        + hi["go_out_bonus"]
+        + hi["go_out_no_discard_bonus"]
+        + hi["concealed_bonus"]
     )
     loss = card_points + hi["red_three_scores"]
-    return {"gain": gain, "loss": loss, "cumulative": hi["max_hands"] * max(gain, loss),
-            "card_points": card_points, "max_canastas": max_canastas, "turns": hi["max_turns"]}
+    return {
+        "gain": gain,
+        "loss": loss,
+        "cumulative": hi["max_hands"] * max(gain, loss),
+        "card_points": card_points,
+        "max_canastas": max_canastas,
+        "turns": hi["max_turns"],
+    }
 
 
 def test_ranges_keep_every_score_representable():
@@ -56,7 +65,10 @@ def test_ranges_keep_every_score_representable():
     ("changes", "needle"),
     [
         ({"go_out_bonus": 2_147_483_647}, "go_out_bonus=2147483647: must be >= 0 and <= 10,000"),
-        ({"natural_canasta_bonus": 2_000_000_000}, "natural_canasta_bonus=2000000000: must be >= 0 and <= 10,000"),
+        (
+            {"natural_canasta_bonus": 2_000_000_000},
+            "natural_canasta_bonus=2000000000: must be >= 0 and <= 10,000",
+        ),
         ({"mixed_canasta_bonus": 10_001}, "mixed_canasta_bonus=10001"),
         ({"card_values": {"joker": 201}}, "card_values[13]=201: must be >= 0 and <= 200"),
         ({"red_three_scores": (0, 100, 200, 300, 800, 800, 20_000)}, "red_three_scores[6]=20000"),
@@ -83,15 +95,33 @@ def test_largest_values_score_without_overflow():
     games' finals are the sums of their hands, and nothing wraps around."""
     from sim.play.engine import run_chunk
 
-    top = {name: spec_of(name).hi for name in ("go_out_bonus", "go_out_no_discard_bonus",
-                                              "concealed_bonus", "natural_canasta_bonus",
-                                              "mixed_canasta_bonus")}
-    rules = RuleSet.preset("classic", card_values=(200,) * 15,
-                           red_three_scores=(0, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000),
-                           game_target=1_000_000, max_hands=6, **top)
+    top = {
+        name: spec_of(name).hi
+        for name in (
+            "go_out_bonus",
+            "go_out_no_discard_bonus",
+            "concealed_bonus",
+            "natural_canasta_bonus",
+            "mixed_canasta_bonus",
+        )
+    }
+    rules = RuleSet.preset(
+        "classic",
+        card_values=(200,) * 15,
+        red_three_scores=(0, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000),
+        game_target=1_000_000,
+        max_hands=6,
+        **top,
+    )
     res = run_chunk(rules, ["greedy"] * 4, seed=3, start=0, count=3, mode="games", check=True)
     h = res.hands
-    parts = h["meld_points"] + h["canasta_bonus"] + h["red3_points"] + h["go_out_bonus"] - h["hand_penalty"]
+    parts = (
+        h["meld_points"]
+        + h["canasta_bonus"]
+        + h["red3_points"]
+        + h["go_out_bonus"]
+        - h["hand_penalty"]
+    )
     assert (h["score"] == parts).all()
     assert (h["canasta_bonus"][:, :2] >= 0).all() and h["canasta_bonus"].max() >= 10_000
     for g in range(3):

@@ -28,10 +28,23 @@ def _norm(text: str) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("preset,players,seed", [("classic", 2, 0), ("classic", 3, 1), ("classic", 4, 2),
-                                                 ("classic", 6, 3), ("classic", 5, 2), ("samba", 4, 1)])
+@pytest.mark.parametrize(
+    "preset,players,seed",
+    [
+        ("classic", 2, 0),
+        ("classic", 3, 1),
+        ("classic", 4, 2),
+        ("classic", 6, 3),
+        ("classic", 5, 2),
+        ("samba", 4, 1),
+    ],
+)
 def test_written_positions_read_back_with_the_same_legal_actions(preset, players, seed):
-    rules = RuleSet.preset(preset, players, None, go_out_bonus=150) if players == 4 else RuleSet.preset(preset, players)
+    rules = (
+        RuleSet.preset(preset, players, None, go_out_bonus=150)
+        if players == 4
+        else RuleSet.preset(preset, players)
+    )
     hand = 1 if players == 5 else 0  # five players: seat 3 sits out
     full = play_hand_py(rules, ["expert"] * players, seed, hand=hand)
     gs = GameState.new_hand(rules, seed, hand=hand)
@@ -44,7 +57,9 @@ def test_written_positions_read_back_with_the_same_legal_actions(preset, players
             back = GameState.from_position(pos, seed=i)
             assert back.legal_actions() == gs.legal_actions(), text
             o1, o2 = gs.observation(), back.observation()
-            differ = [j for j in np.flatnonzero(o1 != o2) if j not in (Off.DECISIONS, Off.PILE_TOP_SUIT)]
+            differ = [
+                j for j in np.flatnonzero(o1 != o2) if j not in (Off.DECISIONS, Off.PILE_TOP_SUIT)
+            ]
             assert not differ, (text, differ)
             # a fixed point, up to the order of the pile below its top (the worlds keep the
             # cards and the top; the order plays no role without sequences)
@@ -65,7 +80,22 @@ def test_position_of_another_seat_hides_the_hand_of_the_seat_to_act():
 
 
 def test_play_position_at_writes_an_analysable_position(tmp_path, capsys):
-    assert main(["play", "--players", "4", "--strategies", "expert", "--seed", "7", "--position-at", "5:2"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--players",
+                "4",
+                "--strategies",
+                "expert",
+                "--seed",
+                "7",
+                "--position-at",
+                "5:2",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     pos = parse_position(text)
     assert pos.turn == 4 and pos.phase == "meld" and pos.me == pos.to_move
@@ -77,13 +107,16 @@ def test_play_position_at_writes_an_analysable_position(tmp_path, capsys):
     assert parse_position(capsys.readouterr().out).me == 2
 
 
-@pytest.mark.parametrize("extra,needle", [
-    (["--position-at", "900"], "turns"),
-    (["--position-at", "0:1"], "count 1 .."),
-    (["--position-at", "1", "--seat", "5"], "not an active seat"),
-    (["--position-at", "1", "--seat", "9"], "out of range"),
-    (["--seat", "1"], "--position-at"),
-])
+@pytest.mark.parametrize(
+    "extra,needle",
+    [
+        (["--position-at", "900"], "turns"),
+        (["--position-at", "0:1"], "count 1 .."),
+        (["--position-at", "1", "--seat", "5"], "not an active seat"),
+        (["--position-at", "1", "--seat", "9"], "out of range"),
+        (["--seat", "1"], "--position-at"),
+    ],
+)
 def test_play_position_at_bad_input(capsys, extra, needle):
     assert main(["play", "--players", "4", "--seed", "7", *extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -98,12 +131,18 @@ def test_documented_example_parses():
 
 BASE = DOCS.read_text()
 IMPOSSIBLE = {
-    "known too many": (BASE.replace("known 1: 10 10", "known 1: 10 10 10 10 10 10 10 10 10"), "known 1"),
+    "known too many": (
+        BASE.replace("known 1: 10 10", "known 1: 10 10 10 10 10 10 10 10 10"),
+        "known 1",
+    ),
     "aside without taking": (BASE.replace("phase: draw", "phase: meld\naside: 4 4"), "took_pile"),
     "meld keys in draw phase": (BASE + "pending: 50\n", "phase: meld"),
     "melds not opened": (BASE.replace("opened: us them", "opened: us"), "opened"),
     "pile too short": (BASE.replace("pile: 12", "pile: 1"), "pile_cards"),
-    "hand sizes": (BASE.replace("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11 99"), "cards do not add up"),
+    "hand sizes": (
+        BASE.replace("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11 99"),
+        "cards do not add up",
+    ),
     "bad set": (BASE.replace("rules: classic", "rules: classic\nset: nosuch=1"), "nosuch"),
     "kings": (BASE.replace("hand: 7 7 K K JK 2 5 9 9 A", "hand: 7 7 K K K K JK 9 9 A"), "K:"),
 }
@@ -128,7 +167,9 @@ def test_typed_positions_rebuild_the_previous_seats_discard_snapshot():
 
     rules = RuleSet.preset("classic", 4)
     fields = [Off.PILE_LEN, Off.PILE_TOP, Off.PILE_FREEZE, Off.SEAT, Off.PHASE, Off.TURN]
-    fields += list(range(Off.PILE_COUNTS, Off.PILE_COUNTS + 15)) + list(range(Off.HAND_SIZE, Off.HAND_SIZE + 4))
+    fields += list(range(Off.PILE_COUNTS, Off.PILE_COUNTS + 15)) + list(
+        range(Off.HAND_SIZE, Off.HAND_SIZE + 4)
+    )
     fields += list(range(Off.MELD_NAT, Off.MELD_JOKER + 45))
     compared = 0
     for seed in range(2):
@@ -141,8 +182,8 @@ def test_typed_positions_rebuild_the_previous_seats_discard_snapshot():
                 true = gs.knowledge(me)
                 if true[Know.SNAP_VALID + prev]:
                     assert typed.know[Know.SNAP_VALID + prev]
-                    t = typed.know[Know.SNAP + prev * Off.PUB_SIZE :][:Off.PUB_SIZE]
-                    r = true[Know.SNAP + prev * Off.PUB_SIZE :][:Off.PUB_SIZE]
+                    t = typed.know[Know.SNAP + prev * Off.PUB_SIZE :][: Off.PUB_SIZE]
+                    r = true[Know.SNAP + prev * Off.PUB_SIZE :][: Off.PUB_SIZE]
                     assert (t[fields] == r[fields]).all()
                     compared += 1
             gs.apply(a)
@@ -150,7 +191,22 @@ def test_typed_positions_rebuild_the_previous_seats_discard_snapshot():
 
 
 def test_analyze_infer_on_a_written_position(tmp_path, capsys):
-    assert main(["play", "--players", "4", "--strategies", "expert", "--seed", "7", "--position-at", "9"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--players",
+                "4",
+                "--strategies",
+                "expert",
+                "--seed",
+                "7",
+                "--position-at",
+                "9",
+            ]
+        )
+        == 0
+    )
     f = tmp_path / "p.txt"
     f.write_text(capsys.readouterr().out)
     assert main(["analyze", str(f), "--rollouts", "30", "--infer", "expert", "--json"]) == 0
@@ -182,24 +238,48 @@ def test_a_typed_samba_position_has_closed_canastas_sequences_and_suits():
     setup = prepare(pos)
     obs = setup.obs
     k = 11  # kings
-    assert obs[Off.CLOSED_COUNT + k] == 1 and obs[Off.CLOSED_NAT + k] == 7 and obs[Off.CLOSED_NATURAL] == 1
+    assert (
+        obs[Off.CLOSED_COUNT + k] == 1
+        and obs[Off.CLOSED_NAT + k] == 7
+        and obs[Off.CLOSED_NATURAL] == 1
+    )
     assert obs[Off.MELD_NAT + k] == 3 and obs[Off.MELD_TWO + k] == 1
-    assert list(obs[Off.SEQ_LEN : Off.SEQ_LEN + 3]) == [3, 4, 0] and obs[Off.HAND_SUITS + 2 * 11 + k - 2] == 1
+    assert (
+        list(obs[Off.SEQ_LEN : Off.SEQ_LEN + 3]) == [3, 4, 0]
+        and obs[Off.HAND_SUITS + 2 * 11 + k - 2] == 1
+    )
     gs = GameState.from_position(pos)
     assert gs.sequences(gs.team) == {0: (2, 2, 3), 1: (3, 7, 4)} and "draw" in gs.legal_texts()
     assert format_position(parse_position(format_position(pos))) == format_position(pos)
     out = np.zeros((4, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(setup.obs, setup.know, setup.params, 1, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == 0
+    assert (
+        sample_worlds_nb(
+            setup.obs,
+            setup.know,
+            setup.params,
+            1,
+            0,
+            out,
+            -1,
+            np.zeros(24),
+            0,
+            np.zeros(2, np.int64),
+        )
+        == 0
+    )
 
 
-@pytest.mark.parametrize("old,new,needle", [
-    ("hand: KH KS", "hand: K KS", "needs a suit"),
-    ("9S 10S JS QS", "9S 10S QS KS", "follow each other"),
-    ("9S 10S JS QS", "9S 10H JS", "one suit"),
-    ("pile_cards: 9 9C", "pile_cards: 9 9", "give its suit"),
-    ("rules: samba", "rules: classic", "sequences need"),
-    ("| K K K 2", "| K K K 2 | K K 2", "two open melds"),
-])
+@pytest.mark.parametrize(
+    "old,new,needle",
+    [
+        ("hand: KH KS", "hand: K KS", "needs a suit"),
+        ("9S 10S JS QS", "9S 10S QS KS", "follow each other"),
+        ("9S 10S JS QS", "9S 10H JS", "one suit"),
+        ("pile_cards: 9 9C", "pile_cards: 9 9", "give its suit"),
+        ("rules: samba", "rules: classic", "sequences need"),
+        ("| K K K 2", "| K K K 2 | K K 2", "two open melds"),
+    ],
+)
 def test_bad_samba_positions_are_one_line_errors(old, new, needle):
     from sim.play.position import PositionError
 
@@ -208,10 +288,13 @@ def test_bad_samba_positions_are_one_line_errors(old, new, needle):
     assert "\n" not in str(e.value)
 
 
-@pytest.mark.parametrize("argv", [
-    ["--rules", "samba", "--players", "4", "--seed", "1", "--position-at", "6:2"],
-    ["--players", "5", "--seed", "1", "--hand", "2", "--position-at", "6"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--rules", "samba", "--players", "4", "--seed", "1", "--position-at", "6:2"],
+        ["--players", "5", "--seed", "1", "--hand", "2", "--position-at", "6"],
+    ],
+)
 def test_play_position_at_and_analyze_samba_and_five_players(tmp_path, capsys, argv):
     assert main(["play", "--strategies", "expert", *argv]) == 0
     text = capsys.readouterr().out
@@ -228,6 +311,23 @@ def test_play_position_at_and_analyze_samba_and_five_players(tmp_path, capsys, a
 
 def test_play_position_at_a_seat_sitting_out_is_one_line(capsys):
     # five players, hand 2: seat 4 sits out
-    assert main(["play", "--players", "5", "--seed", "1", "--hand", "2", "--position-at", "3", "--seat", "4"]) == 2
+    assert (
+        main(
+            [
+                "play",
+                "--players",
+                "5",
+                "--seed",
+                "1",
+                "--hand",
+                "2",
+                "--position-at",
+                "3",
+                "--seat",
+                "4",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--seat 4" in err[0]

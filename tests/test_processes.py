@@ -47,7 +47,9 @@ def _alive(pid: int) -> bool:
 def test_loky_workers_end_when_their_parent_is_killed(tmp_path):
     script = tmp_path / "orphan.py"
     script.write_text(ORPHAN)
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     pids = [int(x) for x in parent.stdout.readline().split()]
     assert len(pids) == 2 and parent.pid not in pids
     assert all(_alive(p) for p in pids)
@@ -69,7 +71,9 @@ def _wait_until_python_catches_sigint(pid: int) -> None:
             status = open(f"/proc/{pid}/status").read()
         except OSError:  # no /proc: nothing to wait on
             return
-        caught = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), None)
+        caught = next(
+            (line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), None
+        )
         if caught is None or int(caught, 16) & (1 << (signal.SIGINT - 1)):
             return
         time.sleep(0.002)
@@ -79,10 +83,27 @@ def _wait_until_python_catches_sigint(pid: int) -> None:
 # the delay counts from the moment the interpreter catches SIGINT)
 @pytest.mark.parametrize("delay", [0.15, 0.5, 1.2])
 def test_ctrl_c_while_starting_is_one_line(tmp_path, delay):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")])
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "compare", "expert", "greedy", "--hands", "200000", "--jobs", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=os.getcwd(),
+        [
+            sys.executable,
+            "-m",
+            "sim.cli",
+            "compare",
+            "expert",
+            "greedy",
+            "--hands",
+            "200000",
+            "--jobs",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=os.getcwd(),
     )
     _wait_until_python_catches_sigint(proc.pid)
     time.sleep(delay)
@@ -99,7 +120,18 @@ def test_folder_with_only_lock_and_tmp_manifest_is_reused(tmp_path, monkeypatch,
     (out / store.LOCK).write_text("pid 1")
     (out / (store.MANIFEST + store.TMP_SUFFIX)).write_text('{"format": "canasta-r')
     monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk)
-    argv = ["simulate", "--hands", "300", "--chunk-size", "100", "--jobs", "1", "--out", str(out), "--no-progress"]
+    argv = [
+        "simulate",
+        "--hands",
+        "300",
+        "--chunk-size",
+        "100",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     assert cli.main(argv) == 0
     assert store.done_chunks(out) == [0, 1, 2] and not list(out.glob("*.tmp"))
     # and --resume on such a folder starts it too
@@ -113,11 +145,29 @@ def test_folder_with_only_lock_and_tmp_manifest_is_reused(tmp_path, monkeypatch,
 def test_ctrl_c_while_numba_compiles_is_one_line(tmp_path):
     # a fresh cache: the kernels are still compiling when Ctrl-C comes (a KeyboardInterrupt
     # raised inside llvmlite's callbacks cannot propagate: the handler ends the process itself)
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+        PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")]),
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "compare", "expert", "greedy", "--hands", "200000", "--jobs", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=os.getcwd(),
+        [
+            sys.executable,
+            "-m",
+            "sim.cli",
+            "compare",
+            "expert",
+            "greedy",
+            "--hands",
+            "200000",
+            "--jobs",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=os.getcwd(),
     )
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
@@ -131,7 +181,14 @@ def test_the_compiler_is_recognised_on_the_interrupted_stack():
     from sim.cli.main import _in_compiler
 
     scope: dict = {}
-    exec(compile("import sys\ndef here():\n    return sys._getframe()\n", "/site-packages/numba/core/fake.py", "exec"), scope)
+    exec(
+        compile(
+            "import sys\ndef here():\n    return sys._getframe()\n",
+            "/site-packages/numba/core/fake.py",
+            "exec",
+        ),
+        scope,
+    )
     assert _in_compiler(scope["here"]())
     assert not _in_compiler(sys._getframe())
 
@@ -155,9 +212,18 @@ def test_ctrl_c_caught_inside_string_exec_still_exits_130(tmp_path, caught_by):
         "m._run = _run\n"
         "sys.exit(m.main(['simulate']))\n"
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.getcwd(), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, "-m", "ki_in_exec"], capture_output=True, text=True, env=env,
-                          cwd=os.getcwd(), timeout=120)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(tmp_path), os.getcwd(), os.environ.get("PYTHONPATH", "")]),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "ki_in_exec"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=os.getcwd(),
+        timeout=120,
+    )
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 130, (proc.returncode, proc.stderr)
     assert proc.stderr.strip().splitlines()[-1] == "canasta: interrupted", proc.stderr

@@ -29,6 +29,10 @@ def test_a_bar_passed_in_is_advanced_not_replaced():
 
 
 def test_only_the_progress_module_makes_tqdm_bars():
-    makers = [p.relative_to(ROOT).as_posix() for d in ("sim", "reports", "strategies")
-              for p in (ROOT / d).rglob("*.py") if re.search(r"^\s*(from tqdm|import tqdm)", p.read_text(), re.M)]
+    makers = [
+        p.relative_to(ROOT).as_posix()
+        for d in ("sim", "reports", "strategies")
+        for p in (ROOT / d).rglob("*.py")
+        if re.search(r"^\s*(from tqdm|import tqdm)", p.read_text(), re.M)
+    ]
     assert makers == ["sim/runs/progress.py"]

@@ -28,12 +28,62 @@ from strategies.registry import parse_spec, split_specs
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 CARD_WORDS = ["AS", "10H", "3D", "2C", "JK", "KH", "QQ", "1H", "#", "\n", "joker", "4S", "ZZ", "7"]
-ACTION_WORDS = ["draw", "take", "onto", "meld", "add", "to", "discard", "decline", "7", "7s", "JK",
-                "2", "3", "K", "10", "4H", "5H", "6H", "7H", "4H..6H", "x", "Ks", "", "9"]
-SPEC_WORDS = ["expert", "greedy", "tunable", ":", ",", "=", "open_threshold", "freeze_when", "50",
-              "nan", "inf", "-1", "1e400", " ", "x"]
-SET_NAMES = ["go_out_bonus", "hand_size", "red_three_scores", "minimum_bands", "card_values",
-             "pile_take_onto_canasta", "draw_count", "canastas_to_go_out", "max_turns", "nope", ""]
+ACTION_WORDS = [
+    "draw",
+    "take",
+    "onto",
+    "meld",
+    "add",
+    "to",
+    "discard",
+    "decline",
+    "7",
+    "7s",
+    "JK",
+    "2",
+    "3",
+    "K",
+    "10",
+    "4H",
+    "5H",
+    "6H",
+    "7H",
+    "4H..6H",
+    "x",
+    "Ks",
+    "",
+    "9",
+]
+SPEC_WORDS = [
+    "expert",
+    "greedy",
+    "tunable",
+    ":",
+    ",",
+    "=",
+    "open_threshold",
+    "freeze_when",
+    "50",
+    "nan",
+    "inf",
+    "-1",
+    "1e400",
+    " ",
+    "x",
+]
+SET_NAMES = [
+    "go_out_bonus",
+    "hand_size",
+    "red_three_scores",
+    "minimum_bands",
+    "card_values",
+    "pile_take_onto_canasta",
+    "draw_count",
+    "canastas_to_go_out",
+    "max_turns",
+    "nope",
+    "",
+]
 
 
 def words(vocab: list[str], sep: str = " ") -> st.SearchStrategy[str]:
@@ -75,8 +125,29 @@ def test_strategy_spec_parser(text):
 
 
 @FAST
-@given(st.sampled_from(SET_NAMES), text_like(["0", "1", "50", ",", ":", "yes", "pair", "-5", "1e9", "2147483648",
-                                              "nan", "joker", "two", "100", "x"], ""))
+@given(
+    st.sampled_from(SET_NAMES),
+    text_like(
+        [
+            "0",
+            "1",
+            "50",
+            ",",
+            ":",
+            "yes",
+            "pair",
+            "-5",
+            "1e9",
+            "2147483648",
+            "nan",
+            "joker",
+            "two",
+            "100",
+            "x",
+        ],
+        "",
+    ),
+)
 def test_set_value_parser(name, text):
     def parse(item):
         RuleSet.preset("classic", 4, None, **parse_overrides([item]))
@@ -90,12 +161,32 @@ def _position_error():
     return getattr(position, "PositionError", None)
 
 
-@pytest.mark.skipif(_position_error() is None, reason="reports.position raises its documented PositionError "
-                    "once helper b1's parser lands")
+@pytest.mark.skipif(
+    _position_error() is None,
+    reason="reports.position raises its documented PositionError once helper b1's parser lands",
+)
 @FAST
-@given(text_like(["players: 4", "hand: 7 7 K", "pile: 3", "pile_top: 7", "to_move: 0", "me: 0",
-                  "melds us: 7 7 7", "hand_sizes: 11 11 11 11", "frozen: yes", "turn:", "99999999999",
-                  "stock: 50", ":", "x"], "\n"))
+@given(
+    text_like(
+        [
+            "players: 4",
+            "hand: 7 7 K",
+            "pile: 3",
+            "pile_top: 7",
+            "to_move: 0",
+            "me: 0",
+            "melds us: 7 7 7",
+            "hand_sizes: 11 11 11 11",
+            "frozen: yes",
+            "turn:",
+            "99999999999",
+            "stock: 50",
+            ":",
+            "x",
+        ],
+        "\n",
+    )
+)
 def test_position_file_parser(text):
     from reports.position import parse_position
 
@@ -104,18 +195,54 @@ def test_position_file_parser(text):
 
 HAND_FILE_LINES = [
     # hand-record fields and values (docs/hand-record.md)
-    "rules: classic", "rules: nosuch", "players: 4", "players: 2", "players: 99999999999999999999", "team_layout: 3x2",
-    "set: go_out_bonus=150", "set: go_out_bonus", "key: seed=7 game=0 hand=0", "key: seed=1 game=99999999999999999999 hand=0",
-    "key: seed=99999999999999999999 game=0 hand=0", "key: seed=-1", "deck: AS 10H 3D", "dealer: 0", "dealer: 9",
-    "dealer: -1", "dealer: 1e9", "scores: 1250 980", "scores: x y", "scores: 99999999999999999999 0",
-    "strategies: expert", "strategies: ,", "actions:", "draw; discard 5", "take pair", "meld 7 7 7",
-    "add 2 to 7s", "discard K", "decline", "; ;", "# comment", "x", ":", "",
+    "rules: classic",
+    "rules: nosuch",
+    "players: 4",
+    "players: 2",
+    "players: 99999999999999999999",
+    "team_layout: 3x2",
+    "set: go_out_bonus=150",
+    "set: go_out_bonus",
+    "key: seed=7 game=0 hand=0",
+    "key: seed=1 game=99999999999999999999 hand=0",
+    "key: seed=99999999999999999999 game=0 hand=0",
+    "key: seed=-1",
+    "deck: AS 10H 3D",
+    "dealer: 0",
+    "dealer: 9",
+    "dealer: -1",
+    "dealer: 1e9",
+    "scores: 1250 980",
+    "scores: x y",
+    "scores: 99999999999999999999 0",
+    "strategies: expert",
+    "strategies: ,",
+    "actions:",
+    "draw; discard 5",
+    "take pair",
+    "meld 7 7 7",
+    "add 2 to 7s",
+    "discard K",
+    "decline",
+    "; ;",
+    "# comment",
+    "x",
+    ":",
+    "",
     # `canasta play` history lines
-    "rules classic-4p; dealer: seat 0; minimum per team: 50, 50", "rules nosuch-9p; dealer: seat 9;",
-    "rules classic-4p; dealer: seat 99999999999999999999;", "key: seed=3 game=0 hand=0",
-    "scores before the hand: 0, 0", "scores before the hand: x", "scores before the hand: 99999999999999999999, 0",
-    "  seat 0 (team 0), greedy: A A", "turn 1: seat 1 (team 1), greedy holds 2 K", "  draw -> 7", "  discard 5  [pile 1]",
-    "  take J J -> 2 cards taken", "hand over",
+    "rules classic-4p; dealer: seat 0; minimum per team: 50, 50",
+    "rules nosuch-9p; dealer: seat 9;",
+    "rules classic-4p; dealer: seat 99999999999999999999;",
+    "key: seed=3 game=0 hand=0",
+    "scores before the hand: 0, 0",
+    "scores before the hand: x",
+    "scores before the hand: 99999999999999999999, 0",
+    "  seat 0 (team 0), greedy: A A",
+    "turn 1: seat 1 (team 1), greedy holds 2 K",
+    "  draw -> 7",
+    "  discard 5  [pile 1]",
+    "  take J J -> 2 cards taken",
+    "hand over",
 ]
 
 
@@ -126,8 +253,15 @@ HAND_LINES = st.lists(st.sampled_from(HAND_FILE_LINES), min_size=1, max_size=16)
 
 
 @FAST
-@given(st.one_of(st.text(max_size=200), HAND_LINES, HAND_LINES.map(HISTORY_HEAD.__add__),
-                 HAND_LINES.map("key: seed=1 game=0 hand=0\n".__add__)), st.booleans())
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        HAND_LINES,
+        HAND_LINES.map(HISTORY_HEAD.__add__),
+        HAND_LINES.map("key: seed=1 game=0 hand=0\n".__add__),
+    ),
+    st.booleans(),
+)
 def test_hand_file_parser(text, with_rules):
     """The hand-record / history reader of `canasta review FILE` (reports/hand_file.py)."""
     import os
@@ -146,8 +280,11 @@ def test_hand_file_parser(text, with_rules):
 
 # ----------------------------------------------------------------------------- engine vs referee
 
-ENGINE_VS_REFEREE = settings(max_examples=12, deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+ENGINE_VS_REFEREE = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 MAX_STEPS = 600
 
 

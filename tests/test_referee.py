@@ -78,8 +78,9 @@ def illegal_step(d, actions, cum=(0, 0), params=PARAMS) -> IllegalAction:
 def test_deal_order_upcards_and_red_three_replacement():
     # seat 1 gets a red three (replaced by stock "9"), seat 0 too (replaced by "5"); the upcard
     # is a joker, then a red three, then a 7: the pile starts frozen with 2 cards counted
-    d = deck({1: "R3 K K K K K K K 3 3 3", 0: "R3 4 4 5 6 7 8 10 J Q A"},
-             up="JK R3 7", stock="9 5 K")
+    d = deck(
+        {1: "R3 K K K K K K K 3 3 3", 0: "R3 4 4 5 6 7 8 10 J Q A"}, up="JK R3 7", stock="9 5 K"
+    )
     st = new_state(d)
     assert st.seat == 1 and st.turns == 1
     assert st.pile == [Kind.JOKER, Kind.RED3, Kind.SEVEN]
@@ -163,15 +164,31 @@ def test_take_for_opening_counts_only_top_and_hand():
 # ----------------------------------------------------------------------------- the pile
 
 
-SEVEN_ON_TOP = [Act.DRAW, meld("A"), disc("J"), Act.DRAW, None, Act.DRAW, disc("Q"), Act.DRAW,
-                disc("7")]
+SEVEN_ON_TOP = [
+    Act.DRAW,
+    meld("A"),
+    disc("J"),
+    Act.DRAW,
+    None,
+    Act.DRAW,
+    disc("Q"),
+    Act.DRAW,
+    disc("7"),
+]
 
 
 def _seven_deck() -> list[int]:
     # seat 1 opens with A A A (60), seat 2 discards a queen or a two, seat 3 a queen, seat 0 a 7
-    return deck({1: "A A A 2 7 4 5 6 8 9 10", 2: "4 5 6 7 8 9 10 J Q K 2",
-                 3: "4 5 6 7 8 9 10 J Q K A", 0: "4 5 6 7 8 9 10 J Q K A"},
-                up="10", stock="J Q 4 5 6")
+    return deck(
+        {
+            1: "A A A 2 7 4 5 6 8 9 10",
+            2: "4 5 6 7 8 9 10 J Q K 2",
+            3: "4 5 6 7 8 9 10 J Q K A",
+            0: "4 5 6 7 8 9 10 J Q K A",
+        },
+        up="10",
+        stock="J Q 4 5 6",
+    )
 
 
 def _seven_actions(seat2_discard: str) -> list[int]:
@@ -225,8 +242,17 @@ def test_concealed_going_out_below_minimum_200_bonus():
     assert st.max_more_points() == 35
     assert st.concealed_out_possible()
     assert "pending" in st.is_legal(disc("9"))
-    actions = [Act.DRAW, meld("4"), add("4"), add("4"), add("4"), add("4"), meld("6"), add("6"),
-               disc("9")]
+    actions = [
+        Act.DRAW,
+        meld("4"),
+        add("4"),
+        add("4"),
+        add("4"),
+        add("4"),
+        meld("6"),
+        add("6"),
+        disc("9"),
+    ]
     res = referee_hand(PARAMS, d, 0, list(cum), actions)
     assert res.end_reason == End.WENT_OUT and res.went_out_seat == 1 and res.concealed
     assert res.meld_points == [0, 55]
@@ -251,8 +277,11 @@ def test_concealed_going_out_impossible_without_canasta_in_hand():
 
 
 def test_black_threes_when_going_out_and_red_threes_full_score():
-    d = deck({1: "K K K K K K K 3 3 3 R3", 0: "R3 4 4 5 6 7 8 10 J Q A", 2: FILL2, 3: FILL3},
-             up="10", stock="9 5 K 6")
+    d = deck(
+        {1: "K K K K K K K 3 3 3 R3", 0: "R3 4 4 5 6 7 8 10 J Q A", 2: FILL2, 3: FILL3},
+        up="10",
+        stock="9 5 K 6",
+    )
     st = play(new_state(d), Act.DRAW)
     # black threes only as the last meld when going out
     assert "going out" in st.is_legal(meld("3"))
@@ -278,11 +307,26 @@ def test_black_threes_when_going_out_and_red_threes_full_score():
 def test_going_out_with_discard_after_opening_100_bonus():
     # turn 0: seat 1 opens (A A A = 60) and lays six kings; turn 4: draws the 7th king,
     # adds it (natural canasta), adds the two (now mixed) and goes out with a discard
-    d = deck({1: "K K K K K K 2 A A A 9", 2: FILL2, 3: FILL3, 0: FILL0},
-             up="10", stock="Q 4 4 4 K")
-    actions = [Act.DRAW, meld("A"), meld("K"), add("K"), add("K"), add("K"), disc("Q"),
-               Act.DRAW, disc("4"), Act.DRAW, disc("4"), Act.DRAW, disc("4"),
-               Act.DRAW, add("K"), add2("K"), disc("9")]
+    d = deck({1: "K K K K K K 2 A A A 9", 2: FILL2, 3: FILL3, 0: FILL0}, up="10", stock="Q 4 4 4 K")
+    actions = [
+        Act.DRAW,
+        meld("A"),
+        meld("K"),
+        add("K"),
+        add("K"),
+        add("K"),
+        disc("Q"),
+        Act.DRAW,
+        disc("4"),
+        Act.DRAW,
+        disc("4"),
+        Act.DRAW,
+        disc("4"),
+        Act.DRAW,
+        add("K"),
+        add2("K"),
+        disc("9"),
+    ]
     res = referee_hand(PARAMS, d, 0, [0, 0], actions)
     assert res.end_reason == End.WENT_OUT and not res.concealed and res.went_out_seat == 1
     assert res.meld_points == [0, 60 + 70 + 20]
@@ -300,8 +344,11 @@ def test_going_out_with_discard_after_opening_100_bonus():
 
 
 def test_exhausted_stock_ends_the_hand():
-    d = deck({1: "4 5 6 7 8 9 10 J Q K A", 2: "4 5 6 7 8 9 10 J Q K A",
-              3: FILL3, 0: FILL0}, up="9", stock="5 7")
+    d = deck(
+        {1: "4 5 6 7 8 9 10 J Q K A", 2: "4 5 6 7 8 9 10 J Q K A", 3: FILL3, 0: FILL0},
+        up="9",
+        stock="5 7",
+    )
     actions = [Act.DRAW, disc("4"), Act.DRAW, disc("8")]
     res = referee_hand(PARAMS, d, 0, [0, 0], actions)
     # seat 3 must draw, the stock is empty and the frozen pile cannot be taken
@@ -319,8 +366,11 @@ def test_exhausted_stock_ends_the_hand():
 def test_exhausted_forced_take_and_decline():
     # seat 1 opens with A A A; seat 2 draws the last card and discards an ace: seat 3 (team 1)
     # may add it to the aces -> DECLINE is illegal, the take is forced
-    d = deck({1: "A A A 4 5 6 7 8 9 10 J", 2: "A 5 6 7 8 9 10 J Q K 4", 3: FILL3, 0: FILL0},
-             up="9", stock="K Q")
+    d = deck(
+        {1: "A A A 4 5 6 7 8 9 10 J", 2: "A 5 6 7 8 9 10 J Q K 4", 3: FILL3, 0: FILL0},
+        up="9",
+        stock="K Q",
+    )
     st = play(new_state(d), Act.DRAW, meld("A"), disc("K"), Act.DRAW, disc("A"))
     assert st.stock == [] and st.seat == 3
     assert st.is_legal(Act.DRAW) is not None
@@ -333,8 +383,16 @@ def test_exhausted_forced_take_and_decline():
     assert st.over and st.end_reason == End.EXHAUSTED and st.turns == 4
     # a free choice: seat 3 holds Q Q and may take the queen (frozen? no: team 1 opened,
     # pile unfrozen) but it does not fit a meld, so DECLINE is legal and ends the hand
-    d = deck({1: "A A A 4 5 6 7 8 9 10 J", 2: "A 5 6 7 8 9 10 J Q K 4",
-              3: "Q Q 4 5 6 7 8 9 10 J K", 0: FILL0}, up="9", stock="K Q")
+    d = deck(
+        {
+            1: "A A A 4 5 6 7 8 9 10 J",
+            2: "A 5 6 7 8 9 10 J Q K 4",
+            3: "Q Q 4 5 6 7 8 9 10 J K",
+            0: FILL0,
+        },
+        up="9",
+        stock="K Q",
+    )
     st = play(new_state(d), Act.DRAW, meld("A"), disc("K"), Act.DRAW, disc("Q"))
     assert st.is_legal(Act.TAKE_PAIR) is None and st.is_legal(Act.DECLINE) is None
     play(st, Act.DECLINE)
@@ -428,5 +486,9 @@ def test_the_referee_shares_no_code_with_the_core():
             else:
                 continue
             for name in names:
-                ok = name in allowed or name.split(".")[0] in allowed or name.startswith("sim.core.referee")
+                ok = (
+                    name in allowed
+                    or name.split(".")[0] in allowed
+                    or name.startswith("sim.core.referee")
+                )
                 assert ok, f"{path.name} imports {name}"

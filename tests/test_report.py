@@ -30,7 +30,7 @@ def _check_html(path, min_images):
     for s in SECTIONS:
         assert f"<h2>{s}</h2>".replace(",", ",") in text.replace("&#x27;", "'"), s
     assert len(re.findall(r"data:image/png;base64,", text)) >= min_images
-    assert 'src="http' not in text and "href=\"http" not in text and "<script" not in text
+    assert 'src="http' not in text and 'href="http' not in text and "<script" not in text
     return text
 
 
@@ -58,7 +58,11 @@ def test_cli_report_and_bad_folders(run_dir, tmp_path, capsys):
     assert (tmp_path / "x.html").exists() and (tmp_path / "x.md").exists()
     # a second report into the same folder does not overwrite the first one's Markdown
     assert main(["report", str(run_dir), "-o", str(tmp_path / "y.html")]) == 0
-    assert (tmp_path / "x.md").exists() and (tmp_path / "y.md").exists() and not (tmp_path / "report.md").exists()
+    assert (
+        (tmp_path / "x.md").exists()
+        and (tmp_path / "y.md").exists()
+        and not (tmp_path / "report.md").exists()
+    )
     capsys.readouterr()
     bad = tmp_path / "empty"
     bad.mkdir()
@@ -87,13 +91,17 @@ def test_odds_tables(run_dir, run_nodec, capsys):
     run = open_run(run_dir)
     tab = odds.going_out_table(run, ["canastas_us"], within=3)
     assert {"n", "p_out", "p_out_low", "p_out_high", "p_within_3"} <= set(tab.columns)
-    assert (tab["p_out_low"] <= tab["p_out"]).all() and (tab["p_within_3"] <= tab["p_out"] + 1e-12).all()
+    assert (tab["p_out_low"] <= tab["p_out"]).all() and (
+        tab["p_within_3"] <= tab["p_out"] + 1e-12
+    ).all()
     for _, g in tab.groupby(["strategy", "team"]):  # split by strategy and team by default
         assert g["p_out"].is_monotonic_increasing  # synthetic: more canastas, more going out
     assert set(tab["strategy"]) == {"expert", "greedy"} and (tab["hands"] <= tab["n"]).all()
     with pytest.warns(odds.MixedStrategiesWarning, match="expert, greedy"):
         pooled = odds.going_out_table(run, ["canastas_us"], pooled=True)
-    assert "strategy" not in pooled and pooled["n"].sum() > tab.groupby("canastas_us")["n"].sum().min()
+    assert (
+        "strategy" not in pooled and pooled["n"].sum() > tab.groupby("canastas_us")["n"].sum().min()
+    )
     sh = odds.ending_shares(run)
     assert set(sh["strategy"]) == {"expert", "greedy"}
     assert (sh["share_went_out_low"] <= sh["share_went_out"]).all()

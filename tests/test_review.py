@@ -47,8 +47,14 @@ def test_a_play_history_and_a_hand_record_give_the_same_hand(rec, tmp_path):
     for a in rec.actions:
         texts.append(gs.text(a))
         gs.apply(a)
-    record = ("rules: classic\nplayers: 4\nkey: seed=7 game=0 hand=1   # the deal\n"
-              f"scores: {rec.cum[0]} {rec.cum[1]}\nactions:\n" + "; ".join(texts[:5]) + "\n" + "\n".join(texts[5:]) + "\n")
+    record = (
+        "rules: classic\nplayers: 4\nkey: seed=7 game=0 hand=1   # the deal\n"
+        f"scores: {rec.cum[0]} {rec.cum[1]}\nactions:\n"
+        + "; ".join(texts[:5])
+        + "\n"
+        + "\n".join(texts[5:])
+        + "\n"
+    )
     (tmp_path / "r.txt").write_text(record)
     assert read_hand_file(tmp_path / "r.txt").actions == rec.actions
     lines = record.split("\n")
@@ -56,7 +62,9 @@ def test_a_play_history_and_a_hand_record_give_the_same_hand(rec, tmp_path):
     (tmp_path / "bad.txt").write_text("\n".join(lines))
     with pytest.raises(HandFileError, match=r"bad.txt:5: "):
         read_hand_file(tmp_path / "bad.txt")
-    (tmp_path / "short.txt").write_text(record.split("\n")[0] + "\nkey: seed=7 game=0 hand=1\nactions: draw\n")
+    (tmp_path / "short.txt").write_text(
+        record.split("\n")[0] + "\nkey: seed=7 game=0 hand=1\nactions: draw\n"
+    )
     with pytest.raises(HandFileError, match="not over"):
         read_hand_file(tmp_path / "short.txt")
 
@@ -95,7 +103,12 @@ def test_decision_points_are_the_seats_actions(rec):
 
 def test_marks_follow_the_documented_thresholds():
     assert [t for t, _, _ in MARKS] == [200.0, 100.0, 50.0]
-    assert mark_for(49, 10) == "" and mark_for(50, 1) == "?!" and mark_for(100, 1) == "?" and mark_for(250, 1) == "??"
+    assert (
+        mark_for(49, 10) == ""
+        and mark_for(50, 1) == "?!"
+        and mark_for(100, 1) == "?"
+        and mark_for(250, 1) == "??"
+    )
     assert mark_for(300, -5) == ""  # not separable from the best: no mark
 
 
@@ -129,13 +142,17 @@ def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
     pts, _ = decision_points(rec, [1])
     bad = next(p.index for p in pts if len(p.legal) > 1 and p.played != Act.DRAW)
     fake = FakeEvaluator(bad, rec)
-    monkeypatch.setattr("reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index])
+    monkeypatch.setattr(
+        "reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index]
+    )
     monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (-5.0, 3.0))
     monkeypatch.setattr("reports.review.dealt_value", lambda rec, s, seat, n, seed: (7.0, 4.0))
     rv = review(rec, [1], fake, rollouts=40, seed=3)
     assert fake.calls == [p.index for p in pts]
     d = rv.decisions.set_index("index")
-    assert d.loc[bad, "mark"] == "?" and 140 <= d.loc[bad, "lost"] <= 149  # 150 less the best's own offset
+    assert (
+        d.loc[bad, "mark"] == "?" and 140 <= d.loc[bad, "lost"] <= 149
+    )  # 150 less the best's own offset
     assert (d.drop(bad)["mark"] == "").all()
     row = rv.summary.iloc[0]
     assert row["mistakes"] == 1 and row["skill_lost"] == pytest.approx(d.loc[bad, "lost"])
@@ -171,7 +188,11 @@ def _swap_hidden_card(gs: GameState, viewer: int) -> GameState:
         j = int(st[Off.STOCK + p]) & 15
         for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
             hand = Off.HAND_SUITS + other * N_SUITED
-            if j == k or not FIRST_NATURAL <= j <= LAST_NATURAL or st[Off.HANDS + other * N_KINDS + k] == 0:
+            if (
+                j == k
+                or not FIRST_NATURAL <= j <= LAST_NATURAL
+                or st[Off.HANDS + other * N_KINDS + k] == 0
+            ):
                 continue
             suit = next(u for u in range(4) if st[hand + u * 11 + k - FIRST_NATURAL] > 0)
             js = int(st[Off.STOCK + p]) >> 4
@@ -200,27 +221,49 @@ def test_the_evaluator_never_reads_hidden_cards(rec):
 
 def test_cli_review_table_json_and_page(tmp_path, capsys):
     out = tmp_path / "r.html"
-    argv = ["review", "--seed", "7", "--hand", "1", "--seat", "3", "--rollouts", "12", "-o", str(out)]
+    argv = [
+        "review",
+        "--seed",
+        "7",
+        "--hand",
+        "1",
+        "--seat",
+        "3",
+        "--rollouts",
+        "12",
+        "-o",
+        str(out),
+    ]
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "summary per team" in text and "luck" in text
     page = out.read_text()
-    assert page.count("data:image/png;base64,") == 1 and "<script" not in page and 'src="http' not in page
-    assert main(["review", "--seed", "7", "--hand", "1", "--seat", "3", "--rollouts", "12", "--json"]) == 0
+    assert (
+        page.count("data:image/png;base64,") == 1
+        and "<script" not in page
+        and 'src="http' not in page
+    )
+    assert (
+        main(["review", "--seed", "7", "--hand", "1", "--seat", "3", "--rollouts", "12", "--json"])
+        == 0
+    )
     js = json.loads(capsys.readouterr().out)
     assert js["seats"] == [3] and js["hand"]["key"] == [7, 0, 1]
     assert all(re.fullmatch(r"(\?\?|\?|\?!|)", d["mark"]) for d in js["decisions"])
 
 
-@pytest.mark.parametrize("argv, msg", [
-    (["--seat", "9"], "--seat 9"),
-    (["--seat", "x"], "--seat 'x'"),
-    (["-o", "r.pdf"], "must end in .html"),
-    (["--hand", "50"], "does not exist"),
-    (["--rollouts", "1"], "--rollouts: 1 is out of range"),
-    (["nosuchfile.txt"], "no such file"),
-    (["--strategies", "nosuch"], "unknown strategy"),
-])
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["--seat", "9"], "--seat 9"),
+        (["--seat", "x"], "--seat 'x'"),
+        (["-o", "r.pdf"], "must end in .html"),
+        (["--hand", "50"], "does not exist"),
+        (["--rollouts", "1"], "--rollouts: 1 is out of range"),
+        (["nosuchfile.txt"], "no such file"),
+        (["--strategies", "nosuch"], "unknown strategy"),
+    ],
+)
 def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["review", *argv]) == 2
@@ -229,7 +272,9 @@ def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch)
 
 
 def test_write_html_refuses_other_suffixes(rec, tmp_path, monkeypatch):
-    monkeypatch.setattr("reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index])
+    monkeypatch.setattr(
+        "reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index]
+    )
     monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (0.0, 1.0))
     rv = review(rec, [0], FakeEvaluator(-1, rec), rollouts=10)
     with pytest.raises(ValueError, match=".html"):
@@ -241,16 +286,35 @@ def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
 
     pts = [0, 2500]
     rows = [(-1, a, b, 100, 50.0 + (a - b) / 100) for a in pts for b in pts]
-    df = _finish(pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"]),
-                 {"game_target": 5000, "n_teams": 2})
+    df = _finish(
+        pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"]),
+        {"game_target": 5000, "n_teams": 2},
+    )
     path = save_equity(df, tmp_path / "eq.parquet")
-    argv = ["review", "--seed", "7", "--hand", "1", "--seat", "all", "--rollouts", "4", "--equity", str(path),
-            "--infer", "expert", "--json"]
+    argv = [
+        "review",
+        "--seed",
+        "7",
+        "--hand",
+        "1",
+        "--seat",
+        "all",
+        "--rollouts",
+        "4",
+        "--equity",
+        str(path),
+        "--infer",
+        "expert",
+        "--json",
+    ]
     assert main(argv) == 0
     js = json.loads(capsys.readouterr().out)
     assert js["seats"] == [0, 1, 2, 3] and {d["seat"] for d in js["decisions"]} == {0, 1, 2, 3}
     assert {s["team"] for s in js["summary"]} == {0, 1}
-    assert all(0 <= d["p_win"] <= 100 and d["p_win_low"] <= d["p_win"] <= d["p_win_high"] for d in js["decisions"])
+    assert all(
+        0 <= d["p_win"] <= 100 and d["p_win_low"] <= d["p_win"] <= d["p_win_high"]
+        for d in js["decisions"]
+    )
     assert all(d["p_lost_low"] <= d["p_lost"] <= d["p_lost_high"] for d in js["decisions"])
     assert all("p_win_lost" in s and s["p_win_lost_half"] >= 0 for s in js["summary"])
     (tmp_path / "bad.parquet").write_text("x")
@@ -271,14 +335,37 @@ def test_summed_skill_and_luck_intervals_cover():
     trials = 600
     for _ in range(trials):
         lost = truth_lost + rng.normal(0, se_lost)
-        dec = pd.DataFrame({"team": 0, "seat": 0, "legal": 5, "mark": "", "lost": lost,
-                            "lost_low": lost - Z95 * se_lost, "lost_high": lost + Z95 * se_lost})
-        luck = pd.DataFrame({"team": 0, "luck": truth_luck + rng.normal(0, se_luck), "half": Z95 * se_luck})
+        dec = pd.DataFrame(
+            {
+                "team": 0,
+                "seat": 0,
+                "legal": 5,
+                "mark": "",
+                "lost": lost,
+                "lost_low": lost - Z95 * se_lost,
+                "lost_high": lost + Z95 * se_lost,
+            }
+        )
+        luck = pd.DataFrame(
+            {"team": 0, "luck": truth_luck + rng.normal(0, se_luck), "half": Z95 * se_luck}
+        )
         s = _summary(dec, luck, [0], None, None, {0: 0}).iloc[0]
-        tie = pd.DataFrame({"team": [0], "seat": 0, "legal": 5, "mark": "", "lost": [30.0], "lost_low": [-50.0],
-                            "lost_high": [110.0]})
+        tie = pd.DataFrame(
+            {
+                "team": [0],
+                "seat": 0,
+                "legal": 5,
+                "mark": "",
+                "lost": [30.0],
+                "lost_low": [-50.0],
+                "lost_high": [110.0],
+            }
+        )
         s2 = _summary(pd.concat([dec, tie]), luck, [0], None, None, {0: 0}).iloc[0]
-        assert (s2["skill_lost"], s2["skill_half"]) == (s["skill_lost"], s["skill_half"])  # a tie adds nothing
+        assert (s2["skill_lost"], s2["skill_half"]) == (
+            s["skill_lost"],
+            s["skill_half"],
+        )  # a tie adds nothing
         hit_skill += abs(s["skill_lost"] - truth_lost.sum()) <= s["skill_half"]
         hit_luck += abs(s["luck"] - truth_luck.sum()) <= s["luck_half"]
     assert 0.92 * trials <= hit_skill <= 0.975 * trials
@@ -303,10 +390,17 @@ def test_a_random_player_loses_far_more_per_decision_than_expert():
     assert rate["random"] > 1.5 * rate["expert"] + 10, rate
 
 
-@pytest.mark.parametrize("argv, seat, label", [
-    (["--rules", "samba", "--players", "4", "--seed", "3", "--seat", "0"], 0, "samba-4p"),
-    (["--players", "5", "--seed", "3", "--hand", "1", "--seat", "4"], 4, "classic-5p"),  # seat 3 sits out
-])
+@pytest.mark.parametrize(
+    "argv, seat, label",
+    [
+        (["--rules", "samba", "--players", "4", "--seed", "3", "--seat", "0"], 0, "samba-4p"),
+        (
+            ["--players", "5", "--seed", "3", "--hand", "1", "--seat", "4"],
+            4,
+            "classic-5p",
+        ),  # seat 3 sits out
+    ],
+)
 def test_cli_review_of_a_samba_and_a_five_player_hand(argv, seat, label, capsys):
     assert main(["review", *argv, "--rollouts", "4", "--infer", "expert", "--json"]) == 0
     js = json.loads(capsys.readouterr().out)

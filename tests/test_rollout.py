@@ -53,9 +53,12 @@ turn: 17
 
 def _variants():
     frozen = FOUR.replace("frozen: no", "frozen: yes")
-    wild_top = FOUR.replace("pile_top: 9", "pile_top: 2").replace("hand: 7 7 K K JK 2 5 9 9 A", "hand: 7 7 K K JK 9 5 9 9 A")
-    listed = FOUR.replace("pile: 12\npile_top: 9\nfrozen: no",
-                          "pile_cards: 4 4 6 8 8 10 J J Q 5 6 9")
+    wild_top = FOUR.replace("pile_top: 9", "pile_top: 2").replace(
+        "hand: 7 7 K K JK 2 5 9 9 A", "hand: 7 7 K K JK 9 5 9 9 A"
+    )
+    listed = FOUR.replace(
+        "pile: 12\npile_top: 9\nfrozen: no", "pile_cards: 4 4 6 8 8 10 J J Q 5 6 9"
+    )
     other_moves = FOUR.replace("to_move: 0", "to_move: 1")
     three = """
 players: 3
@@ -79,8 +82,15 @@ hand_sizes: 13 12 10 13 9 11
 stock: 65
 red3 them: 2
 """
-    return {"four": FOUR, "frozen": frozen, "wild_top": wild_top, "listed": listed,
-            "other_moves": other_moves, "three": three, "six": six}
+    return {
+        "four": FOUR,
+        "frozen": frozen,
+        "wild_top": wild_top,
+        "listed": listed,
+        "other_moves": other_moves,
+        "three": three,
+        "six": six,
+    }
 
 
 VARIANTS = _variants()
@@ -89,7 +99,9 @@ VARIANTS = _variants()
 def _check(state, params):
     comp = np.zeros(N_KINDS, np.int64)
     deck_composition_nb(params, comp)
-    return check_state_nb(state, params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32))
+    return check_state_nb(
+        state, params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32)
+    )
 
 
 # ----------------------------------------------------------------------------- exact answer
@@ -164,7 +176,9 @@ def test_completions_are_consistent(name):
             t = setup.engine_team[pt]
             assert st[Off.TEAM_OPENED + t] == (1 if ms else 0)
             assert st[Off.CUM_SCORE + t] == pos.scores[pt]
-            assert st[Off.TEAM_MIN + t] == RuleSet.preset("classic", pos.players).minimum_for(pos.scores[pt])
+            assert st[Off.TEAM_MIN + t] == RuleSet.preset("classic", pos.players).minimum_for(
+                pos.scores[pt]
+            )
     if pos.pile_size > 1 and not pos.pile_cards:
         # the hidden pile cards really are random
         assert len({tuple(p) for p in pile_kinds}) > 100
@@ -239,15 +253,26 @@ def _odds(tmp_path, text, *extra):
 
 
 BAD = {
-    "too many kings": EXACT.replace("hand: 5 5", "hand: K K").replace("hand_sizes: 2 11", "hand_sizes: 2 11"),
+    "too many kings": EXACT.replace("hand: 5 5", "hand: K K").replace(
+        "hand_sizes: 2 11", "hand_sizes: 2 11"
+    ),
     "illegal meld": EXACT.replace("melds them: Q Q Q", "melds them: Q 2 2"),
     "wild meld": EXACT.replace("melds them: Q Q Q", "melds them: Q Q JK JK JK"),
     "counts": EXACT.replace("stock: 81", "stock: 80"),
-    "red threes": EXACT.replace("red3 them: 2", "red3 them: 0").replace("stock: 81", "stock: 1").replace("hand_sizes: 2 11", "hand_sizes: 2 93"),
-    "empty hand": EXACT.replace("hand_sizes: 2 11", "hand_sizes: 2 0").replace("stock: 81", "stock: 92"),
-    "frozen single": EXACT.replace("pile: 0", "pile: 1\npile_top: 9\nfrozen: yes").replace("stock: 81", "stock: 80"),
-    "pile listed not frozen": EXACT.replace("pile: 0", "pile_cards: 9 JK 9\nfrozen: no").replace("stock: 81", "stock: 78"),
-    "melded seat": EXACT.replace("melds them: Q Q Q\n", "").replace("stock: 81", "stock: 84") + "melded: 1\n",
+    "red threes": EXACT.replace("red3 them: 2", "red3 them: 0")
+    .replace("stock: 81", "stock: 1")
+    .replace("hand_sizes: 2 11", "hand_sizes: 2 93"),
+    "empty hand": EXACT.replace("hand_sizes: 2 11", "hand_sizes: 2 0").replace(
+        "stock: 81", "stock: 92"
+    ),
+    "frozen single": EXACT.replace("pile: 0", "pile: 1\npile_top: 9\nfrozen: yes").replace(
+        "stock: 81", "stock: 80"
+    ),
+    "pile listed not frozen": EXACT.replace("pile: 0", "pile_cards: 9 JK 9\nfrozen: no").replace(
+        "stock: 81", "stock: 78"
+    ),
+    "melded seat": EXACT.replace("melds them: Q Q Q\n", "").replace("stock: 81", "stock: 84")
+    + "melded: 1\n",
     "unknown key": EXACT + "colour: red\n",
 }
 
@@ -281,7 +306,9 @@ def test_the_readme_example_position_runs(capsys):
     from sim.cli.main import main
 
     path = Path(__file__).resolve().parents[1] / "docs" / "position-example.txt"
-    assert main(["odds", "--position", str(path), "--strategies", "greedy", "--rollouts", "200"]) == 0
+    assert (
+        main(["odds", "--position", str(path), "--strategies", "greedy", "--rollouts", "200"]) == 0
+    )
     out = capsys.readouterr().out
     assert "200 rollouts" in out and "P(team goes out within k turns)" in out
 

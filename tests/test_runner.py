@@ -17,7 +17,11 @@ from sim.runs import runner, store
 
 FAKE = fake_engine.run_chunk
 RULES = RuleSet.preset("classic")
-SORT = {"hands": ["seed", "game", "hand"], "games": ["seed", "game"], "decisions": ["seed", "game", "hand", "turn"]}
+SORT = {
+    "hands": ["seed", "game", "hand"],
+    "games": ["seed", "game"],
+    "decisions": ["seed", "game", "hand", "turn"],
+}
 
 
 def tables(result) -> dict[str, pd.DataFrame]:
@@ -30,7 +34,9 @@ def assert_same(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -> None:
         pd.testing.assert_frame_equal(a[t], b[t], check_exact=True, obj=t)
         # already in key order (no re-sorting needed)
         keys = a[t][SORT[t]]
-        pd.testing.assert_frame_equal(keys, keys.sort_values(SORT[t], kind="stable").reset_index(drop=True))
+        pd.testing.assert_frame_equal(
+            keys, keys.sort_values(SORT[t], kind="stable").reset_index(drop=True)
+        )
 
 
 @pytest.fixture
@@ -40,7 +46,9 @@ def fake_cli(monkeypatch):
 
 
 def sim_run(out=None, **kw):
-    args = dict(hands=1800, seed=5, jobs=1, chunk_size=250, log_decisions=0.2, progress=False, chunk_fn=FAKE)
+    args = dict(
+        hands=1800, seed=5, jobs=1, chunk_size=250, log_decisions=0.2, progress=False, chunk_fn=FAKE
+    )
     args.update(kw)
     return runner.simulate(RULES, "expert,greedy", out=out, **args)
 
@@ -92,11 +100,20 @@ def test_decision_outcome_join(reference):
 
 def test_compact_types_and_strategy_columns(reference):
     h = reference["hands"]
-    assert h["end_reason"].dtype == "int8" and h["turns"].dtype == "int16" and h["score_t1"].dtype == "int32"
+    assert (
+        h["end_reason"].dtype == "int8"
+        and h["turns"].dtype == "int16"
+        and h["score_t1"].dtype == "int32"
+    )
     assert h["players"].dtype == "int8"
     assert (h["rules"] == "classic").all()
     # per-team strategies expanded to seats: seats 0, 2 team 0 (expert), 1, 3 team 1 (greedy)
-    assert [h[f"strategy_s{s}"].iloc[0] for s in range(4)] == ["expert", "greedy", "expert", "greedy"]
+    assert [h[f"strategy_s{s}"].iloc[0] for s in range(4)] == [
+        "expert",
+        "greedy",
+        "expert",
+        "greedy",
+    ]
     d = reference["decisions"]
     assert d["action"].dtype == "int16" and d["went_out_us"].dtype == "int8"
 
@@ -126,7 +143,9 @@ def test_resume_after_lost_shards_and_garbage(tmp_path, reference):
     (out / "games" / "part-000005.parquet.tmp").write_bytes(b"\x00" * 10)
     assert store.done_chunks(out) == [0, 1, 3, 5, 7]
     # a marker without its shard is damage: the reader names it (and --resume replays it)
-    with pytest.raises(store.DamagedShardError, match=r"chunk 2 is marked done but its shard .*hands/part-000002"):
+    with pytest.raises(
+        store.DamagedShardError, match=r"chunk 2 is marked done but its shard .*hands/part-000002"
+    ):
         store.read_run(out)
     (out / "done" / "000002").unlink()
     (out / "done" / "000006").unlink()
@@ -138,7 +157,11 @@ def test_resume_after_lost_shards_and_garbage(tmp_path, reference):
         sim_run(out)
     fake_engine.CALLS.clear()
     r = sim_run(out, resume=True)
-    assert sorted(fake_engine.CALLS) == [(500, 250), (1000, 250), (1500, 250)]  # only the lost chunks
+    assert sorted(fake_engine.CALLS) == [
+        (500, 250),
+        (1000, 250),
+        (1500, 250),
+    ]  # only the lost chunks
     assert r.chunks_run == 3 and r.complete
     assert not garbage.exists()
     assert not list(out.rglob("*.tmp"))
@@ -179,7 +202,20 @@ def test_interrupt_keeps_finished_chunks_and_resumes(tmp_path, reference):
 def test_cli_interrupt_message(tmp_path, monkeypatch, capsys):
     out = tmp_path / "run"
     monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk_failing_at(200))
-    rc = cli.main(["simulate", "--hands", "500", "--chunk-size", "100", "--jobs", "1", "--out", str(out), "--no-progress"])
+    rc = cli.main(
+        [
+            "simulate",
+            "--hands",
+            "500",
+            "--chunk-size",
+            "100",
+            "--jobs",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert rc == 130
     assert f"canasta simulate --out {out} --resume" in err and "2/5 chunks" in err
@@ -187,7 +223,9 @@ def test_cli_interrupt_message(tmp_path, monkeypatch, capsys):
     # resume picks every setting from the manifest
     rc = cli.main(["simulate", "--out", str(out), "--resume", "--no-progress", "--jobs", "1"])
     assert rc == 0
-    fresh = runner.simulate(RULES, None, hands=500, chunk_size=100, jobs=1, progress=False, chunk_fn=FAKE)
+    fresh = runner.simulate(
+        RULES, None, hands=500, chunk_size=100, jobs=1, progress=False, chunk_fn=FAKE
+    )
     assert_same(tables(fresh), tables(runner.RunResult.open(out)))
 
 
@@ -204,7 +242,18 @@ def one_line_error(capsys) -> str:
 
 def test_cli_refuses_other_experiment(tmp_path, fake_cli, capsys):
     out = str(tmp_path / "run")
-    base = ["simulate", "--hands", "300", "--chunk-size", "100", "--jobs", "1", "--out", out, "--no-progress"]
+    base = [
+        "simulate",
+        "--hands",
+        "300",
+        "--chunk-size",
+        "100",
+        "--jobs",
+        "1",
+        "--out",
+        out,
+        "--no-progress",
+    ]
     assert cli.main(base + ["--seed", "1"]) == 0
     capsys.readouterr()
     assert cli.main(base + ["--seed", "2"]) == 2
@@ -247,8 +296,22 @@ def test_cli_unfinished_needs_resume(tmp_path, fake_cli, capsys):
     out = tmp_path / "run"
     sim_run(out, hands=500, chunk_size=100, log_decisions=0.0, seed=0, chunk_fn=FAKE)
     (out / "done" / "000003").unlink()
-    rc = cli.main(["simulate", "--strategies", "expert,greedy", "--hands", "500", "--chunk-size", "100",
-                   "--seed", "0", "--out", str(out), "--no-progress"])
+    rc = cli.main(
+        [
+            "simulate",
+            "--strategies",
+            "expert,greedy",
+            "--hands",
+            "500",
+            "--chunk-size",
+            "100",
+            "--seed",
+            "0",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert rc == 2
     msg = one_line_error(capsys)
     assert "unfinished run" in msg and "4/5" in msg and "--resume" in msg
@@ -321,7 +384,13 @@ def test_manifest_contents(tmp_path):
     assert m["format"] == "canasta-run" and m["version"] == 2
     assert RuleSet.from_dict(m["rules"]) == RULES
     assert m["strategies"] == ["expert", "greedy", "expert", "greedy"]
-    assert (m["seed"], m["mode"], m["total"], m["hands"], m["games"]) == (5, "hands", 1800, 1800, None)
+    assert (m["seed"], m["mode"], m["total"], m["hands"], m["games"]) == (
+        5,
+        "hands",
+        1800,
+        1800,
+        None,
+    )
     assert (m["chunk_size"], m["n_chunks"], m["log_decisions"]) == (250, 8, 0.2)
     assert {"numba", "numpy", "pandas", "pyarrow", "canasta-lab"} <= set(m["versions"])
     assert m["command"] == "canasta simulate --test" and m["created"]
@@ -354,7 +423,9 @@ def test_read_run_columns_and_filters(tmp_path, reference):
     for bad in (pads.field("nope") == 1, [("nope", "==", 1)]):
         with pytest.raises(CanastaError, match="nope") as exc:
             store.read_run(out, filters=bad)
-        assert not isinstance(exc.value, store.DamagedShardError) and "damaged" not in str(exc.value)
+        assert not isinstance(exc.value, store.DamagedShardError) and "damaged" not in str(
+            exc.value
+        )
     with pytest.raises(CanastaError, match="bad filters"):
         store.read_run(out, filters=[("game",)])
     r = runner.RunResult.open(out)
@@ -367,17 +438,33 @@ def test_read_run_columns_and_filters(tmp_path, reference):
 def test_dask_local_cluster_equals_local(tmp_path, reference):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1",
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
         dashboard_address=None,
     ) as cluster:
         r = sim_run(tmp_path / "run", backend="dask", scheduler=cluster.scheduler_address, jobs=2)
         assert_same(reference, tables(r))
-        assert cluster.scheduler.task_groups or cluster.scheduler.transition_counter > 0  # ran on dask
+        assert (
+            cluster.scheduler.task_groups or cluster.scheduler.transition_counter > 0
+        )  # ran on dask
 
 
 def test_dask_unreachable_scheduler_is_one_line(tmp_path, fake_cli, capsys, monkeypatch):
     monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
-    rc = cli.main(["simulate", "--hands", "10", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "x")])
+    rc = cli.main(
+        [
+            "simulate",
+            "--hands",
+            "10",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--out",
+            str(tmp_path / "x"),
+        ]
+    )
     assert rc == 2
     assert "cannot reach the dask scheduler tcp://127.0.0.1:9" in one_line_error(capsys)
     assert not (tmp_path / "x").exists()  # refused before the run folder is made
@@ -390,14 +477,18 @@ def test_join_with_several_seeds():
     dk = (np.array([2, 1, 2, 3]), np.array([1, 0, 0, 0]), np.array([0, 0, 0, 0]))
     assert store._match_keys(hk, dk).tolist() == [3, 0, 2, -1]
     same = (np.array([7, 7, 7]), np.array([5, 5, 6]), np.array([0, 1, 0]))
-    assert store._match_keys(same, (np.array([7, 7]), np.array([6, 5]), np.array([0, 1]))).tolist() == [2, 1]
+    assert store._match_keys(
+        same, (np.array([7, 7]), np.array([6, 5]), np.array([0, 1]))
+    ).tolist() == [2, 1]
 
 
 def test_zero_hands_and_progress_bar(tmp_path, capsys):
     with pytest.raises(CanastaError, match="hands=0: must be a whole number 1 .."):
         runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
     assert not (tmp_path / "z").exists()
-    runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True)
+    runner.simulate(
+        RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True
+    )
     assert "300/300" in capsys.readouterr().err
 
 
@@ -454,8 +545,15 @@ def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
     with pytest.raises(runner.RunInterrupted) as exc:
-        runner.simulate(RULES, "greedy", hands=10**12, out=tmp_path / "huge", jobs=jobs, progress=False,
-                        chunk_fn=fake_engine.run_chunk_failing_at(5 * size))
+        runner.simulate(
+            RULES,
+            "greedy",
+            hands=10**12,
+            out=tmp_path / "huge",
+            jobs=jobs,
+            progress=False,
+            chunk_fn=fake_engine.run_chunk_failing_at(5 * size),
+        )
     assert exc.value.n_chunks == 10**12 // size == 50_000_000
     assert time.perf_counter() - t0 < 60
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
@@ -466,14 +564,24 @@ def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
 def test_a_small_run_without_jobs_plays_in_this_process():
     small, big = runner.SMALL_RUN["hands"], runner.SMALL_RUN["games"]
     assert runner.default_jobs("hands", runner.DEFAULT_HANDS) == 1  # the default run
-    assert runner.default_jobs("hands", small) == 1 and runner.default_jobs("hands", small + 1) == -1
+    assert (
+        runner.default_jobs("hands", small) == 1 and runner.default_jobs("hands", small + 1) == -1
+    )
     assert runner.default_jobs("games", big) == 1 and runner.default_jobs("games", big + 1) == -1
-    assert runner.default_jobs("hands", 10, backend="dask") == -1  # a cluster's workers: all of them
+    assert (
+        runner.default_jobs("hands", 10, backend="dask") == -1
+    )  # a cluster's workers: all of them
 
 
-@pytest.mark.parametrize(("argv", "jobs"), [
-    ([], 1), (["--hands", "100001"], -1), (["--hands", "10", "--jobs", "2"], 2), (["--games", "10001"], -1),
-])
+@pytest.mark.parametrize(
+    ("argv", "jobs"),
+    [
+        ([], 1),
+        (["--hands", "100001"], -1),
+        (["--hands", "10", "--jobs", "2"], 2),
+        (["--games", "10001"], -1),
+    ],
+)
 def test_the_command_passes_the_default_number_of_workers(monkeypatch, tmp_path, argv, jobs):
     seen = []
 
@@ -496,7 +604,12 @@ def test_the_command_passes_the_default_number_of_workers(monkeypatch, tmp_path,
 @pytest.mark.parametrize(
     "mode, total, rate, size",
     [
-        ("hands", 10_000_000, 0.0, 20_000),  # unlogged: large chunks (a chunk's fixed cost is ~5 ms)
+        (
+            "hands",
+            10_000_000,
+            0.0,
+            20_000,
+        ),  # unlogged: large chunks (a chunk's fixed cost is ~5 ms)
         ("hands", 10_000_000, 0.05, 5_000),  # logged: the decision buffers grow with the chunk
         ("hands", 1_000_000, 0.0, 15_625),  # about 64 chunks, so every core gets work
         ("hands", 1_000_000, 1.0, 5_000),

@@ -31,8 +31,22 @@ GERMAN = RuleSet.preset("german")
 FILL = "4 5 6 7 8 9 10 J Q K A"  # no pair; 100 points
 
 
-VALUE = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
-         "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}  # docs/RULES.md section 1
+VALUE = {
+    "JK": 50,
+    "2": 20,
+    "A": 20,
+    "K": 10,
+    "Q": 10,
+    "J": 10,
+    "10": 10,
+    "9": 10,
+    "8": 10,
+    "7": 5,
+    "6": 5,
+    "5": 5,
+    "4": 5,
+    "3": 5,
+}  # docs/RULES.md section 1
 
 
 def points(cards: list[str]) -> int:
@@ -60,8 +74,9 @@ def end_code(gs) -> int:
 
 
 def test_deckbuilder_deals_exactly_the_requested_hands():
-    text = stacked_deck(hands={1: "KS KH KD 6S 6H 6D 4C 5C 8C 9C JC"}, upcard="7H",
-                        stock_top=["JK", "2C"], dealer=0)
+    text = stacked_deck(
+        hands={1: "KS KH KD 6S 6H 6D 4C 5C 8C 9C JC"}, upcard="7H", stock_top=["JK", "2C"], dealer=0
+    )
     toks = text.split()
     assert len(toks) == 108
     assert toks[0:44:4] == "KS KH KD 6S 6H 6D 4C 5C 8C 9C JC".split()  # seat 1 first
@@ -76,7 +91,9 @@ def test_deckbuilder_deals_exactly_the_requested_hands():
 # ============================================================================ deal
 
 
-@pytest.mark.parametrize("players,size,active", [(2, 15, 2), (3, 13, 3), (4, 11, 4), (5, 11, 4), (6, 13, 6)])
+@pytest.mark.parametrize(
+    "players,size,active", [(2, 15, 2), (3, 13, 3), (4, 11, 4), (5, 11, 4), (6, 13, 6)]
+)
 def test_deal_hand_sizes(players, size, active):
     rules = RuleSet.preset("classic", players=players)
     gs = new_game(rules)
@@ -114,8 +131,11 @@ def test_upcard_wild_and_red_three_are_covered_and_freeze_the_pile():
 def test_dealt_red_threes_are_laid_and_replaced_also_by_a_red_three():
     # seat 1 (team 1) holds a red three; its replacement is a red three, replaced by 9S;
     # seat 0 (team 0) holds two red threes, replaced by QS and KS (replacements after the upcard)
-    gs = new_game(hands={1: "3D A A A K K K Q Q Q J", 0: "3H 3D 4 5 6 7 8 9 10 J Q"},
-                  upcard="7H", stock_top=["3H", "9S", "QS", "KS", "5S"])
+    gs = new_game(
+        hands={1: "3D A A A K K K Q Q Q J", 0: "3H 3D 4 5 6 7 8 9 10 J Q"},
+        upcard="7H",
+        stock_top=["3H", "9S", "QS", "KS", "5S"],
+    )
     assert gs.red_threes(1) == 2 and gs.red_threes(0) == 2
     assert gs.hand(1) == ["A", "A", "A", "K", "K", "K", "Q", "Q", "Q", "J", "9"]
     assert gs.hand(0) == ["K", "Q", "Q", "J", "10", "9", "8", "7", "6", "5", "4"]
@@ -173,10 +193,12 @@ def full_hand_game():
     a final discard.  Red threes: seat 3 (team 1) and seat 0 (team 0) one each, replaced by J
     and A."""
     return new_game(
-        hands={1: "Q Q Q JK K K K K K K 9",
-               2: "A A A 4 5 6 7 8 9 10 J",
-               3: "3D Q Q 2 4 5 6 7 8 9 10",
-               0: "3H 4 5 6 7 8 9 10 J Q K"},
+        hands={
+            1: "Q Q Q JK K K K K K K 9",
+            2: "A A A 4 5 6 7 8 9 10 J",
+            3: "3D Q Q 2 4 5 6 7 8 9 10",
+            0: "3H 4 5 6 7 8 9 10 J Q K",
+        },
         upcard="7H",
         stock_top=["J", "A", "5", "Q", "A", "9", "K"],
     )
@@ -291,7 +313,9 @@ def test_going_out_with_a_discard_german_bonus_100():
 CONCEALED_HAND = {1: "K K K K K K 6 6 6 6 9"}
 
 
-@pytest.mark.parametrize("rules,cum,bonus", [(CLASSIC, 0, 200), (CLASSIC, 3000, 200), (GERMAN, 0, 1000)])
+@pytest.mark.parametrize(
+    "rules,cum,bonus", [(CLASSIC, 0, 200), (CLASSIC, 3000, 200), (GERMAN, 0, 1000)]
+)
 def test_concealed_going_out_needs_no_minimum(rules, cum, bonus):
     # 7 kings + 4 sixes = 90 points: below the 120 minimum at 3,000, still a concealed going out
     gs = new_game(rules, cum=[0, cum], hands=CONCEALED_HAND, stock_top=["K"])
@@ -317,8 +341,16 @@ def test_concealed_going_out_after_taking_the_pile_needs_the_minimum():
     gs = new_game(cum=[0, 0], **deck)
     play(gs, "take K K")
     assert gs.melds(1) == {"K": (3, 0, 0)} and gs.pile() == []
-    play(gs, "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks", "meld 6 6 6", "add 6 to 6s",
-         "discard 9")
+    play(
+        gs,
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "meld 6 6 6",
+        "add 6 to 6s",
+        "discard 9",
+    )
     assert gs.is_over and gs.state[Off.CONCEALED] == 1
     bd = referee_agrees(gs)
     assert bd["go_out_bonus"] == [0, 200]
@@ -366,23 +398,63 @@ def test_black_three_meld_takes_no_wild_card():
 
 def test_red_threes_german_count_plus_only_with_a_canasta():
     # the full hand above under German billing: team 0 opened but has no canasta -> -100
-    gs = new_game(GERMAN, hands={1: "Q Q Q JK K K K K K K 9", 2: "A A A 4 5 6 7 8 9 10 J",
-                                 3: "3D Q Q 2 4 5 6 7 8 9 10", 0: "3H 4 5 6 7 8 9 10 J Q K"},
-                  upcard="7H", stock_top=["J", "A", "5", "Q", "A", "9", "K"])
-    play(gs, "draw", "meld Q Q Q", "add JK to Qs", "discard 5", "draw", "meld A A A", "discard Q",
-         "draw", "add Q to Qs", "add Q to Qs", "add 2 to Qs", "discard A", "draw", "discard 9",
-         "draw", "meld K K K", "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks", "discard 9")
+    gs = new_game(
+        GERMAN,
+        hands={
+            1: "Q Q Q JK K K K K K K 9",
+            2: "A A A 4 5 6 7 8 9 10 J",
+            3: "3D Q Q 2 4 5 6 7 8 9 10",
+            0: "3H 4 5 6 7 8 9 10 J Q K",
+        },
+        upcard="7H",
+        stock_top=["J", "A", "5", "Q", "A", "9", "K"],
+    )
+    play(
+        gs,
+        "draw",
+        "meld Q Q Q",
+        "add JK to Qs",
+        "discard 5",
+        "draw",
+        "meld A A A",
+        "discard Q",
+        "draw",
+        "add Q to Qs",
+        "add Q to Qs",
+        "add 2 to Qs",
+        "discard A",
+        "draw",
+        "discard 9",
+        "draw",
+        "meld K K K",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "discard 9",
+    )
     bd = referee_agrees(gs)
     assert bd["red3_points"] == [-100, 100]
     assert bd["score"] == [60 - 100 - 160, 1130]
 
 
 def test_red_threes_minus_for_a_team_that_did_not_open():
-    gs = new_game(hands={1: "K K K K K K 6 6 6 6 9", 2: "3D 3H 4 5 6 7 8 9 10 J Q"},
-                  stock_top=["A", "K", "K"])
+    gs = new_game(
+        hands={1: "K K K K K K 6 6 6 6 9", 2: "3D 3H 4 5 6 7 8 9 10 J Q"}, stock_top=["A", "K", "K"]
+    )
     assert gs.red_threes(0) == 2
-    play(gs, "draw", "meld K K K", "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks",
-         "meld 6 6 6", "add 6 to 6s", "discard 9")
+    play(
+        gs,
+        "draw",
+        "meld K K K",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "meld 6 6 6",
+        "add 6 to 6s",
+        "discard 9",
+    )
     bd = referee_agrees(gs)
     assert bd["red3_points"] == [-200, 0]
     assert bd["meld_points"][0] == 0
@@ -390,8 +462,16 @@ def test_red_threes_minus_for_a_team_that_did_not_open():
 
 def test_black_three_meld_forces_going_out_this_turn():
     gs = new_game(hands={1: "K K K K K K 3C 3S 3C 9 8"}, stock_top=["K", "4", "5", "7", "3S"])
-    play(gs, "draw", "meld K K K", "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks",
-         "discard 8")
+    play(
+        gs,
+        "draw",
+        "meld K K K",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "discard 8",
+    )
     burn(gs, until_stock=gs.stock_size - 3)
     play(gs, "draw", "meld 3 3 3")
     assert gs.hand(1) == ["9", "3"]
@@ -423,8 +503,18 @@ def test_six_players_three_packs_two_canastas_to_go_out():
     referee_agrees(gs)
     # four players: the same line goes out with one canasta
     gs4 = new_game(hands={1: "K K K K K K K Q Q Q Q"}, stock_top=["9"])
-    play(gs4, "draw", "meld K K K", "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks",
-         "meld Q Q Q", "add Q to Qs", "discard 9")
+    play(
+        gs4,
+        "draw",
+        "meld K K K",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "meld Q Q Q",
+        "add Q to Qs",
+        "discard 9",
+    )
     assert gs4.is_over
     referee_agrees(gs4)
 
@@ -434,15 +524,29 @@ def test_six_players_red_three_table(team1_red3, red3_points):
     # seats 2 and 4 (team 0 with seat 0) hold red threes; seat 0 goes out concealed with two
     # canastas (7 kings, 7 queens)
     r3_team0 = 6 - team1_red3
-    hands = {0: "K K K K K K K Q Q Q Q Q Q",
-             2: " ".join(["R3"] * 3),
-             4: " ".join(["R3"] * (r3_team0 - 3))}
+    hands = {
+        0: "K K K K K K K Q Q Q Q Q Q",
+        2: " ".join(["R3"] * 3),
+        4: " ".join(["R3"] * (r3_team0 - 3)),
+    }
     if team1_red3:
         hands[1] = "R3"
     gs = new_game(SIX, dealer=5, hands=hands, stock_top=["5"] * 6 + ["Q"])
     assert gs.red_threes(0) == r3_team0 and gs.red_threes(1) == team1_red3
-    play(gs, "draw", "meld K K K", "add K to Ks", "add K to Ks", "add K to Ks", "add K to Ks",
-         "meld Q Q Q", "add Q to Qs", "add Q to Qs", "add Q to Qs", "add Q to Qs")
+    play(
+        gs,
+        "draw",
+        "meld K K K",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "add K to Ks",
+        "meld Q Q Q",
+        "add Q to Qs",
+        "add Q to Qs",
+        "add Q to Qs",
+        "add Q to Qs",
+    )
     assert gs.is_over and gs.state[Off.CONCEALED] == 1
     bd = referee_agrees(gs)
     assert bd["red3_points"] == red3_points

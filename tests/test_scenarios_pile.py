@@ -36,7 +36,9 @@ def test_minimum_is_summed_over_the_turns_melds():
     referee_agrees(gs)
 
 
-@pytest.mark.parametrize("cum,minimum", [(-5, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120)])
+@pytest.mark.parametrize(
+    "cum,minimum", [(-5, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120)]
+)
 def test_minimum_by_cumulative_score(cum, minimum):
     gs = new_game(cum=[0, cum])
     assert int(gs.state[Off.TEAM_MIN + 1]) == minimum and int(gs.state[Off.TEAM_MIN]) == 50
@@ -123,8 +125,10 @@ def test_frozen_for_unopened_team_pile_cards_do_not_count():
 
 def opened_seat1(discard: str):
     """Seat 1 opens with K K K Q Q Q 8 8 8 and discards `discard`; seat 0 later discards an 8."""
-    gs = new_game(hands={1: "K K K Q Q Q 8 8 8 JK 2", 0: "8 4 5 6 7 9 10 J Q A A"},
-                  stock_top=["9", "5", "6", "7", "4"])
+    gs = new_game(
+        hands={1: "K K K Q Q Q 8 8 8 JK 2", 0: "8 4 5 6 7 9 10 J Q A A"},
+        stock_top=["9", "5", "6", "7", "4"],
+    )
     play(gs, "draw", "meld K K K", "meld Q Q Q", "meld 8 8 8", f"discard {discard}")
     play(gs, "draw", "discard 5", "draw", "discard 6", "draw", "discard 8")
     assert gs.seat == 1 and gs.pile_top == 6  # an eight
@@ -152,8 +156,11 @@ def test_unfrozen_take_onto_a_team_meld_rest_to_hand():
 
 
 def nat_wild_game(rules):
-    gs = new_game(rules, hands={1: "K K K Q Q Q 7 2 JK 9 5", 0: "7 4 5 6 8 9 10 J Q A A"},
-                  stock_top=["6", "5", "6", "8", "4"])
+    gs = new_game(
+        rules,
+        hands={1: "K K K Q Q Q 7 2 JK 9 5", 0: "7 4 5 6 8 9 10 J Q A A"},
+        stock_top=["6", "5", "6", "8", "4"],
+    )
     play(gs, "draw", "meld K K K", "meld Q Q Q", "discard 9")
     play(gs, "draw", "discard 5", "draw", "discard 6", "draw", "discard 7")
     return gs
@@ -171,8 +178,11 @@ def test_take_with_natural_plus_wild_classic():
 
 @pytest.mark.parametrize("rules,ok", [(CLASSIC, True), (GERMAN, False)])
 def test_take_onto_a_completed_canasta(rules, ok):
-    gs = new_game(rules, hands={1: "K K K K K K K Q Q Q 9", 0: "K 4 5 6 7 8 9 10 J Q A"},
-                  stock_top=["5", "5", "6", "7", "4"])
+    gs = new_game(
+        rules,
+        hands={1: "K K K K K K K Q Q Q 9", 0: "K 4 5 6 7 8 9 10 J Q A"},
+        stock_top=["5", "5", "6", "7", "4"],
+    )
     play(gs, "draw", "meld K K K", *["add K to Ks"] * 4, "meld Q Q Q", "discard 9")
     play(gs, "draw", "discard 5", "draw", "discard 6", "draw", "discard K")
     if ok:
@@ -197,7 +207,9 @@ def test_red_three_in_a_taken_pile_is_laid_without_replacement():
 # ============================================================================ melds
 
 
-@pytest.mark.parametrize("action,cards,pts", [("meld 7 7 2", (2, 1, 0), 30), ("meld 7 7 JK", (2, 0, 1), 60)])
+@pytest.mark.parametrize(
+    "action,cards,pts", [("meld 7 7 2", (2, 1, 0), 30), ("meld 7 7 JK", (2, 0, 1), 60)]
+)
 def test_player_chooses_two_or_joker(action, cards, pts):
     gs = new_game(cum=[0, -5], hands={1: "7 7 2 JK"}, stock_top=["9"])
     play(gs, "draw")
@@ -246,11 +258,16 @@ def exhausted_game(last: str):
     """Team 1 (seat 1) opens with K K K Q Q Q, team 0 (seat 2) with A A A J J J; every wild card
     and black three is in a hand, the red threes in seat 0's (replaced).  The stock is burnt to
     its last card `last`, which seat 3 draws and discards; then seat 0 must act."""
-    gs = new_game(hands={1: "K K K Q Q Q 4 5 6 7 9",
-                         2: "JK 3C 3S 3C 3S A A A J J J",
-                         3: "2 2 2 2 2 2 2 2 JK JK JK",
-                         0: "3D 3H 3D 3H 8 8 4 5 6 7 9"},
-                  stock_top=["5", "6", "7", "4", "9", "9"], stock_bottom=[last])
+    gs = new_game(
+        hands={
+            1: "K K K Q Q Q 4 5 6 7 9",
+            2: "JK 3C 3S 3C 3S A A A J J J",
+            3: "2 2 2 2 2 2 2 2 JK JK JK",
+            0: "3D 3H 3D 3H 8 8 4 5 6 7 9",
+        },
+        stock_top=["5", "6", "7", "4", "9", "9"],
+        stock_bottom=[last],
+    )
     assert gs.red_threes(0) == 4
     play(gs, "draw", "meld K K K", "meld Q Q Q", "discard 9")
     play(gs, "draw", "meld A A A", "meld J J J", "discard 9")

@@ -120,7 +120,9 @@ def test_filler_hands_hold_no_sequence():
     play(gs, "draw")
     assert not any(t.startswith("meld") for t in gs.legal_texts())
     for s in range(4):  # no three consecutive naturals of one suit anywhere
-        suits = gs.state[Off.HAND_SUITS + s * N_SUITED: Off.HAND_SUITS + (s + 1) * N_SUITED].reshape(4, 11)
+        suits = gs.state[
+            Off.HAND_SUITS + s * N_SUITED : Off.HAND_SUITS + (s + 1) * N_SUITED
+        ].reshape(4, 11)
         for row in suits:
             assert not any(row[i] and row[i + 1] and row[i + 2] for i in range(9))
 
@@ -184,8 +186,9 @@ def test_sequence_cards_count_towards_the_minimum():
 
 
 def test_sequence_extends_at_both_ends_first_free_slot():
-    gs = samba_game(hands={1: "A A A 9H 10H JH 8H QH 7H 5C 6C 7C KS 4D 10S"},
-                    stock_top=["9D", "4S"])
+    gs = samba_game(
+        hands={1: "A A A 9H 10H JH 8H QH 7H 5C 6C 7C KS 4D 10S"}, stock_top=["9D", "4S"]
+    )
     play(gs, "draw", "meld A A A", "meld 9H 10H JH")
     add_seq(gs, "8H")  # below
     assert gs.sequences(1) == {0: (H, Kind.EIGHT, 4)}
@@ -216,8 +219,14 @@ def test_sequence_runs_four_to_ace_no_wild_card_no_three():
     refused(gs, Act.SEQ_ADD + 1, Why.BAD_KIND)
     refused(gs, Act.SEQ_ADD + 2, Why.BAD_KIND)
     # wild cards and threes never join a sequence: no such action exists
-    for text in ("meld 2H 3H 4H", "meld 3S 4S 5S", "meld JKH QH KH", "add 2 to QH..AH",
-                 "add JK to 4S..6S", "add 3S to 4S..6S"):
+    for text in (
+        "meld 2H 3H 4H",
+        "meld 3S 4S 5S",
+        "meld JKH QH KH",
+        "add 2 to QH..AH",
+        "add JK to 4S..6S",
+        "add 3S to 4S..6S",
+    ):
         with pytest.raises(ActionTextError):
             gs.apply(text)
     legal = gs.legal_actions()
@@ -282,9 +291,14 @@ def test_going_out_without_a_discard_also_200():
 def _take_seq_deal(seat1_discard: str):
     """Seat 1 opens with A A A + 9H 10H JH and discards `seat1_discard`; seat 2 (team 0)
     discards its only queen, QH; seat 3 (team 1) may take it onto 9H..JH."""
-    gs = samba_game(hands={1: fill(f"A A A 9H 10H JH {seat1_discard}"), 2: fill("QH", avoid="Q"),
-                           3: fill("Q Q", avoid="Q")},
-                    stock_top=["9S", "8S", "5D", "6D"])
+    gs = samba_game(
+        hands={
+            1: fill(f"A A A 9H 10H JH {seat1_discard}"),
+            2: fill("QH", avoid="Q"),
+            3: fill("Q Q", avoid="Q"),
+        },
+        stock_top=["9S", "8S", "5D", "6D"],
+    )
     play(gs, "draw", "meld A A A", "meld 9H 10H JH", f"discard {seat1_discard.rstrip('CDHS')}")
     play(gs, "draw", "discard Q")
     assert gs.seat == 3 and gs.pile()[-1] == "Q" and int(gs.state[Off.PILE_TOP_SUIT]) == H
@@ -313,8 +327,10 @@ def test_take_onto_a_sequence_refused_on_a_frozen_pile():
 
 
 def test_take_onto_a_sequence_needs_the_next_card_of_its_suit():
-    gs = samba_game(hands={1: fill("A A A 9H 10H JH 7S"), 2: fill("QS", avoid="Q")},
-                    stock_top=["9S", "8S", "5D", "6D"])
+    gs = samba_game(
+        hands={1: fill("A A A 9H 10H JH 7S"), 2: fill("QS", avoid="Q")},
+        stock_top=["9S", "8S", "5D", "6D"],
+    )
     play(gs, "draw", "meld A A A", "meld 9H 10H JH", "discard 7", "draw", "discard Q")
     refused(gs, Act.TAKE_SEQ + 1, Why.BAD_KIND)  # QS does not extend 9H..JH
     refused(gs, Act.TAKE_SEQ + 0, Why.BAD_KIND)
@@ -366,8 +382,16 @@ def test_no_wild_card_onto_a_completed_canasta():
 
 def test_mixed_canasta_closed_with_its_wild_cards():
     gs = samba_game(hands={1: fill("8 8 8 8 8 2 JK A A A")}, stock_top=["9D", "5C"])
-    play(gs, "draw", "meld A A A", "meld 8 8 2", "add JK to 8s", "add 8 to 8s", "add 8 to 8s",
-         "add 8 to 8s")
+    play(
+        gs,
+        "draw",
+        "meld A A A",
+        "meld 8 8 2",
+        "add JK to 8s",
+        "add 8 to 8s",
+        "add 8 to 8s",
+        "add 8 to 8s",
+    )
     assert closed(gs, 1, "8") == (1, 5) and "8" not in gs.melds(1)
     play(gs, "discard 9")
     bd = agrees(gs)
@@ -380,8 +404,10 @@ def test_mixed_canasta_closed_with_its_wild_cards():
 
 def _pile_deal(seat1: str, seat2: str, seat3: str):
     # the first four stock cards are jokers (seats 1 and 2 draw them; they change nothing)
-    gs = samba_game(hands={1: fill(seat1), 2: fill(seat2, avoid="7"), 3: fill(seat3, avoid="7")},
-                    stock_top=["JK"] * 4)
+    gs = samba_game(
+        hands={1: fill(seat1), 2: fill(seat2, avoid="7"), 3: fill(seat3, avoid="7")},
+        stock_top=["JK"] * 4,
+    )
     return gs
 
 
@@ -458,8 +484,15 @@ def test_concealed_going_out_no_bonus_and_still_needs_the_minimum():
     hand = {1: "4 4 4 4 4 4 4 5 5 5 5 5 5 5 6"}
     # 7 fours + 7 fives + 6 6 6 = 35 + 35 + 15 = 85 points: enough for 50 ...
     gs = samba_game(hands=hand, stock_top=["6", "6"])
-    play(gs, "draw", "meld 4 4 4", *["add 4 to 4s"] * 4, "meld 5 5 5", *["add 5 to 5s"] * 4,
-         "meld 6 6 6")
+    play(
+        gs,
+        "draw",
+        "meld 4 4 4",
+        *["add 4 to 4s"] * 4,
+        "meld 5 5 5",
+        *["add 5 to 5s"] * 4,
+        "meld 6 6 6",
+    )
     assert gs.is_over and gs.state[Off.CONCEALED] == 1
     bd = agrees(gs)
     assert bd["go_out_bonus"] == [0, 200]  # no concealed bonus
@@ -480,8 +513,9 @@ def test_opening_look_ahead_engine_lower_bound_referee_exact():
     # plan extends the run with every suited card (8H 9H KH AH: 50) and is then an ace short,
     # and group melds alone give 60: it refuses the meld (a lower bound, ENGINE.md).  The
     # referee's exact search allows it.
-    gs = samba_game(cum=[0, 3000], hands={1: fill("8H 9H 10H JH QH KH AH AC AD")},
-                    stock_top=["6H", "7S"])
+    gs = samba_game(
+        cum=[0, 3000], hands={1: fill("8H 9H 10H JH QH KH AH AC AD")}, stock_top=["6H", "7S"]
+    )
     play(gs, "draw")
     seq = Act.SEQ_NEW + H * 9 + Kind.TEN - 2
     assert gs.text(seq) == "meld 10H JH QH"
@@ -505,9 +539,10 @@ def test_opening_look_ahead_engine_lower_bound_referee_exact():
 def test_three_to_six_black_threes_melded_when_going_out():
     # seat 1: 4H..10H + six black threes + 7C 7D; seat 3 (team 1) closes a canasta of kings;
     # seat 1 goes out: 7 7 7 + joker, six black threes, final discard 8S
-    gs = samba_game(hands={1: "4H 5H 6H 7H 8H 9H 10H 3 3 3 3 3 3 7C 7D",
-                           3: "K K K K K K K"},
-                    stock_top=["9S", "8S", "5D", "6D", "5C", "6C", "5H", "6H", "7S", "JK"])
+    gs = samba_game(
+        hands={1: "4H 5H 6H 7H 8H 9H 10H 3 3 3 3 3 3 7C 7D", 3: "K K K K K K K"},
+        stock_top=["9S", "8S", "5D", "6D", "5C", "6C", "5H", "6H", "7S", "JK"],
+    )
     play(gs, "draw")
     lay_samba_4h_to_10h(gs)  # 50: opened
     play(gs, "discard 9")
@@ -550,11 +585,14 @@ def _went_out_with(red3_1: int, red3_0: int):
     return gs
 
 
-@pytest.mark.parametrize("red3_1,red3_0,expected", [
-    (6, 0, [0, 1000]),  # all six: 1,000, plus with two canastas
-    (5, 1, [-100, 500]),  # 100 each; team 0 has no two canastas: minus
-    (2, 4, [-400, 200]),
-])
+@pytest.mark.parametrize(
+    "red3_1,red3_0,expected",
+    [
+        (6, 0, [0, 1000]),  # all six: 1,000, plus with two canastas
+        (5, 1, [-100, 500]),  # 100 each; team 0 has no two canastas: minus
+        (2, 4, [-400, 200]),
+    ],
+)
 def test_red_threes_plus_only_with_two_canastas(red3_1, red3_0, expected):
     gs = _went_out_with(red3_1, red3_0)
     bd = agrees(gs)
@@ -565,8 +603,10 @@ def test_red_threes_minus_with_one_canasta():
     # seat 1 passes its first turn; seat 2 (team 0, holding a red three) closes a canasta of
     # aces (140: opened); seat 1 later goes out with a samba and kings: team 0 has one canasta
     # -> its red three counts minus although it opened
-    gs = samba_game(hands={1: SAMBA_AND_KINGS, 2: fill("R3 A A A A A A A", avoid="K")},
-                    stock_top=["4D", "K", "K", "5D", "6D", "5S", "6S", "5C", "6C", "K", "9C"])
+    gs = samba_game(
+        hands={1: SAMBA_AND_KINGS, 2: fill("R3 A A A A A A A", avoid="K")},
+        stock_top=["4D", "K", "K", "5D", "6D", "5S", "6S", "5C", "6C", "K", "9C"],
+    )
     assert gs.red_threes(0) == 1
     play(gs, "draw", "discard 9")  # seat 1 keeps 4H..10H and nine kings
     play(gs, "draw", "meld A A A", *["add A to As"] * 4, "discard 5")  # seat 2
@@ -585,8 +625,10 @@ def test_red_threes_minus_with_one_canasta():
 # ============================================================================ minimum
 
 
-@pytest.mark.parametrize("cum,minimum", [(-5, 15), (0, 50), (1500, 90), (3000, 120), (6995, 120),
-                                         (7000, 150), (9000, 150)])
+@pytest.mark.parametrize(
+    "cum,minimum",
+    [(-5, 15), (0, 50), (1500, 90), (3000, 120), (6995, 120), (7000, 150), (9000, 150)],
+)
 def test_minimum_150_from_7000(cum, minimum):
     gs = samba_game(cum=[0, cum])
     assert int(gs.state[Off.TEAM_MIN + 1]) == minimum
@@ -595,11 +637,14 @@ def test_minimum_150_from_7000(cum, minimum):
 OPEN_120 = "A A A K K K Q Q Q 4C 5D 6H 7S 10C JD"  # 120 in melds, six loose cards
 
 
-@pytest.mark.parametrize("cum,drawn,legal", [
-    (7000, ["9D", "8H"], False),  # 120 < 150
-    (6995, ["9D", "8H"], True),  # 120 at 3,000 - 6,995
-    (7000, ["JK", "9D"], True),  # 120 + a joker = 170
-])
+@pytest.mark.parametrize(
+    "cum,drawn,legal",
+    [
+        (7000, ["9D", "8H"], False),  # 120 < 150
+        (6995, ["9D", "8H"], True),  # 120 at 3,000 - 6,995
+        (7000, ["JK", "9D"], True),  # 120 + a joker = 170
+    ],
+)
 def test_opening_at_7000_needs_150(cum, drawn, legal):
     gs = samba_game(cum=[0, cum], hands={1: OPEN_120}, stock_top=drawn)
     play(gs, "draw")
@@ -635,8 +680,11 @@ def test_legal_actions_offer_a_natural_onto_a_closed_canasta():
 
 # team 1 opened; seat 3 holds 9C (next to 8C 10C) and 9D (next to 7D 8D); the pile holds 9H
 # (seat 1's discard) under the top 9S (seat 2's)
-PAIR_DEAL = {1: fill("A A A 9H K", avoid="9"), 2: fill("9S", avoid="9"),
-             3: fill("9C 9D 8C 10C 7D 8D", avoid="9")}
+PAIR_DEAL = {
+    1: fill("A A A 9H K", avoid="9"),
+    2: fill("9S", avoid="9"),
+    3: fill("9C 9D 8C 10C 7D 8D", avoid="9"),
+}
 
 
 def test_pile_take_pair_comes_from_the_hand():

@@ -35,7 +35,7 @@ def _swap_hidden(state: np.ndarray, know: np.ndarray) -> np.ndarray:
     """A copy of ``state`` with a card of seat 1 swapped with a card of another kind of seat 2
     (neither known to the viewer) and the stock's top card swapped with another stock card."""
     s2 = state.copy()
-    known = know[Know.KNOWN:Know.KNOWN + 6 * N_KINDS].reshape(6, N_KINDS)
+    known = know[Know.KNOWN : Know.KNOWN + 6 * N_KINDS].reshape(6, N_KINDS)
     h1 = Off.HANDS + 1 * N_KINDS
     h2 = Off.HANDS + 2 * N_KINDS
     for k1 in range(N_KINDS):
@@ -61,8 +61,14 @@ def _greedy_opponents() -> tuple[np.ndarray, np.ndarray]:
     return ids, np.stack([ek, gk, ek, gk, ek, gk]).astype(np.float64)
 
 
-@pytest.mark.parametrize("spec,table", [("pimc:worlds=6,search=all", None), ("ismcts:iters=24,search=all", None),
-                                        ("pimc:worlds=6,search=all", "greedy")])
+@pytest.mark.parametrize(
+    "spec,table",
+    [
+        ("pimc:worlds=6,search=all", None),
+        ("ismcts:iters=24,search=all", None),
+        ("pimc:worlds=6,search=all", "greedy"),
+    ],
+)
 def test_swapping_hidden_cards_keeps_the_decision(spec, table):
     for game in range(3):
         gs = GameState.new_hand(RULES, seed=5, game=game)
@@ -70,7 +76,9 @@ def test_swapping_hidden_cards_keeps_the_decision(spec, table):
         know = gs.knowledge(0)
         assert know[Know.SNAP_VALID + 1] or know[Know.SNAP_VALID + 2] or know[Know.SNAP_VALID + 3]
         s2 = _swap_hidden(gs.state, know)
-        assert not np.array_equal(s2[Off.HANDS:Off.HANDS + 4 * N_KINDS], gs.state[Off.HANDS:Off.HANDS + 4 * N_KINDS])
+        assert not np.array_equal(
+            s2[Off.HANDS : Off.HANDS + 4 * N_KINDS], gs.state[Off.HANDS : Off.HANDS + 4 * N_KINDS]
+        )
         g2 = GameState(gs.rules, s2, gs.params, gs.deck, gs.seat_table, gs.key, know=gs.know.copy())
         assert np.array_equal(g2.observation(0), gs.observation(0))
         tab = _greedy_opponents() if table else None
@@ -92,13 +100,21 @@ def test_a_search_with_an_impossible_guard_plays_like_its_base():
 def test_search_tables_log_cards_and_record_luck_and_start_scores_like_plain_tables():
     """The one self-play loop serves search tables: with guard=1e9 (the base's choice every time)
     the hands, chance terms, basic and card-detail decision columns equal all-expert play's."""
-    kw = {"log_rate": 1.0, "log_detail": "cards", "luck": True, "start_scores": [600, 1600], "check": True}
+    kw = {
+        "log_rate": 1.0,
+        "log_detail": "cards",
+        "luck": True,
+        "start_scores": [600, 1600],
+        "check": True,
+    }
     a = run_chunk(RULES, ["expert", "pimc:worlds=2,guard=1e9", "expert", "expert"], 3, 0, 2, **kw)
     b = run_chunk(RULES, ["expert"] * 4, 3, 0, 2, **kw)
     assert np.array_equal(a.hands, b.hands)
     assert np.any(a.hands["luck"] != 0) and (a.hands["cum_before"][:, :2] == [600, 1600]).all()
     assert a.decision_columns.keys() == b.decision_columns.keys()
-    assert len(a.decision_columns) > len(run_chunk(RULES, ["expert"] * 4, 3, 0, 1, log_rate=1.0).decision_columns)
+    assert len(a.decision_columns) > len(
+        run_chunk(RULES, ["expert"] * 4, 3, 0, 1, log_rate=1.0).decision_columns
+    )
     for name, col in b.decision_columns.items():
         assert np.array_equal(a.decision_columns[name], col), name
     # a searching seat that deviates plays the same with or without chance terms recorded
@@ -113,28 +129,45 @@ def test_search_tables_log_cards_and_record_luck_and_start_scores_like_plain_tab
 def test_results_depend_on_the_hand_key_only():
     spec = ["pimc:worlds=4", "expert", "ismcts:iters=16", "greedy"]
     whole = run_chunk(RULES, spec, 11, 0, 4, check=True).hands
-    parts = np.concatenate([run_chunk(RULES, spec, 11, 0, 1).hands, run_chunk(RULES, spec, 11, 1, 3).hands])
+    parts = np.concatenate(
+        [run_chunk(RULES, spec, 11, 0, 1).hands, run_chunk(RULES, spec, 11, 1, 3).hands]
+    )
     assert np.array_equal(whole, parts)
 
 
 def test_the_other_seats_are_modelled_by_the_strategies_seated_there_unless_model_base():
     """model=table (default) is model=base where every seat plays the base; with greedy
     opponents the seated model changes the worlds and rollouts, so the play."""
+
     def hands(spec: str, others: list[str]) -> np.ndarray:
         return run_chunk(RULES, [spec, *others], 3, 0, 4).hands
 
     experts = ["expert"] * 3
-    assert np.array_equal(hands("pimc:worlds=3,guard=0", experts), hands("pimc:worlds=3,guard=0,model=base", experts))
+    assert np.array_equal(
+        hands("pimc:worlds=3,guard=0", experts), hands("pimc:worlds=3,guard=0,model=base", experts)
+    )
     greedy = ["greedy", "expert", "greedy"]
-    assert not np.array_equal(hands("pimc:worlds=3,guard=0", greedy),
-                              hands("pimc:worlds=3,guard=0,model=base", greedy))
+    assert not np.array_equal(
+        hands("pimc:worlds=3,guard=0", greedy), hands("pimc:worlds=3,guard=0,model=base", greedy)
+    )
 
 
 def test_search_specs_are_checked():
     assert parse_search("pimc:worlds=8,base=greedy,search=take+discard").knobs["worlds"] == 8
-    assert parse_search("pimc").knobs["model"] == "table" and parse_search("ismcts:model=base").knobs["model"] == "base"
-    for bad in ("pimc:model=oracle", "pimc:world=8", "pimc:worlds=0", "pimc:worlds=2.5", "pimc:base=nobody",
-                "pimc:search=take+peek", "ismcts:c=-1", "ismcts:iters=x"):
+    assert (
+        parse_search("pimc").knobs["model"] == "table"
+        and parse_search("ismcts:model=base").knobs["model"] == "base"
+    )
+    for bad in (
+        "pimc:model=oracle",
+        "pimc:world=8",
+        "pimc:worlds=0",
+        "pimc:worlds=2.5",
+        "pimc:base=nobody",
+        "pimc:search=take+peek",
+        "ismcts:c=-1",
+        "ismcts:iters=x",
+    ):
         with pytest.raises(StrategyError):
             parse_search(bad)
     with pytest.raises(ValueError):
@@ -149,7 +182,10 @@ def test_runner_accepts_search_players_and_names_bad_knobs():
     runner.check_strategy_names(["pimc:worlds=8,guard=0.5", "ismcts:iters=32", "expert"], names)
     with pytest.raises(ValueError, match="no knob 'worldz'"):
         runner.check_strategy_names(["pimc:worldz=8"], names)
-    assert runner.split_strategies("pimc:worlds=8,guard=1,greedy") == ["pimc:worlds=8,guard=1", "greedy"]
+    assert runner.split_strategies("pimc:worlds=8,guard=1,greedy") == [
+        "pimc:worlds=8,guard=1",
+        "greedy",
+    ]
 
 
 def test_compare_and_sweep_read_search_specs_with_the_one_checker():

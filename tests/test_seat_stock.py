@@ -15,8 +15,9 @@ from sim.play.engine import run_chunk
 from sim.play.loop import deck_composition_nb, fill_deck_nb
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 4), ("samba", 4), ("classic", 6), ("german", 3),
-                                            ("classic", 2)])
+@pytest.mark.parametrize(
+    "preset,players", [("classic", 4), ("samba", 4), ("classic", 6), ("german", 3), ("classic", 2)]
+)
 def test_every_card_accounted_for(preset, players):
     # --check verifies card conservation and the score by a second route after every action
     rules = RuleSet.preset(preset, players=players)
@@ -64,7 +65,7 @@ def test_draws_are_uniform_over_the_stock_left():
         while state[Off.STOCK_LEN] > 0:
             seat_stock_top_nb(state, seat)
             pos, n = state[Off.STOCK_POS], state[Off.STOCK_LEN]
-            kinds = state[Off.STOCK + pos: Off.STOCK + pos + n] & 15  # code_kind_nb, vectorised
+            kinds = state[Off.STOCK + pos : Off.STOCK + pos + n] & 15  # code_kind_nb, vectorised
             expected[seat] += np.bincount(kinds, minlength=N_KINDS) / n
             kind = _take_top(state)
             observed[seat, kind] += 1
@@ -98,4 +99,6 @@ def test_off_by_default_and_the_stock_is_unchanged():
 
 def test_search_players_refuse_the_option():
     with pytest.raises(ValueError, match="per-seat stock streams"):
-        run_chunk(RuleSet.preset("classic"), ("pimc:worlds=2", "greedy") * 2, 1, 0, 1, seat_stock=True)
+        run_chunk(
+            RuleSet.preset("classic"), ("pimc:worlds=2", "greedy") * 2, 1, 0, 1, seat_stock=True
+        )

@@ -25,9 +25,12 @@ def test_bootstrap_ci_coverage():
     reps, n = 400, 50
     data = rng.normal(0.0, 1.0, size=(reps, n))
     cover = np.mean(
-        [stats.mean_ci(x, method="bootstrap", n_boot=1000, seed=i).low <= 0.0
-         <= stats.mean_ci(x, method="bootstrap", n_boot=1000, seed=i).high
-         for i, x in enumerate(data)]
+        [
+            stats.mean_ci(x, method="bootstrap", n_boot=1000, seed=i).low
+            <= 0.0
+            <= stats.mean_ci(x, method="bootstrap", n_boot=1000, seed=i).high
+            for i, x in enumerate(data)
+        ]
     )
     # percentile bootstrap is slightly anti-conservative at n=50; 400 reps -> wider band
     assert 0.90 <= cover <= 0.97, cover
@@ -104,7 +107,7 @@ def test_bradley_terry_se_calibrated():
                 w = rng.binomial(200, 1 / (1 + np.exp(true[j] - true[i])))
                 wins[i, j], wins[j, i] = w, 200 - w
         f = stats.bradley_terry(wins)
-        hits += (f.low[0] <= true[0] <= f.high[0])
+        hits += f.low[0] <= true[0] <= f.high[0]
     assert 0.91 <= hits / reps <= 0.98
 
 
@@ -139,8 +142,15 @@ from reports.sweep import make_spec, parse_knobs, sweep  # noqa: E402
 
 
 def test_compare_duplicate_recovers_skill_and_reduces_variance():
-    df = compare(["expert", "greedy"], rules=fake_rules(4), hands=1500, games=100,
-                 chunk_fn=fake_run_chunk, jobs=1, seed=3)
+    df = compare(
+        ["expert", "greedy"],
+        rules=fake_rules(4),
+        hands=1500,
+        games=100,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+        seed=3,
+    )
     row = df.iloc[0]
     assert row["hands"] == 3000 and row["deals"] == 1500
     assert abs(row["mean_diff_per_hand"] - 120) < 2 * row["half_width"]  # two seats x 60
@@ -152,19 +162,38 @@ def test_compare_duplicate_recovers_skill_and_reduces_variance():
 
 
 def test_compare_until_ci_and_errors():
-    df = compare(["expert", "greedy"], rules=fake_rules(4), hands=100, until_ci=6,
-                 chunk_fn=fake_run_chunk, jobs=1)
+    df = compare(
+        ["expert", "greedy"],
+        rules=fake_rules(4),
+        hands=100,
+        until_ci=6,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+    )
     assert df.iloc[0]["half_width"] < 6 and df.iloc[0]["deals"] > 100
-    capped = compare(["expert", "greedy"], rules=fake_rules(4), hands=100, until_ci=0.01,
-                     max_hands=300, chunk_fn=fake_run_chunk, jobs=1)
+    capped = compare(
+        ["expert", "greedy"],
+        rules=fake_rules(4),
+        hands=100,
+        until_ci=0.01,
+        max_hands=300,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+    )
     assert capped.iloc[0]["deals"] == 300
     with pytest.raises(ValueError, match="2-team"):
         compare(["expert", "greedy"], rules=fake_rules(3), hands=10, chunk_fn=fake_run_chunk)
 
 
 def test_round_robin_ranking():
-    pairs, rank = round_robin(["greedy", "random", "expert"], rules=fake_rules(4), hands=300,
-                              chunk_fn=fake_run_chunk, jobs=1, n_boot=50)
+    pairs, rank = round_robin(
+        ["greedy", "random", "expert"],
+        rules=fake_rules(4),
+        hands=300,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+        n_boot=50,
+    )
     assert len(pairs) == 3
     assert rank["strategy"].tolist() == ["expert", "greedy", "random"]
     assert (rank["elo_low"] <= rank["elo"]).all() and (rank["elo"] <= rank["elo_high"]).all()
@@ -173,26 +202,40 @@ def test_round_robin_ranking():
 
 
 def test_sweep_finds_best_knob():
-    assert make_spec("tunable:freeze_when=2", {"open_threshold": 70}) == \
-        "tunable:freeze_when=2,open_threshold=70"
+    assert (
+        make_spec("tunable:freeze_when=2", {"open_threshold": 70})
+        == "tunable:freeze_when=2,open_threshold=70"
+    )
     knobs = parse_knobs(["open_threshold=50,90,130"])
-    df = sweep("tunable", knobs, "greedy", rules=fake_rules(4), hands=300,
-               chunk_fn=fake_run_chunk, jobs=1)
+    df = sweep(
+        "tunable", knobs, "greedy", rules=fake_rules(4), hands=300, chunk_fn=fake_run_chunk, jobs=1
+    )
     assert df.iloc[0]["open_threshold"] == 90 and df["rank"].tolist() == [1, 2, 3]
 
 
 def test_sweep_paired_to_baseline_ties_no_effect_and_retest():
     # synthetic skill: open_threshold 90 best (+80 per seat over 50 and 130); pair_hold nothing
     knobs = parse_knobs(["open_threshold=50,90,130", "pair_hold=1,2"])
-    df = sweep("tunable:open_threshold=50", knobs, "greedy", rules=fake_rules(4), hands=300,
-               chunk_fn=fake_run_chunk, jobs=1)
+    df = sweep(
+        "tunable:open_threshold=50",
+        knobs,
+        "greedy",
+        rules=fake_rules(4),
+        hands=300,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+    )
     top = df.iloc[0]
     assert top["open_threshold"] == 90 and df["tied_best"].sum() == 2  # both pair_hold values
     assert top["vs_baseline_low"] < 160 < top["vs_baseline_high"]  # 2 seats x 80
     at50 = df[df["open_threshold"] == 50]
-    assert (at50[["vs_baseline", "vs_baseline_low", "vs_baseline_high"]] == 0).all().all()  # same play
+    assert (
+        (at50[["vs_baseline", "vs_baseline_low", "vs_baseline_high"]] == 0).all().all()
+    )  # same play
     k = df.attrs["knobs"].set_index("knob")
-    assert not k.loc["open_threshold", "no_effect"] and not k.loc["open_threshold", "play_identical"]
+    assert (
+        not k.loc["open_threshold", "no_effect"] and not k.loc["open_threshold", "play_identical"]
+    )
     assert k.loc["pair_hold", "no_effect"] and k.loc["pair_hold", "play_identical"]
     r = df.attrs["retest"]
     assert r["confirmed"] and r["seed"] == 1 and r["vs_baseline_low"] < 160 < r["vs_baseline_high"]
@@ -225,8 +268,9 @@ def test_cluster_group_ci_coverage_and_wilson_too_narrow():
     rep, cl, group, y = clustered_rows(rng, 150, reps=1500)
     df = pd.DataFrame({"rep": rep, "cl": cl, "g": group, "y": y})
     for proportion in (False, True):
-        tab = stats.cluster_group_ci(df, "y", ["rep", "g"], ["cl"], bounds=(0, 1),
-                                     proportion=proportion)
+        tab = stats.cluster_group_ci(
+            df, "y", ["rep", "g"], ["cl"], bounds=(0, 1), proportion=proportion
+        )
         t = truth.reindex(tab["g"]).to_numpy()
         cover = np.mean((tab["low"] <= t) & (t <= tab["high"]))
         assert 0.93 <= cover <= 0.97, (proportion, cover)
@@ -261,7 +305,9 @@ def test_cluster_mean_ci_reduces_to_t_and_sums_add():
     assert abs(a.mean - b.mean) < 1e-12 and abs(a.half_width / b.half_width - 1) < 1e-9
     cl = rng.integers(0, 50, 400)
     whole = stats.cluster_sums(x, cl)
-    parts = stats.cluster_sums(x[cl < 25], cl[cl < 25]) + stats.cluster_sums(x[cl >= 25], cl[cl >= 25])
+    parts = stats.cluster_sums(x[cl < 25], cl[cl < 25]) + stats.cluster_sums(
+        x[cl >= 25], cl[cl >= 25]
+    )
     assert np.allclose(whole, parts)
     c = stats.ratio_ci_from_sums(whole)
     assert c.n == 400 and abs(c.mean - x.mean()) < 1e-12
@@ -275,10 +321,15 @@ def test_variance_reduction_ci_coverage():
     cov = 300.0**2 * np.array([[1, rho], [rho, 1]])
     z = rng.multivariate_normal([10, 10], cov, size=(reps, n))
     z[..., 0] += rng.standard_t(5, size=(reps, n)) * 80  # heavier tails than normal
-    truth = (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1]) / 2 / (
-        2 * (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1] + 2 * cov[0, 1]) / 4)
-    hits = [(c.low <= truth <= c.high) for c in
-            (stats.variance_reduction_ci(z[i, :, 0], z[i, :, 1]) for i in range(reps))]
+    truth = (
+        (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1])
+        / 2
+        / (2 * (cov[0, 0] + 80**2 * 5 / 3 + cov[1, 1] + 2 * cov[0, 1]) / 4)
+    )
+    hits = [
+        (c.low <= truth <= c.high)
+        for c in (stats.variance_reduction_ci(z[i, :, 0], z[i, :, 1]) for i in range(reps))
+    ]
     assert 0.93 <= np.mean(hits) <= 0.97, np.mean(hits)
 
 
@@ -336,23 +387,51 @@ class _CountingBar:
 
 def test_compare_and_sweep_advance_one_progress_bar():
     bar = _CountingBar(total=2 * 3 * 40)
-    compare(["expert", "greedy", "random"], rules=fake_rules(4), hands=40,
-            chunk_fn=fake_run_chunk, jobs=1, progress=bar)
+    compare(
+        ["expert", "greedy", "random"],
+        rules=fake_rules(4),
+        hands=40,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+        progress=bar,
+    )
     assert bar.n == 3 * 2 * 40  # three pairings, two seatings, 40 deals
     grown = _CountingBar(total=2 * 100)
-    df = compare(["expert", "greedy"], rules=fake_rules(4), hands=100, until_ci=6,
-                 chunk_fn=fake_run_chunk, jobs=1, progress=grown)
+    df = compare(
+        ["expert", "greedy"],
+        rules=fake_rules(4),
+        hands=100,
+        until_ci=6,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+        progress=grown,
+    )
     assert grown.n == 2 * df.iloc[0]["deals"] and grown.total == grown.n  # --until-ci grows it
     sweep_bar = _CountingBar()
-    sweep("tunable", parse_knobs(["open_threshold=50,90"]), "greedy", rules=fake_rules(4),
-          hands=30, chunk_fn=fake_run_chunk, jobs=1, progress=sweep_bar)
+    sweep(
+        "tunable",
+        parse_knobs(["open_threshold=50,90"]),
+        "greedy",
+        rules=fake_rules(4),
+        hands=30,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+        progress=sweep_bar,
+    )
     # baseline + 2 settings + retest (winner and baseline), both seatings of 30 deals each
     assert sweep_bar.n == sweep_bar.total == 5 * 2 * 30
 
 
 def test_round_robin_takes_the_compare_options():
     """`canasta compare A B C` passes luck/progress on to round_robin (it once raised TypeError)."""
-    pairs, rank = round_robin(["greedy", "random", "expert"], rules=fake_rules(4), hands=50,
-                              chunk_fn=fake_run_chunk, jobs=1, n_boot=20, luck=False,
-                              progress=False)
+    pairs, rank = round_robin(
+        ["greedy", "random", "expert"],
+        rules=fake_rules(4),
+        hands=50,
+        chunk_fn=fake_run_chunk,
+        jobs=1,
+        n_boot=20,
+        luck=False,
+        progress=False,
+    )
     assert len(pairs) == 3 and len(rank) == 3

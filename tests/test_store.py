@@ -26,7 +26,11 @@ def _general(res, rules, strategies) -> dict[str, pa.Table]:
 
 @pytest.mark.parametrize("preset,players,layout,mode", TABLES)
 def test_fast_path_equals_general_path(preset, players, layout, mode):
-    rules = RuleSet.preset(preset, players=players, team_layout=layout) if layout else RuleSet.preset(preset, players=players)
+    rules = (
+        RuleSet.preset(preset, players=players, team_layout=layout)
+        if layout
+        else RuleSet.preset(preset, players=players)
+    )
     strategies = tuple(["greedy", "expert"][i % 2] for i in range(players))
     res = run_chunk(rules, strategies, 3, 10, 6 if mode == "games" else 40, mode=mode, log_rate=0.5)
     fast = store.record_tables(res.hands, res.decision_columns, res.games, rules, strategies)
@@ -45,7 +49,8 @@ def test_fast_path_equals_general_path(preset, players, layout, mode):
         pd.testing.assert_frame_equal(a, b, check_exact=True, obj=name)
         # and the bytes decode to the general path's DataFrame itself (dtypes included)
         ref = store.conform_frames(
-            store.records_to_frames(res.hands, res.decisions, res.games, rules, strategies), int(rules.n_teams)
+            store.records_to_frames(res.hands, res.decisions, res.games, rules, strategies),
+            int(rules.n_teams),
         )[name]
         pd.testing.assert_frame_equal(a, ref, check_exact=True, obj=name)
 
@@ -56,7 +61,7 @@ def test_fast_path_declines_what_it_cannot_do():
     res = run_chunk(rules, s, 3, 0, 20, log_rate=1.0)
     no_outcome = res.decisions[[n for n in res.decisions.dtype.names if n != "went_out_us"]]
     assert store.record_tables(res.hands, no_outcome, res.games, rules, s) is None
-    shuffled = res.hands[np.r_[1, 0, 2:len(res.hands)]]
+    shuffled = res.hands[np.r_[1, 0, 2 : len(res.hands)]]
     assert store.record_tables(shuffled, res.decisions, res.games, rules, s) is None
     # chunk_payload then takes the general path and still writes every row
     payload, rows = store.chunk_payload(type(res)(shuffled, res.decisions, res.games), rules, s)
@@ -80,7 +85,9 @@ def test_encoding_is_compact_and_non_nullable():
     # the columns constant through a hand: plain lz4
     for name in store.RUN_COLUMNS["decisions"]:
         run_col = meta.row_group(0).column(meta.schema.names.index(name))
-        assert run_col.compression.startswith("LZ4") and "BYTE_STREAM_SPLIT" not in run_col.encodings, name
+        assert (
+            run_col.compression.startswith("LZ4") and "BYTE_STREAM_SPLIT" not in run_col.encodings
+        ), name
     schema = pq.read_schema(pa.BufferReader(data))
     assert not any(f.nullable for f in schema)
     # statistics on the keys (for filters), none on the features
@@ -98,7 +105,9 @@ def test_cards_decisions_are_lz4_with_plain_signed_card_columns():
     s = ("greedy",) * 4
     res = run_chunk(rules, s, 3, 0, 100, log_rate=1.0, log_detail="cards")
     tables = store.record_tables(res.hands, res.decision_columns, res.games, rules, s)
-    meta = pq.ParquetFile(pa.BufferReader(store.encode_table(tables["decisions"], "decisions"))).metadata
+    meta = pq.ParquetFile(
+        pa.BufferReader(store.encode_table(tables["decisions"], "decisions"))
+    ).metadata
     cols = {meta.schema.names[i]: meta.row_group(0).column(i) for i in range(meta.num_columns)}
     assert all(c.compression.startswith("LZ4") for c in cols.values())
     for name in ("pile_top", "drawn_1", "drawn_2", "act_kind", "act_target"):
@@ -107,5 +116,7 @@ def test_cards_decisions_are_lz4_with_plain_signed_card_columns():
         assert "BYTE_STREAM_SPLIT" in cols[name].encodings, name
     basic = run_chunk(rules, s, 3, 0, 100, log_rate=1.0)
     btables = store.record_tables(basic.hands, basic.decision_columns, basic.games, rules, s)
-    bmeta = pq.ParquetFile(pa.BufferReader(store.encode_table(btables["decisions"], "decisions"))).metadata
+    bmeta = pq.ParquetFile(
+        pa.BufferReader(store.encode_table(btables["decisions"], "decisions"))
+    ).metadata
     assert bmeta.row_group(0).column(bmeta.schema.names.index("action")).compression == "ZSTD"

@@ -19,7 +19,11 @@ TABLES = [(2, None), (3, None), (4, None), (5, None), (6, "2x3"), (6, "3x2")]
 
 
 def _rules(preset: str, players: int, layout: str | None) -> RuleSet:
-    return RuleSet.preset(preset, players=players, team_layout=layout) if layout else RuleSet.preset(preset, players=players)
+    return (
+        RuleSet.preset(preset, players=players, team_layout=layout)
+        if layout
+        else RuleSet.preset(preset, players=players)
+    )
 
 
 def test_registry_names():
@@ -46,7 +50,15 @@ def test_every_strategy_plays_legally(preset, players, layout):
 
 def test_games_mode_with_all_strategies():
     rules = RuleSet.preset("classic")
-    res = run_chunk(rules, ["expert", "pile-control", "patient", "tunable:freeze_when=2,concealed=1"], 3, 0, 10, mode="games", check=True)
+    res = run_chunk(
+        rules,
+        ["expert", "pile-control", "patient", "tunable:freeze_when=2,concealed=1"],
+        3,
+        0,
+        10,
+        mode="games",
+        check=True,
+    )
     assert len(res.games) == 10
 
 
@@ -68,13 +80,27 @@ def test_python_callers_get_the_compiled_decision_functions_actions(monkeypatch)
     assert registry.PYTHON_BODY == {"random"}
     rules = RuleSet.preset("classic")
     body = [play_hand_py(rules, ["random"] * 4, seed=3, game=g, hand=0).actions for g in range(20)]
-    assert registry.decision_kernel(STRATEGY_NAMES.index("random")) is registry.KERNELS["random"].py_func
-    monkeypatch.setattr(pyplay, "decision_kernel", lambda sid: list(registry.KERNELS.values())[registry.KERNEL_OF[sid]])
-    assert [play_hand_py(rules, ["random"] * 4, seed=3, game=g, hand=0).actions for g in range(20)] == body
+    assert (
+        registry.decision_kernel(STRATEGY_NAMES.index("random"))
+        is registry.KERNELS["random"].py_func
+    )
+    monkeypatch.setattr(
+        pyplay,
+        "decision_kernel",
+        lambda sid: list(registry.KERNELS.values())[registry.KERNEL_OF[sid]],
+    )
+    assert [
+        play_hand_py(rules, ["random"] * 4, seed=3, game=g, hand=0).actions for g in range(20)
+    ] == body
 
 
 def test_python_greedy_matches_on_other_tables():
-    for preset, players, layout in (("german", 4, None), ("classic", 3, None), ("classic", 6, "3x2"), ("samba", 4, None)):
+    for preset, players, layout in (
+        ("german", 4, None),
+        ("classic", 3, None),
+        ("classic", 6, "3x2"),
+        ("samba", 4, None),
+    ):
         rules = _rules(preset, players, layout)
         for game in range(6):
             fast = play_hand_py(rules, ["greedy"] * players, seed=9, game=game, hand=0)
@@ -84,7 +110,9 @@ def test_python_greedy_matches_on_other_tables():
 
 def test_python_base_strategy_plays_first_legal():
     rules = RuleSet.preset("classic")
-    gs = play_hand_py(rules, [PythonStrategy(), "greedy", PythonStrategy(), "greedy"], seed=1, game=0, hand=0)
+    gs = play_hand_py(
+        rules, [PythonStrategy(), "greedy", PythonStrategy(), "greedy"], seed=1, game=0, hand=0
+    )
     assert gs.is_over
 
 
@@ -135,13 +163,18 @@ def test_greedy_beats_random_duplicate():
     assert lo > 0, (d.mean(), lo)
 
 
-@pytest.mark.parametrize(("preset", "players", "layout"), [("classic", 4, None), ("classic", 6, "3x2"), ("classic", 3, None)])
+@pytest.mark.parametrize(
+    ("preset", "players", "layout"),
+    [("classic", 4, None), ("classic", 6, "3x2"), ("classic", 3, None)],
+)
 def test_logged_canasta_counts_match_the_table(preset, players, layout):
     """The logging loop recounts canastas only after a meld that could complete one; check mode
     compares its counts with a full count at every logged decision (invariant 13)."""
     rules = RuleSet.preset(preset, players=players, team_layout=layout)
     for name in ("greedy", "expert", "random"):
-        res = run_chunk(rules, [name] * players, seed=17, start=0, count=60, check=True, log_rate=1.0)
+        res = run_chunk(
+            rules, [name] * players, seed=17, start=0, count=60, check=True, log_rate=1.0
+        )
         assert (res.decisions["canastas_us"] > 0).any(), name
 
 
@@ -159,13 +192,35 @@ def test_every_strategy_plays_samba_legally_and_uses_sequences():
 
 # modules whose numba kernels run in the hot loop, and the only kernels there that may keep
 # numba's reference-counting runtime (they allocate their scratch arrays); docs/ENGINE.md
-HOT_MODULES = ("sim.core.legal", "sim.core.readers", "sim.core.opening", "sim.core.suits", "sim.core.why", "sim.core.apply", "sim.play.loop", "sim.play.cardlog", "sim.core.rng", "sim.play.rollout",
-               "sim.play.worlds", "sim.play.analysis", "sim.core.luck",
-               "sim.play.search.pimc", "sim.play.search.ismcts", "sim.play.search.loop",
-               "strategies.registry", "strategies.greedy", "strategies.heuristic",
-               "strategies.random_play", "strategies.sequences")
-ALLOCATING_KERNELS = {"sim.play.loop.play_chunk_nb", "sim.play.rollout.rollouts_nb",
-                      "sim.play.worlds.sample_worlds_nb", "sim.play.analysis.rollout_actions_nb"}
+HOT_MODULES = (
+    "sim.core.legal",
+    "sim.core.readers",
+    "sim.core.opening",
+    "sim.core.suits",
+    "sim.core.why",
+    "sim.core.apply",
+    "sim.play.loop",
+    "sim.play.cardlog",
+    "sim.core.rng",
+    "sim.play.rollout",
+    "sim.play.worlds",
+    "sim.play.analysis",
+    "sim.core.luck",
+    "sim.play.search.pimc",
+    "sim.play.search.ismcts",
+    "sim.play.search.loop",
+    "strategies.registry",
+    "strategies.greedy",
+    "strategies.heuristic",
+    "strategies.random_play",
+    "strategies.sequences",
+)
+ALLOCATING_KERNELS = {
+    "sim.play.loop.play_chunk_nb",
+    "sim.play.rollout.rollouts_nb",
+    "sim.play.worlds.sample_worlds_nb",
+    "sim.play.analysis.rollout_actions_nb",
+}
 
 
 def test_hot_loop_kernels_are_compiled_without_nrt():
@@ -186,7 +241,9 @@ def test_hot_loop_kernels_are_compiled_without_nrt():
             if full in ALLOCATING_KERNELS:
                 assert nrt is True, f"{full} allocates and needs the runtime"
             else:
-                assert nrt is False, f"{full} runs in the hot loop: declare @njit(cache=True, _nrt=False)"
+                assert nrt is False, (
+                    f"{full} runs in the hot loop: declare @njit(cache=True, _nrt=False)"
+                )
     assert seen > 60
 
 
@@ -235,7 +292,9 @@ def test_dispatch_follows_names_not_positions():
         return {name: kernel_names[table[ids.index(name)]] for name in strategies}
 
     base = who_plays(registry.STRATEGIES, registry.KERNELS)
-    assert base["expert"] == "heuristic" and base["greedy"] == "greedy" and base["random"] == "random"
+    assert (
+        base["expert"] == "heuristic" and base["greedy"] == "greedy" and base["random"] == "random"
+    )
     rev_s = dict(reversed(list(registry.STRATEGIES.items())))
     rev_k = dict(reversed(list(registry.KERNELS.items())))
     assert who_plays(rev_s, rev_k) == base
@@ -277,7 +336,9 @@ def test_knob_tables():
     from strategies.knobs import Knob, knob_index
 
     assert heuristic.K._fields == tuple(k.name for k in heuristic.KNOB_TABLE)
-    assert [getattr(heuristic.K, k.name) for k in heuristic.KNOB_TABLE] == list(range(len(heuristic.KNOB_TABLE)))
+    assert [getattr(heuristic.K, k.name) for k in heuristic.KNOB_TABLE] == list(
+        range(len(heuristic.KNOB_TABLE))
+    )
     assert all(k.meaning for k in heuristic.KNOB_TABLE)
     for name, module in registry.STRATEGIES.items():
         assert len(module.KNOBS) <= registry.MAX_KNOBS, name

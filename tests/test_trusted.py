@@ -16,7 +16,11 @@ TABLES = [("classic", 4, None), ("samba", 4, None), ("german", 3, None), ("class
 
 
 def _rules(preset: str, players: int, layout: str | None) -> RuleSet:
-    return RuleSet.preset(preset, players=players, team_layout=layout) if layout else RuleSet.preset(preset, players=players)
+    return (
+        RuleSet.preset(preset, players=players, team_layout=layout)
+        if layout
+        else RuleSet.preset(preset, players=players)
+    )
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> None:
@@ -62,7 +66,9 @@ def test_reused_hand_buffers_hold_nothing_stale():
         seats = ["greedy"] * rules.players
         n = 2 if mode == "games" else 40
         fresh = run_chunk(rules, seats, seed=5, start=3, count=n, mode=mode, luck=luck)
-        reused = run_chunk(rules, seats, seed=5, start=3, count=n, mode=mode, luck=luck, reuse_buffers=True)
+        reused = run_chunk(
+            rules, seats, seed=5, start=3, count=n, mode=mode, luck=luck, reuse_buffers=True
+        )
         _same(reused.hands, fresh.hands)
         if not luck:
             assert not reused.hands["luck"].any()

@@ -48,21 +48,31 @@ def test_three_team_duplicate_is_chunk_independent_and_self_pair_is_zero():
 
 def test_knob_ranges_parse_and_reject_bad_input():
     ks = parse_knob_ranges(["open_threshold=0:150", "safe_discard=0:12.5"], "expert")
-    assert ks == [KnobRange("open_threshold", 0, 150, True), KnobRange("safe_discard", 0, 12.5, False)]
+    assert ks == [
+        KnobRange("open_threshold", 0, 150, True),
+        KnobRange("safe_discard", 0, 12.5, False),
+    ]
     assert ks[0].value(0.5) == 75 and ks[1].value(1.2) == 12.5
     for bad in ("nope=0:1", "open_threshold=5:1", "open_threshold=0-150", "open_threshold=a:b"):
         with pytest.raises(TuneError):
             parse_knob_ranges([bad], "expert")
     assert start_values("expert:hold_melds=0", ks[:1] + [KnobRange("hold_melds", 0, 1)]) == {
-        "open_threshold": 80.0, "hold_melds": 0.0}
-    assert spec_of("expert:hold_melds=0", {"safe_discard": 2.5}) == "expert:hold_melds=0,safe_discard=2.5"
+        "open_threshold": 80.0,
+        "hold_melds": 0.0,
+    }
+    assert (
+        spec_of("expert:hold_melds=0", {"safe_discard": 2.5})
+        == "expert:hold_melds=0,safe_discard=2.5"
+    )
 
 
 def test_knob_activity_tells_a_live_knob_from_a_dead_one():
     # expert goes out as soon as it may (go_out_min_canastas=1), so the opponent-cards trigger is dead
     space = [KnobRange("open_threshold", 0, 150), KnobRange("go_out_opp_cards_le", 0, 6)]
     strategy = "expert:go_out_min_canastas=1"
-    act = knob_activity(C4, strategy, start_values(strategy, space), space, "greedy", seed=3, hands=15, jobs=1)
+    act = knob_activity(
+        C4, strategy, start_values(strategy, space), space, "greedy", seed=3, hands=15, jobs=1
+    )
     changed = dict(zip(act["knob"], act["hands_changed"], strict=True))
     assert changed["open_threshold"] > 0
     assert changed["go_out_opp_cards_le"] == 0
@@ -71,8 +81,20 @@ def test_knob_activity_tells_a_live_knob_from_a_dead_one():
 
 def _small_tune(jobs):
     space = [KnobRange("open_threshold", 0, 150), KnobRange("take_pair_min_pile", 1, 8)]
-    return tune("expert", C4, ["greedy"], budget=900, space=space, seed=4, jobs=jobs, test_hands=10,
-                generations=1, popsize=3, activity_hands=3, progress=False)
+    return tune(
+        "expert",
+        C4,
+        ["greedy"],
+        budget=900,
+        space=space,
+        seed=4,
+        jobs=jobs,
+        test_hands=10,
+        generations=1,
+        popsize=3,
+        activity_hands=3,
+        progress=False,
+    )
 
 
 def test_tune_same_seed_same_result_whatever_jobs():
@@ -97,7 +119,9 @@ def test_tune_rejects_bad_input():
 
 
 def test_cli_tune_help_and_errors(capsys):
-    assert main(["tune", "--help"]) == 0  # main returns argparse's exit status, never raises SystemExit
+    assert (
+        main(["tune", "--help"]) == 0
+    )  # main returns argparse's exit status, never raises SystemExit
     assert "example:" in capsys.readouterr().out
     assert main(["tune", "expert", "--budget", "10"]) == 2
     assert "too small" in capsys.readouterr().err

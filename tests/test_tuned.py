@@ -9,8 +9,21 @@ from strategies import expert
 from strategies.registry import knob_values, parse_spec
 from strategies.tuned import table_knobs, tuned_tables
 
-TABLES = ["classic-2p", "classic-3p", "classic-4p", "classic-5p", "classic-6p-2x3", "classic-6p-3x2",
-          "german-2p", "german-3p", "german-4p", "german-5p", "german-6p-2x3", "german-6p-3x2", "samba-4p"]
+TABLES = [
+    "classic-2p",
+    "classic-3p",
+    "classic-4p",
+    "classic-5p",
+    "classic-6p-2x3",
+    "classic-6p-3x2",
+    "german-2p",
+    "german-3p",
+    "german-4p",
+    "german-5p",
+    "german-6p-2x3",
+    "german-6p-3x2",
+    "samba-4p",
+]
 
 
 def _spec(values: dict) -> str:
@@ -22,10 +35,15 @@ def test_every_table_has_a_recorded_set():
     assert sorted(tables) == sorted(TABLES)
     for name, rec in tables.items():
         assert set(rec["knobs"]) <= set(expert.KNOBS), name
-        assert rec["command"].startswith("canasta tune ") and f"--seed {rec['seed']}" in rec["command"]
+        assert (
+            rec["command"].startswith("canasta tune ") and f"--seed {rec['seed']}" in rec["command"]
+        )
         assert rec["budget"] > 0 and rec["date"][:4].isdigit()
-        rules = RuleSet.preset(*name.split("-", 1)[0:1], int(name.split("-")[1][:-1]),
-                               name.split("-")[2] if name.count("-") == 2 else None)
+        rules = RuleSet.preset(
+            *name.split("-", 1)[0:1],
+            int(name.split("-")[1][:-1]),
+            name.split("-")[2] if name.count("-") == 2 else None,
+        )
         assert rules.label == name
 
 
@@ -45,7 +63,9 @@ def test_expert_plays_the_set_of_its_table_and_a_spec_still_overrides():
 
 
 def test_a_table_without_a_set_uses_the_module_knobs():
-    assert table_knobs("expert", "no-such-table") == {} and table_knobs("greedy", "classic-4p") == {}
+    assert (
+        table_knobs("expert", "no-such-table") == {} and table_knobs("greedy", "classic-4p") == {}
+    )
     assert knob_values("expert", "no-such-table") == expert.KNOBS
     assert knob_values("expert") == expert.KNOBS
 

@@ -21,7 +21,9 @@ def fake_chunk(rules, strategies, seed, start, count, mode="hands", luck=False):
     """Hands whose key decides the chance term (the same deal in both seatings) and the noise."""
     a_team = 0 if strategies[0] == "expert" else 1
     r = np.random.default_rng([seed, start, a_team])  # each deal key is played once per seating
-    chance = r.normal(size=(count, 2))  # the two teams' zero-mean luck (the play differs by seating)
+    chance = r.normal(
+        size=(count, 2)
+    )  # the two teams' zero-mean luck (the play differs by seating)
     score = 150 * chance + r.normal(scale=120, size=(count, 2))
     score[:, a_team] += EDGE
     hands = np.zeros(count, hand_record_dt)
@@ -38,8 +40,15 @@ def test_until_ci_interval_covers_the_true_edge():
     cover = 0
     stopped_early = 0
     for seed in range(reps):
-        row = compare(["expert", "greedy"], hands=200, seed=seed, until_ci=10.0, max_hands=20_000,
-                      jobs=1, chunk_fn=fake_chunk).iloc[0]
+        row = compare(
+            ["expert", "greedy"],
+            hands=200,
+            seed=seed,
+            until_ci=10.0,
+            max_hands=20_000,
+            jobs=1,
+            chunk_fn=fake_chunk,
+        ).iloc[0]
         assert row["estimator"] == "luck-adjusted"
         cover += row["ci_low"] <= EDGE <= row["ci_high"]
         stopped_early += row["deals"] < 20_000 and row["half_width"] < 10.0

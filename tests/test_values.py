@@ -14,8 +14,16 @@ from sim.runs import runner, store
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("values") / "run"
     runner.simulate(
-        RuleSet.preset("classic"), "expert,greedy", hands=200, seed=3, out=out, jobs=1,
-        chunk_size=100, log_decisions=1.0, log_detail="cards", progress=False,
+        RuleSet.preset("classic"),
+        "expert,greedy",
+        hands=200,
+        seed=3,
+        out=out,
+        jobs=1,
+        chunk_size=100,
+        log_decisions=1.0,
+        log_detail="cards",
+        progress=False,
     )
     return out
 
@@ -25,11 +33,15 @@ def test_fit_save_load(run_dir):
     card = vm.card
     assert card["target"] == "score_us - score_them"
     assert "hand_JK" in card["features"] and "pile_top" in card["features"]
-    assert not {"score_us", "score_them", "went_out_us", "seed", "game", "hand"} & set(card["features"])
+    assert not {"score_us", "score_them", "went_out_us", "seed", "game", "hand"} & set(
+        card["features"]
+    )
     low, high = card["r2_test_ci95"]
     assert low <= card["r2_test"] <= high
     assert card["hands_train"] + card["hands_test"] == 200
-    assert (run_dir / "models" / "value.joblib").is_file() and (run_dir / "models" / "value.json").is_file()
+    assert (run_dir / "models" / "value.joblib").is_file() and (
+        run_dir / "models" / "value.json"
+    ).is_file()
     back = values.load_value(run_dir)
     assert back.card == card
     frame = store.read_run(run_dir, "decisions")
@@ -40,7 +52,9 @@ def test_ridge_and_chosen_features(run_dir):
     vm = values.fit_value(run_dir, model="ridge", save=False, threads=1)
     # the rows' situations say a lot about the hand's result: clearly better than the mean
     assert vm.card["r2_test_ci95"][0] > 0.05, vm.card
-    few = values.fit_value(run_dir, model="ridge", features=["turn", "act_kind"], save=False, threads=1)
+    few = values.fit_value(
+        run_dir, model="ridge", features=["turn", "act_kind"], save=False, threads=1
+    )
     assert few.card["features"] == ["turn", "act_kind"]
     assert few.card["r2_test"] < vm.card["r2_test"]
 

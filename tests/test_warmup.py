@@ -46,22 +46,38 @@ def test_run_clock_starts_after_compilation(monkeypatch):
     # the compilation (here a stand-in that takes 1.5 s) is not counted in the run's time
     calls = []
     monkeypatch.setattr(engine, "run_chunk", fake_engine.run_chunk)
-    monkeypatch.setattr(runner, "warm_simulate", lambda checks, logs: (calls.append((checks, logs)), time.sleep(1.5)))
-    r = runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=200, jobs=1, progress=False)
+    monkeypatch.setattr(
+        runner,
+        "warm_simulate",
+        lambda checks, logs: (calls.append((checks, logs)), time.sleep(1.5)),
+    )
+    r = runner.simulate(
+        RuleSet.preset("classic"), "expert,greedy", hands=200, jobs=1, progress=False
+    )
     assert calls == [((False,), (False,))]  # no --check, no logs: only the loop without either
     assert r.elapsed < 1.0
 
 
 def test_no_compilation_step_for_a_foreign_chunk_function(monkeypatch):
-    monkeypatch.setattr(runner, "warm_simulate", lambda checks, logs: pytest.fail("compiled for a fake engine"))
-    runner.simulate(RuleSet.preset("classic"), "expert,greedy", hands=50, jobs=1, progress=False,
-                    chunk_fn=fake_engine.run_chunk)
+    monkeypatch.setattr(
+        runner, "warm_simulate", lambda checks, logs: pytest.fail("compiled for a fake engine")
+    )
+    runner.simulate(
+        RuleSet.preset("classic"),
+        "expert,greedy",
+        hands=50,
+        jobs=1,
+        progress=False,
+        chunk_fn=fake_engine.run_chunk,
+    )
 
 
 def test_warmup_compiles_on_every_worker_of_a_local_cluster():
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         result = warm_cluster(cluster.scheduler_address, ("simulate",))
     assert len(result) == 2
     assert len({info["pid"] for info in result.values()}) == 2
@@ -83,19 +99,30 @@ def test_play_compiles_only_the_strategies_it_plays():
     import subprocess
     import sys
 
-    code = ("from sim.play.warm import warm_play; warm_play(['random', 'random']); "
-            "from strategies import greedy, heuristic, random_play; "
-            "from sim.core.legal import legal_actions_nb; from sim.core.rng import randint_nb; "
-            "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), len(random_play.decide_nb.signatures), "
-            "len(greedy.decide_nb.signatures), len(heuristic.decide_nb.signatures))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env=dict(os.environ))
+    code = (
+        "from sim.play.warm import warm_play; warm_play(['random', 'random']); "
+        "from strategies import greedy, heuristic, random_play; "
+        "from sim.core.legal import legal_actions_nb; from sim.core.rng import randint_nb; "
+        "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), len(random_play.decide_nb.signatures), "
+        "len(greedy.decide_nb.signatures), len(heuristic.decide_nb.signatures))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ),
+    )
     assert out.stdout.split() == ["1", "1", "0", "0", "0"]
 
 
 def test_play_estimate_grows_with_the_strategies_played():
     assert warm.play_compile_seconds(["random"]) == warm.COLD_COMPILE_SECONDS["play"]
-    assert warm.play_compile_seconds(["expert", "greedy"]) > warm.play_compile_seconds(["expert"]) > warm.play_compile_seconds(["random"])
+    assert (
+        warm.play_compile_seconds(["expert", "greedy"])
+        > warm.play_compile_seconds(["expert"])
+        > warm.play_compile_seconds(["random"])
+    )
 
 
 def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():
@@ -108,7 +135,10 @@ def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():
     rules = RuleSet.preset("classic")
     engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2)
     engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2, log_rate=1.0, check=True)
-    kinds = {(isinstance(sig[8], types.NoneType), isinstance(sig[9], types.NoneType)) for sig in play_chunk_nb.signatures}
+    kinds = {
+        (isinstance(sig[8], types.NoneType), isinstance(sig[9], types.NoneType))
+        for sig in play_chunk_nb.signatures
+    }
     assert {(True, True), (False, False)} <= kinds
 
 
@@ -117,9 +147,16 @@ def test_play_without_a_position_compiles_no_knowledge_kernels():
     import subprocess
     import sys
 
-    code = ("from sim.play.warm import warm_play; warm_play(['random'], knowledge=False); "
-            "from sim.play import knowledge as k; "
-            "print(len(k.know_update_nb.signatures), len(k.know_after_nb.signatures), len(k.observe_nb.signatures))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env=dict(os.environ))
+    code = (
+        "from sim.play.warm import warm_play; warm_play(['random'], knowledge=False); "
+        "from sim.play import knowledge as k; "
+        "print(len(k.know_update_nb.signatures), len(k.know_after_nb.signatures), len(k.observe_nb.signatures))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ),
+    )
     assert out.stdout.split() == ["0", "0", "1"]

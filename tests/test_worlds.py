@@ -102,7 +102,10 @@ def test_sampler_matches_exact_distribution(name):
         exact[(tuple(counts), tuple(sorted(pile)), tuple(st))] += 1
     n = 20000
     out = np.zeros((n, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(obs, know, params, 3, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
+    assert (
+        sample_worlds_nb(obs, know, params, 3, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64))
+        == OK
+    )
     got = Counter(_outcome(w, opp, hidden, stock) for w in out)
     assert set(got) <= set(exact), set(got) - set(exact)
     keys = sorted(exact)
@@ -116,7 +119,10 @@ def test_sampler_matches_exact_distribution(name):
 def test_sampler_refuses_counts_that_do_not_add_up():
     obs, know, params = _tiny_obs(CASES["plain"][0], 2, 1, 3, False)  # one place too many
     out = np.zeros((1, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(obs, know, params, 0, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == COUNTS
+    assert (
+        sample_worlds_nb(obs, know, params, 0, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64))
+        == COUNTS
+    )
 
 
 # ----------------------------------------------------------------------------- real hands
@@ -131,15 +137,31 @@ def _decision_points(preset: str, players: int, seed: int, every: int = 7):
     points = []
     for i, a in enumerate(full.actions):
         if i % every == 3:
-            points.append((GameState(gs.rules, gs.state.copy(), gs.params, gs.deck, gs.seat_table,
-                                     know=gs.know.copy()), gs.seat))
+            points.append(
+                (
+                    GameState(
+                        gs.rules,
+                        gs.state.copy(),
+                        gs.params,
+                        gs.deck,
+                        gs.seat_table,
+                        know=gs.know.copy(),
+                    ),
+                    gs.seat,
+                )
+            )
         gs.apply(a)
     return points
 
 
 def _suited_in_play(w) -> np.ndarray:
     """Copies of each suited natural [suit, rank] in the hands, the stock, the pile, sequences."""
-    out = w[Off.HAND_SUITS : Off.HAND_SUITS + MAX_SEATS * N_SUITED].reshape(MAX_SEATS, 4, 11).sum(axis=0).astype(np.int64)
+    out = (
+        w[Off.HAND_SUITS : Off.HAND_SUITS + MAX_SEATS * N_SUITED]
+        .reshape(MAX_SEATS, 4, 11)
+        .sum(axis=0)
+        .astype(np.int64)
+    )
     codes = list(w[Off.STOCK + w[Off.STOCK_POS] : Off.STOCK + w[Off.STOCK_POS] + w[Off.STOCK_LEN]])
     codes += list(w[Off.PILE : Off.PILE + w[Off.PILE_LEN]])
     for c in codes:
@@ -157,8 +179,17 @@ def _legal(arr, hand_off, params):
     return sorted(buf[:n].tolist())
 
 
-@pytest.mark.parametrize("preset,players,seed", [("classic", 4, 1), ("classic", 2, 2), ("classic", 3, 5), ("classic", 6, 4),
-                                                 ("classic", 5, 3), ("samba", 4, 2)])
+@pytest.mark.parametrize(
+    "preset,players,seed",
+    [
+        ("classic", 4, 1),
+        ("classic", 2, 2),
+        ("classic", 3, 5),
+        ("classic", 6, 4),
+        ("classic", 5, 3),
+        ("samba", 4, 2),
+    ],
+)
 def test_worlds_are_legal_and_look_the_same_to_the_viewer(preset, players, seed):
     comp = np.zeros(N_KINDS, np.int64)
     totals = np.zeros(N_KINDS, np.int64)
@@ -172,9 +203,17 @@ def test_worlds_are_legal_and_look_the_same_to_the_viewer(preset, players, seed)
         # what the viewer knows about other hands is really there
         for s in range(gs.n_seats):
             if s != seat:
-                assert (know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS] <= gs.hand_counts(s)).all()
+                assert (
+                    know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS]
+                    <= gs.hand_counts(s)
+                ).all()
         out = np.zeros((12, Off.STATE_SIZE), np.int32)
-        assert sample_worlds_nb(obs, know, gs.params, 11, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
+        assert (
+            sample_worlds_nb(
+                obs, know, gs.params, 11, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)
+            )
+            == OK
+        )
         view = np.zeros(Off.STATE_SIZE, np.int32)
         for w in out:
             assert check_state_nb(w, gs.params, comp, totals, buf) == 0
@@ -182,14 +221,19 @@ def test_worlds_are_legal_and_look_the_same_to_the_viewer(preset, players, seed)
                 assert (_suited_in_play(w) <= gs.rules.decks).all()
             observe_nb(w, seat, 0, view, samba)
             assert (view == obs).all()
-            assert _legal(w, Off.HANDS + seat * N_KINDS, gs.params) == _legal(gs.state, Off.HANDS + seat * N_KINDS, gs.params)
+            assert _legal(w, Off.HANDS + seat * N_KINDS, gs.params) == _legal(
+                gs.state, Off.HANDS + seat * N_KINDS, gs.params
+            )
             for s in range(gs.n_seats):
                 if s != seat:
                     k = know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS]
                     assert (w[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS] >= k).all()
             checked += 1
         # the worlds differ where the viewer cannot see
-        assert len({w[Off.STOCK : Off.STOCK + 20].tobytes() for w in out}) > 1 or obs[Off.STOCK_LEN] < 2
+        assert (
+            len({w[Off.STOCK : Off.STOCK + 20].tobytes() for w in out}) > 1
+            or obs[Off.STOCK_LEN] < 2
+        )
     assert checked > 20
 
 
@@ -199,15 +243,24 @@ def test_scrambled_hidden_cards_give_bit_identical_worlds(preset):
     samba = preset == "samba"
     obs, know = gs.observation(seat), gs.knowledge(seat)
     a = np.zeros((30, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(obs, know, gs.params, 5, 0, a, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
+    assert (
+        sample_worlds_nb(obs, know, gs.params, 5, 0, a, -1, np.zeros(24), 0, np.zeros(2, np.int64))
+        == OK
+    )
     # scramble the true state: another world with the same observation re-deals every hidden card
     scr = a[7].copy()
-    assert scr[Off.HANDS : Off.HANDS + 4 * N_KINDS].tobytes() != gs.state[Off.HANDS : Off.HANDS + 4 * N_KINDS].tobytes()
+    assert (
+        scr[Off.HANDS : Off.HANDS + 4 * N_KINDS].tobytes()
+        != gs.state[Off.HANDS : Off.HANDS + 4 * N_KINDS].tobytes()
+    )
     view = np.zeros(Off.STATE_SIZE, np.int32)
     observe_nb(scr, seat, 0, view, samba)
     assert (view == obs).all()
     b = np.zeros_like(a)
-    assert sample_worlds_nb(view, know, gs.params, 5, 0, b, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
+    assert (
+        sample_worlds_nb(view, know, gs.params, 5, 0, b, -1, np.zeros(24), 0, np.zeros(2, np.int64))
+        == OK
+    )
     assert a.tobytes() == b.tobytes()
     # the same holds for model-consistent worlds
     sid, knobs = parse_spec("expert", gs.rules.label)
@@ -215,7 +268,10 @@ def test_scrambled_hidden_cards_give_bit_identical_worlds(preset):
     d = np.zeros_like(a)
     stats = np.zeros(2, np.int64)
     assert sample_worlds_nb(obs, know, gs.params, 5, 0, c, sid, knobs, 50, stats) == OK
-    assert sample_worlds_nb(view, know, gs.params, 5, 0, d, sid, knobs, 50, np.zeros(2, np.int64)) == OK
+    assert (
+        sample_worlds_nb(view, know, gs.params, 5, 0, d, sid, knobs, 50, np.zeros(2, np.int64))
+        == OK
+    )
     assert c.tobytes() == d.tobytes()
     assert not (c == a).all()
 
@@ -239,9 +295,30 @@ def test_consistent_worlds_agree_with_the_last_discards():
             for s in range(gs.n_seats):
                 if s == seat or not know[Know.SNAP_VALID + s] or w[Off.LAST_DISCARD + s] < 0:
                     continue
-                hidden = w[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS] - know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS]
-                pool = np.array([k for k in range(N_KINDS) for _ in range(int(hidden[k]))] + [0] * MAX_CARDS, np.int32)
-                agreed += bool(_model_agrees_nb(w, know, gs.params, s, pool, 0, int(hidden.sum()), sid, knobs, rng, mobs, buf))
+                hidden = (
+                    w[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS]
+                    - know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS]
+                )
+                pool = np.array(
+                    [k for k in range(N_KINDS) for _ in range(int(hidden[k]))] + [0] * MAX_CARDS,
+                    np.int32,
+                )
+                agreed += bool(
+                    _model_agrees_nb(
+                        w,
+                        know,
+                        gs.params,
+                        s,
+                        pool,
+                        0,
+                        int(hidden.sum()),
+                        sid,
+                        knobs,
+                        rng,
+                        mobs,
+                        buf,
+                    )
+                )
         assert stats[1] <= stats[0]
     assert constrained > 10
     assert agreed >= 0.8 * constrained
@@ -264,7 +341,11 @@ def _tiny_samba():
     obs[Off.WENT_OUT_SEAT] = -1
     obs[Off.LAST_DISCARD : Off.LAST_DISCARD + 6] = -1
     obs[Off.TEAM_RED3], obs[Off.TEAM_RED3 + 1] = 3, 3
-    held = {Kind.FOUR: (2, 2, 3, 3), Kind.FIVE: (3, 3, 2, 2), Kind.KING: (3, 3, 2, 1)}  # per suit C D H S
+    held = {
+        Kind.FOUR: (2, 2, 3, 3),
+        Kind.FIVE: (3, 3, 2, 2),
+        Kind.KING: (3, 3, 2, 1),
+    }  # per suit C D H S
     unseen = {Kind.FOUR: 2, Kind.FIVE: 1, Kind.KING: 1}
     obs[Off.HANDS + Kind.BLACK3] = 6
     for k, per_suit in held.items():
@@ -275,7 +356,12 @@ def _tiny_samba():
         obs[Off.MELD_NAT + k] = comp[k] - obs[Off.HANDS + k] - unseen.get(k, 0) - (k == Kind.NINE)
     obs[Off.MELD_TWO + Kind.SIX] = comp[Kind.TWO]
     obs[Off.MELD_JOKER + Kind.SEVEN] = comp[Kind.JOKER]
-    obs[Off.HAND_SIZE : Off.HAND_SIZE + 4] = (int(obs[Off.HANDS : Off.HANDS + N_KINDS].sum()), 2, 0, 0)
+    obs[Off.HAND_SIZE : Off.HAND_SIZE + 4] = (
+        int(obs[Off.HANDS : Off.HANDS + N_KINDS].sum()),
+        2,
+        0,
+        0,
+    )
     obs[Off.PILE_LEN], obs[Off.PILE_TOP], obs[Off.PILE_TOP_SUIT] = 2, Kind.NINE, 0
     obs[Off.PILE_COUNTS + Kind.NINE] = 1
     obs[Off.STOCK_LEN] = 1
@@ -292,11 +378,20 @@ def test_samba_sampler_matches_exact_distribution():
                 exact[(tuple(sorted(perm[1:3])), perm[0], perm[3])] += w5 * wk
     n = 20000
     out = np.zeros((n, Off.STATE_SIZE), np.int32)
-    assert sample_worlds_nb(obs, know, params, 4, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64)) == OK
+    assert (
+        sample_worlds_nb(obs, know, params, 4, 0, out, -1, np.zeros(24), 0, np.zeros(2, np.int64))
+        == OK
+    )
     got: Counter = Counter()
     for w in out:
         hs = w[Off.HAND_SUITS + N_SUITED : Off.HAND_SUITS + 2 * N_SUITED]
-        hand = tuple(sorted((2 + i % 11) | ((i // 11) << 4) for i in np.flatnonzero(hs) for _ in range(int(hs[i]))))
+        hand = tuple(
+            sorted(
+                (2 + i % 11) | ((i // 11) << 4)
+                for i in np.flatnonzero(hs)
+                for _ in range(int(hs[i]))
+            )
+        )
         got[(hand, int(w[Off.PILE]), int(w[Off.STOCK]))] += 1
     assert set(got) <= set(exact), set(got) - set(exact)
     keys = sorted(exact)

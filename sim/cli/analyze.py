@@ -31,32 +31,80 @@ EPILOG = """examples:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "analyze", help="score every legal action of a position by paired rollouts",
+        "analyze",
+        help="score every legal action of a position by paired rollouts",
         description="Decision analysis: every legal action at a position is played out by rollouts "
         "with common random numbers; the table ranks the actions with 95%% CIs.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("position", metavar="POSITION", help="position file (format: docs/position-example.txt)")
-    p.add_argument("--strategies", default="expert", metavar="S",
-                   help="rollout strategy for every seat, or one per seat, comma-separated (default expert)")
-    p.add_argument("--rollouts", type=whole(*limits.ROLLOUTS_PER_ACTION), default=1000, metavar="N",
-                   help="rollouts per action, 2 .. 10**6 (the cap with --until-ci; default 1000)")
-    p.add_argument("--until-ci", type=real(0, 1e9, lo_open=True), default=None, metavar="H",
-                   help="stop when every difference to the best has a 95%% half-width <= H points (H > 0)")
-    p.add_argument("--jobs", type=whole(*limits.WORKERS), default=1, metavar="J",
-                   help="worker processes, 1 .. 1024 (default 1)")
-    p.add_argument("--seed", type=whole(*limits.SEED), default=0, metavar="X",
-                   help="seed, 0 .. 2**63-1; rollout i depends on (seed, i)")
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "position", metavar="POSITION", help="position file (format: docs/position-example.txt)"
+    )
+    p.add_argument(
+        "--strategies",
+        default="expert",
+        metavar="S",
+        help="rollout strategy for every seat, or one per seat, comma-separated (default expert)",
+    )
+    p.add_argument(
+        "--rollouts",
+        type=whole(*limits.ROLLOUTS_PER_ACTION),
+        default=1000,
+        metavar="N",
+        help="rollouts per action, 2 .. 10**6 (the cap with --until-ci; default 1000)",
+    )
+    p.add_argument(
+        "--until-ci",
+        type=real(0, 1e9, lo_open=True),
+        default=None,
+        metavar="H",
+        help="stop when every difference to the best has a 95%% half-width <= H points (H > 0)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(*limits.WORKERS),
+        default=1,
+        metavar="J",
+        help="worker processes, 1 .. 1024 (default 1)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(*limits.SEED),
+        default=0,
+        metavar="X",
+        help="seed, 0 .. 2**63-1; rollout i depends on (seed, i)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--equity", default=None, metavar="FILE",
-                   help="an equity table from `canasta equity -o FILE`: adds P(win the game) per action "
-                   "from the position's cumulative scores")
-    p.add_argument("--infer", default=None, metavar="MODEL",
-                   help="sample worlds that agree with each other seat's last turn under this strategy: its "
-                   "discard (last_discard + pile_cards) and its draw or take (last_turn S: lines)")
-    p.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default: the position's, else classic)")
+    p.add_argument(
+        "--equity",
+        default=None,
+        metavar="FILE",
+        help="an equity table from `canasta equity -o FILE`: adds P(win the game) per action "
+        "from the position's cumulative scores",
+    )
+    p.add_argument(
+        "--infer",
+        default=None,
+        metavar="MODEL",
+        help="sample worlds that agree with each other seat's last turn under this strategy: its "
+        "discard (last_discard + pile_cards) and its draw or take (last_turn S: lines)",
+    )
+    p.add_argument(
+        "--rules",
+        default=None,
+        metavar="PRESET",
+        help="rule preset (default: the position's, else classic)",
+    )
     p.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rule parameter (repeatable; see canasta rules)")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one rule parameter (repeatable; see canasta rules)",
+    )
     p.set_defaults(run=run)
     return p
 
@@ -68,19 +116,41 @@ def run(args: argparse.Namespace) -> int:
 
     pos = load_position(args.position)
     sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
+    rules = RuleSet.preset(
+        args.rules or pos.rules or "classic",
+        pos.players,
+        args.team_layout or pos.team_layout,
+        **sets,
+    )
     equity = None
     if args.equity:
         from reports.equity import load_equity
 
         equity = load_equity(args.equity).of_totals
-    df = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,
-                 infer=args.infer, equity=equity)
+    df = analyze(
+        pos,
+        args.strategies,
+        args.rollouts,
+        args.until_ci,
+        args.jobs,
+        args.seed,
+        rules,
+        infer=args.infer,
+        equity=equity,
+    )
     df.attrs["position"] = str(args.position)
     uniform = None
     if args.infer:  # both readings: the inference can change the ranking
-        uniform = analyze(pos, args.strategies, args.rollouts, args.until_ci, args.jobs, args.seed, rules,
-                          equity=equity)
+        uniform = analyze(
+            pos,
+            args.strategies,
+            args.rollouts,
+            args.until_ci,
+            args.jobs,
+            args.seed,
+            rules,
+            equity=equity,
+        )
     if args.json:
         obj = to_json(df)
         if uniform is not None:
@@ -88,13 +158,21 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(obj))
         return 0
     a = df.attrs
-    print(f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules {rules.label}; "
-          f"rollouts with {a['strategy']}, seed {a['seed']}, {a['rollouts']} worlds"
-          + (f"; worlds inferred with {a['infer']} ({a['infer_failed']} of {a['infer_constrained']} "
-             "seats found no agreeing hand)" if a["infer"] else ""))
+    print(
+        f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules {rules.label}; "
+        f"rollouts with {a['strategy']}, seed {a['seed']}, {a['rollouts']} worlds"
+        + (
+            f"; worlds inferred with {a['infer']} ({a['infer_failed']} of {a['infer_constrained']} "
+            "seats found no agreeing hand)"
+            if a["infer"]
+            else ""
+        )
+    )
     print(format_table(df))
     if uniform is not None:
         same = uniform["action"].iloc[0] == df["action"].iloc[0]
-        print(f"\nuniform worlds (no inference): {'the same best action' if same else 'a DIFFERENT best action'}")
+        print(
+            f"\nuniform worlds (no inference): {'the same best action' if same else 'a DIFFERENT best action'}"
+        )
         print(format_table(uniform))
     return 0

@@ -39,7 +39,9 @@ def whole(lo: int, hi: int, zero_ok: bool = True) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(str(exc)) from None
         if not lo <= value <= hi or (value == 0 and not zero_ok):
             extra = "" if zero_ok or not lo <= 0 <= hi else ", not 0"
-            raise argparse.ArgumentTypeError(f"{text} is out of range: give {lo:,} .. {hi:,}{extra}")
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range: give {lo:,} .. {hi:,}{extra}"
+            )
         return value
 
     parse.__name__ = "whole number"
@@ -56,7 +58,9 @@ def real(lo: float, hi: float, lo_open: bool = False) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
         if not math.isfinite(value) or not (lo < value if lo_open else lo <= value) or value > hi:
             sign = ">" if lo_open else ">="
-            raise argparse.ArgumentTypeError(f"{text} is out of range: give a number {sign} {lo:g} and <= {hi:g}")
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range: give a number {sign} {lo:g} and <= {hi:g}"
+            )
         return value
 
     parse.__name__ = "number"

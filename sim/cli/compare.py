@@ -24,26 +24,63 @@ EPILOG = """example:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "compare", help="compare strategies head to head on duplicate deals",
+        "compare",
+        help="compare strategies head to head on duplicate deals",
         description="Compare strategies on duplicate deals (every deal played twice with the "
         "teams' seats swapped). --hands counts deals; each is played twice.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("strategies", nargs="+", help="2+ strategy names or 'name:k=v,...' specs")
     p.add_argument("--rules", default="classic", help="rule preset (default classic)")
     p.add_argument("--players", type=int, default=4, help="players: 2, 4 or 6 (default 4)")
-    p.add_argument("--hands", type=whole(*limits.DEALS), default=10_000, help="deals per pairing, 2 .. 10**8 (default 10000)")
-    p.add_argument("--games", type=whole(*limits.GAMES_PER_SEATING), default=None,
-                   help="also play this many whole games per seating, 1 .. 10**7")
+    p.add_argument(
+        "--hands",
+        type=whole(*limits.DEALS),
+        default=10_000,
+        help="deals per pairing, 2 .. 10**8 (default 10000)",
+    )
+    p.add_argument(
+        "--games",
+        type=whole(*limits.GAMES_PER_SEATING),
+        default=None,
+        help="also play this many whole games per seating, 1 .. 10**7",
+    )
     p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="0 .. 2**63-1 (default 0)")
-    p.add_argument("--until-ci", type=real(0, 1e9, lo_open=True), default=None, metavar="POINTS",
-                   help="add deals until the 95%% CI half-width is below POINTS per hand")
-    p.add_argument("--max-hands", type=whole(*limits.DEALS), default=1_000_000, help="deal cap for --until-ci, 2 .. 10**8")
-    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1, help="parallel workers (default all cores)")
-    p.add_argument("--plain", action="store_true",
-                   help="headline the plain duplicate estimate instead of the luck-adjusted one")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (it shows only on a terminal anyway)")
-    p.add_argument("--out", default=None, help="also write the pairings table to this CSV (checked writable first)")
+    p.add_argument(
+        "--until-ci",
+        type=real(0, 1e9, lo_open=True),
+        default=None,
+        metavar="POINTS",
+        help="add deals until the 95%% CI half-width is below POINTS per hand",
+    )
+    p.add_argument(
+        "--max-hands",
+        type=whole(*limits.DEALS),
+        default=1_000_000,
+        help="deal cap for --until-ci, 2 .. 10**8",
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(*limits.JOBS, zero_ok=False),
+        default=-1,
+        help="parallel workers (default all cores)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="headline the plain duplicate estimate instead of the luck-adjusted one",
+    )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (it shows only on a terminal anyway)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        help="also write the pairings table to this CSV (checked writable first)",
+    )
     p.set_defaults(run=run)
     return p
 
@@ -57,9 +94,17 @@ def run(args) -> int:
     if args.out:
         writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
-    kw = dict(rules=rules, hands=args.hands, games=args.games, seed=args.seed,
-              until_ci=args.until_ci, max_hands=args.max_hands, jobs=args.jobs,
-              luck=False if args.plain else None, progress=False if args.no_progress else None)
+    kw = dict(
+        rules=rules,
+        hands=args.hands,
+        games=args.games,
+        seed=args.seed,
+        until_ci=args.until_ci,
+        max_hands=args.max_hands,
+        jobs=args.jobs,
+        luck=False if args.plain else None,
+        progress=False if args.no_progress else None,
+    )
     if len(args.strategies) == 2:
         pairs = compare(args.strategies, **kw)
         print_pairs(pairs)
@@ -78,10 +123,14 @@ def answer(row) -> str:
     if lo > 0 or hi < 0:
         win, lose = (a, b) if m > 0 else (b, a)
         lo_, hi_ = (lo, hi) if m > 0 else (-hi, -lo)
-        return (f"{win} beats {lose} by {abs(m):,.1f} points per hand "
-                f"(95% CI {lo_:,.1f} to {hi_:,.1f}, {int(row['deals']):,} duplicate deals).")
-    return (f"{a} and {b} are not told apart: {a} - {b} = {m:+,.1f} points per hand, 95% CI "
-            f"{lo:,.1f} to {hi:,.1f} includes 0 ({int(row['deals']):,} duplicate deals).")
+        return (
+            f"{win} beats {lose} by {abs(m):,.1f} points per hand "
+            f"(95% CI {lo_:,.1f} to {hi_:,.1f}, {int(row['deals']):,} duplicate deals)."
+        )
+    return (
+        f"{a} and {b} are not told apart: {a} - {b} = {m:+,.1f} points per hand, 95% CI "
+        f"{lo:,.1f} to {hi:,.1f} includes 0 ({int(row['deals']):,} duplicate deals)."
+    )
 
 
 def print_pairs(pairs) -> None:
@@ -89,50 +138,81 @@ def print_pairs(pairs) -> None:
 
     for _, row in pairs.iterrows():
         print(answer(row))
-    show = pd.DataFrame({
-        "a - b": pairs["a"] + " - " + pairs["b"],
-        "deals": pairs["deals"],
-        "points per hand [95% CI]": ci_column(pairs, "mean_diff_per_hand", "ci_low", "ci_high", signed=True),
-    })
+    show = pd.DataFrame(
+        {
+            "a - b": pairs["a"] + " - " + pairs["b"],
+            "deals": pairs["deals"],
+            "points per hand [95% CI]": ci_column(
+                pairs, "mean_diff_per_hand", "ci_low", "ci_high", signed=True
+            ),
+        }
+    )
     luck = "plain_mean_diff_per_hand" in pairs
     if luck:
-        show["plain estimate [95% CI]"] = ci_column(pairs, "plain_mean_diff_per_hand", "plain_ci_low",
-                                                    "plain_ci_high", signed=True)
+        show["plain estimate [95% CI]"] = ci_column(
+            pairs, "plain_mean_diff_per_hand", "plain_ci_low", "plain_ci_high", signed=True
+        )
         from reports.luck import N_LUCK, min_deals
 
         need = min_deals(N_LUCK)  # one column per term, the seatings summed
         show["luck adjustment: x fewer deals [95% CI]"] = [
             txt if math.isfinite(v) else f"not applied (< {need:,} deals)"
-            for txt, v in zip(ci_column(pairs, "luck_variance_reduction", "luck_variance_reduction_low",
-                                        "luck_variance_reduction_high"),
-                              pairs["luck_variance_reduction"], strict=True)]
-    show = show.assign(**{
-        "hands won by a [95% CI]": ci_column(pairs, "share_hands_won_a", "share_hands_won_low",
-                                             "share_hands_won_high", pct=True),
-        "duplicates: x fewer deals [95% CI]": ci_column(pairs, "variance_reduction", "variance_reduction_low",
-                                                        "variance_reduction_high"),
-    })
+            for txt, v in zip(
+                ci_column(
+                    pairs,
+                    "luck_variance_reduction",
+                    "luck_variance_reduction_low",
+                    "luck_variance_reduction_high",
+                ),
+                pairs["luck_variance_reduction"],
+                strict=True,
+            )
+        ]
+    show = show.assign(
+        **{
+            "hands won by a [95% CI]": ci_column(
+                pairs, "share_hands_won_a", "share_hands_won_low", "share_hands_won_high", pct=True
+            ),
+            "duplicates: x fewer deals [95% CI]": ci_column(
+                pairs, "variance_reduction", "variance_reduction_low", "variance_reduction_high"
+            ),
+        }
+    )
     if "games" in pairs:
         show["games"] = pairs["games"]
-        show["points per game [95% CI]"] = ci_column(pairs, "mean_diff_per_game", "game_ci_low",
-                                                     "game_ci_high", signed=True)
-        show["games won by a [95% CI]"] = ci_column(pairs, "share_games_won_a", "share_games_won_low",
-                                                    "share_games_won_high", pct=True)
+        show["points per game [95% CI]"] = ci_column(
+            pairs, "mean_diff_per_game", "game_ci_low", "game_ci_high", signed=True
+        )
+        show["games won by a [95% CI]"] = ci_column(
+            pairs, "share_games_won_a", "share_games_won_low", "share_games_won_high", pct=True
+        )
     title = "Duplicate deals (CIs over deals; duplicates: x fewer deals than independent hands"
     if luck and (pairs["estimator"] == "luck-adjusted").any():
-        title += "; points per hand luck-adjusted: the cards' luck, measured at every draw and the deal, " \
-                 "taken out without bias (x fewer deals than plain duplicates)"
+        title += (
+            "; points per hand luck-adjusted: the cards' luck, measured at every draw and the deal, "
+            "taken out without bias (x fewer deals than plain duplicates)"
+        )
     print_table(show, title=title + ")")
 
 
 def print_ranking(ranking) -> None:
     from sim.cli.tables import ci_column, print_table
 
-    show = pd.DataFrame({
-        "rank": ranking["rank"], "strategy": ranking["strategy"],
-        "Elo [95% CI]": ci_column(ranking, "elo", "elo_low", "elo_high"),
-        "points per hand vs field [95% CI]": ci_column(ranking, "mean_diff_vs_field", "mean_diff_vs_field_low",
-                                                       "mean_diff_vs_field_high", signed=True),
-        "deals won [95% CI]": ci_column(ranking, "deals_won_share", "deals_won_low", "deals_won_high", pct=True),
-    })
+    show = pd.DataFrame(
+        {
+            "rank": ranking["rank"],
+            "strategy": ranking["strategy"],
+            "Elo [95% CI]": ci_column(ranking, "elo", "elo_low", "elo_high"),
+            "points per hand vs field [95% CI]": ci_column(
+                ranking,
+                "mean_diff_vs_field",
+                "mean_diff_vs_field_low",
+                "mean_diff_vs_field_high",
+                signed=True,
+            ),
+            "deals won [95% CI]": ci_column(
+                ranking, "deals_won_share", "deals_won_low", "deals_won_high", pct=True
+            ),
+        }
+    )
     print_table(show, title="Bradley-Terry ranking (CIs over deals; Elo: bootstrap)")

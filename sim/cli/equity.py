@@ -25,30 +25,66 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     from reports.equity import DEFAULT_GAMES, DEFAULT_STEP
 
     p = subparsers.add_parser(
-        "equity", help="P(win the game | cumulative scores): a game equity table",
+        "equity",
+        help="P(win the game | cumulative scores): a game equity table",
         description="P(a team wins the game | its cumulative score, the opponents' cumulative score) over a "
         "grid of scores up to the game target, from whole-game simulations started at those scores "
         "(with more than two teams every opposing team starts at the opponents' score).  Ties among the "
         "leaders share the win.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--rules", dest="preset", default="classic", help="rule preset (default classic)")
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--rules", dest="preset", default="classic", help="rule preset (default classic)"
+    )
     p.add_argument("--players", type=whole(2, 6), default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a rule parameter (repeatable)")
-    p.add_argument("--strategies", default="expert",
-                   help="one strategy for all, one per team or one per seat, comma-separated (default expert)")
-    p.add_argument("--step", type=whole(*limits.EQUITY_STEP), default=DEFAULT_STEP,
-                   help=f"grid step in points, 1 .. 10**5, at most 1000 grid points (default {DEFAULT_STEP})")
-    p.add_argument("--low", type=whole(*limits.CUM_SCORE), default=0,
-                   help="lowest score of the grid, -10**8 .. below the game target (default 0)")
-    p.add_argument("--games", type=whole(*limits.EQUITY_GAMES), default=DEFAULT_GAMES,
-                   help=f"games per cell, 1 .. 10**7 (default {DEFAULT_GAMES}: 95%% intervals about +-5 points of percent)")
-    p.add_argument("--seed", type=whole(*limits.SEED), default=0,
-                   help="seed, 0 .. 2**63-1 (default 0); game i of every cell has key (seed, i)")
-    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=1,
-                   help="worker processes (default 1; -1 = all cores)")
-    p.add_argument("-o", "--out", required=True, metavar="FILE.parquet", help="where to write the table")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule parameter (repeatable)",
+    )
+    p.add_argument(
+        "--strategies",
+        default="expert",
+        help="one strategy for all, one per team or one per seat, comma-separated (default expert)",
+    )
+    p.add_argument(
+        "--step",
+        type=whole(*limits.EQUITY_STEP),
+        default=DEFAULT_STEP,
+        help=f"grid step in points, 1 .. 10**5, at most 1000 grid points (default {DEFAULT_STEP})",
+    )
+    p.add_argument(
+        "--low",
+        type=whole(*limits.CUM_SCORE),
+        default=0,
+        help="lowest score of the grid, -10**8 .. below the game target (default 0)",
+    )
+    p.add_argument(
+        "--games",
+        type=whole(*limits.EQUITY_GAMES),
+        default=DEFAULT_GAMES,
+        help=f"games per cell, 1 .. 10**7 (default {DEFAULT_GAMES}: 95%% intervals about +-5 points of percent)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(*limits.SEED),
+        default=0,
+        help="seed, 0 .. 2**63-1 (default 0); game i of every cell has key (seed, i)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(*limits.JOBS, zero_ok=False),
+        default=1,
+        help="worker processes (default 1; -1 = all cores)",
+    )
+    p.add_argument(
+        "-o", "--out", required=True, metavar="FILE.parquet", help="where to write the table"
+    )
     p.add_argument("--no-ci", action="store_true", help="print P(win) only, without the intervals")
     p.set_defaults(run=run)
     return p
@@ -72,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     seats = expand_strategies(rules, args.strategies)
     check_strategy_names(seats, registered_strategies())
     equity.grid(rules, args.step, args.low)  # the grid's size before any game
-    df = equity.equity_table(rules, seats, step=args.step, games=args.games, seed=args.seed,
-                             jobs=args.jobs, low=args.low)
+    df = equity.equity_table(
+        rules, seats, step=args.step, games=args.games, seed=args.seed, jobs=args.jobs, low=args.low
+    )
     equity.save_equity(df, out)
     symmetric = len(set(seats)) == 1
     teams = [-1] if symmetric else list(range(rules.n_teams))
@@ -81,9 +118,15 @@ def run(args: argparse.Namespace) -> int:
     fig = _figure(df, teams, seats, rules)
     fig.savefig(png, dpi=110)
     for t in teams:
-        who = "any team (every seat plays " + seats[0] + ")" if t < 0 else f"team {t} ({_team_strats(rules, seats, t)})"
-        print(f"P(win the game) in %, {who}: rows = own score, columns = opponents' score; "
-              f"{'' if args.no_ci else '[95% CI]; '}{args.games if t < 0 else 'about ' + str(args.games // rules.n_teams)} games per cell")
+        who = (
+            "any team (every seat plays " + seats[0] + ")"
+            if t < 0
+            else f"team {t} ({_team_strats(rules, seats, t)})"
+        )
+        print(
+            f"P(win the game) in %, {who}: rows = own score, columns = opponents' score; "
+            f"{'' if args.no_ci else '[95% CI]; '}{args.games if t < 0 else 'about ' + str(args.games // rules.n_teams)} games per cell"
+        )
         print(equity.format_table(df, team=t, ci=not args.no_ci))
         print()
     print(f"wrote {out} and {png}")
@@ -104,9 +147,14 @@ def _figure(df, teams, seats, rules):
 
     n = df["us"].nunique()
     size = min(11.0, 3.5 + 0.4 * n)
-    fig, axes = plt.subplots(1, len(teams), figsize=((size + 1.5) * len(teams), size), squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(teams), figsize=((size + 1.5) * len(teams), size), squeeze=False
+    )
     for ax, t in zip(axes[0], teams, strict=True):
-        title = f"P(win the game) %, {rules.label}, {seats[0]} self-play" if t < 0 else \
-            f"team {t} ({_team_strats(rules, seats, t)}), {rules.label}"
+        title = (
+            f"P(win the game) %, {rules.label}, {seats[0]} self-play"
+            if t < 0
+            else f"team {t} ({_team_strats(rules, seats, t)}), {rules.label}"
+        )
         heatmap(df, team=t, title=title, ax=ax)
     return fig

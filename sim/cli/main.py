@@ -63,8 +63,21 @@ class Parser(argparse.ArgumentParser):
 
 
 # every subcommand, in the order `canasta --help` lists them; each is the module sim.cli.<name>
-COMMANDS = ("rules", "strategies", "play", "simulate", "compare", "sweep", "tune", "odds", "analyze", "review", "equity",
-            "report", "warmup")
+COMMANDS = (
+    "rules",
+    "strategies",
+    "play",
+    "simulate",
+    "compare",
+    "sweep",
+    "tune",
+    "odds",
+    "analyze",
+    "review",
+    "equity",
+    "report",
+    "warmup",
+)
 
 
 def subcommand_modules(only: str | None = None) -> tuple:
@@ -112,7 +125,11 @@ def os_error_message(exc: OSError, command: str, args: argparse.Namespace) -> st
     msg = f"cannot use {name}: {why}" if name else why
     if cure:
         msg += f" ({cure})"
-    if command == "simulate" and getattr(args, "out", None) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+    if (
+        command == "simulate"
+        and getattr(args, "out", None)
+        and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    ):
         msg += f"; finished chunks are kept: `canasta simulate --out {args.out} --resume` continues"
     return msg
 
@@ -125,7 +142,11 @@ def _start_compiling(argv: list[str]) -> Callable[[], None] | None:
     """`canasta play` and `canasta simulate` compile the game core on their first run: start
     the compile helper (sim/play/parallel_warm.py) before the libraries load; it ends at once on
     a warm cache.  Returns what stops it if the command does not take it over."""
-    if not argv or argv[0] not in EARLY_COMPILE or any(a.split("=")[0] in NOT_HERE for a in argv[1:]):
+    if (
+        not argv
+        or argv[0] not in EARLY_COMPILE
+        or any(a.split("=")[0] in NOT_HERE for a in argv[1:])
+    ):
         return None
     from sim.play import parallel_warm
 

@@ -31,33 +31,93 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     from reports.odds import BY_CHOICES
 
     p = subparsers.add_parser(
-        "odds", help="going-out odds from decision logs (or a position file)",
+        "odds",
+        help="going-out odds from decision logs (or a position file)",
         description="Going-out odds per turn from a run's decision logs, the turn at which hands "
         "end, and concealed / exhausted-stock shares per strategy.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("run_dir", nargs="?", help="run folder (with decision logs)")
-    p.add_argument("--by", nargs="+", default=["turn"], metavar="COL",
-                   help=f"group by these decision columns: {', '.join(BY_CHOICES)} (default turn)")
-    p.add_argument("--within", type=whole(1, 10**6), nargs="+", default=None, metavar="K",
-                   help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)")
-    p.add_argument("--min-n", type=whole(0, 10**12), default=30, help="hide groups with fewer turns (default 30)")
-    p.add_argument("--pooled", action="store_true",
-                   help="do not split by strategy and team (warns when strategies are mixed)")
+    p.add_argument(
+        "--by",
+        nargs="+",
+        default=["turn"],
+        metavar="COL",
+        help=f"group by these decision columns: {', '.join(BY_CHOICES)} (default turn)",
+    )
+    p.add_argument(
+        "--within",
+        type=whole(1, 10**6),
+        nargs="+",
+        default=None,
+        metavar="K",
+        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)",
+    )
+    p.add_argument(
+        "--min-n",
+        type=whole(0, 10**12),
+        default=30,
+        help="hide groups with fewer turns (default 30)",
+    )
+    p.add_argument(
+        "--pooled",
+        action="store_true",
+        help="do not split by strategy and team (warns when strategies are mixed)",
+    )
     p.add_argument("--position", default=None, metavar="FILE", help="position file for rollouts")
     g = p.add_argument_group("position rollouts (--position)")
-    g.add_argument("--rollouts", type=whole(*limits.ROLLOUTS), default=1000,
-                   help="random completions to play, 1 .. 10**7 (default 1000)")
-    g.add_argument("--strategies", dest="strategies", nargs="+", default=["expert"],
-                   metavar="SPEC", help="strategy for every seat, or one per seat (default expert)")
+    g.add_argument(
+        "--rollouts",
+        type=whole(*limits.ROLLOUTS),
+        default=1000,
+        help="random completions to play, 1 .. 10**7 (default 1000)",
+    )
+    g.add_argument(
+        "--strategies",
+        dest="strategies",
+        nargs="+",
+        default=["expert"],
+        metavar="SPEC",
+        help="strategy for every seat, or one per seat (default expert)",
+    )
     g.add_argument("--strategy", dest="strategies", nargs="+", help=argparse.SUPPRESS)  # old name
-    g.add_argument("--seed", type=whole(*limits.SEED), default=0, help="seed (default 0); rollout i depends on (seed, i)")
-    g.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default: the position's, else classic)")
-    g.add_argument("--players", type=int, default=None, metavar="N",
-                   help="players (default: the position's; must agree with it)")
-    g.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3 (3x2 is not supported)")
-    g.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rule parameter (repeatable; see canasta rules)")
-    g.add_argument("--check", action="store_true", help="verify the core's invariants after every action")
+    g.add_argument(
+        "--seed",
+        type=whole(*limits.SEED),
+        default=0,
+        help="seed (default 0); rollout i depends on (seed, i)",
+    )
+    g.add_argument(
+        "--rules",
+        default=None,
+        metavar="PRESET",
+        help="rule preset (default: the position's, else classic)",
+    )
+    g.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players (default: the position's; must agree with it)",
+    )
+    g.add_argument(
+        "--team-layout",
+        default=None,
+        metavar="LAYOUT",
+        help="six players: 2x3 (3x2 is not supported)",
+    )
+    g.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one rule parameter (repeatable; see canasta rules)",
+    )
+    g.add_argument(
+        "--check", action="store_true", help="verify the core's invariants after every action"
+    )
     p.set_defaults(run=run)
     return p
 
@@ -76,18 +136,37 @@ def run(args) -> int:
         print(f"canasta odds: warning: {run_.unfinished}", file=sys.stderr)
     et = odds.end_turn_distribution(run_)
     et.insert(3, "mean turns [95% CI]", ci_column(et, "mean", "mean_low", "mean_high"))
-    print_table(et.drop(columns=["mean", "mean_low", "mean_high"]),
-                title="Hands ended by ... (turns per hand)")
+    print_table(
+        et.drop(columns=["mean", "mean_low", "mean_high"]),
+        title="Hands ended by ... (turns per hand)",
+    )
     sh = odds.ending_shares(run_)
-    print_table(pd.DataFrame({
-        "rules": sh["rules"], "strategy": sh["strategy"], "team": sh["team"], "hands": sh["hands"],
-        "went out [95% CI]": ci_column(sh, "share_went_out", "share_went_out_low", "share_went_out_high", pct=True),
-        "concealed [95% CI]": ci_column(sh, "share_concealed", "share_concealed_low", "share_concealed_high", pct=True),
-        "stock exhausted [95% CI]": ci_column(sh, "share_exhausted", "share_exhausted_low", "share_exhausted_high", pct=True),
-    }), title="Going out, concealed going out and exhausted stock (CIs clustered by game)")
+    print_table(
+        pd.DataFrame(
+            {
+                "rules": sh["rules"],
+                "strategy": sh["strategy"],
+                "team": sh["team"],
+                "hands": sh["hands"],
+                "went out [95% CI]": ci_column(
+                    sh, "share_went_out", "share_went_out_low", "share_went_out_high", pct=True
+                ),
+                "concealed [95% CI]": ci_column(
+                    sh, "share_concealed", "share_concealed_low", "share_concealed_high", pct=True
+                ),
+                "stock exhausted [95% CI]": ci_column(
+                    sh, "share_exhausted", "share_exhausted_low", "share_exhausted_high", pct=True
+                ),
+            }
+        ),
+        title="Going out, concealed going out and exhausted stock (CIs clustered by game)",
+    )
     if not run_.has("decisions"):
-        print("(no decision logs: run with --log-decisions to get going-out odds by "
-              + ", ".join(args.by) + ")")
+        print(
+            "(no decision logs: run with --log-decisions to get going-out odds by "
+            + ", ".join(args.by)
+            + ")"
+        )
         return 0
     if args.within and len(args.within) > 1:
         raise ValueError("--within takes one K with a RUN_DIR (several only with --position)")
@@ -102,11 +181,15 @@ def run(args) -> int:
     show["P(go out) [95% CI]"] = ci_column(tab, "p_out", "p_out_low", "p_out_high", pct=True)
     if within is not None:
         k = f"p_within_{within}"
-        show[f"P(within {within} turns) [95% CI]"] = ci_column(tab, k, f"{k}_low", f"{k}_high", pct=True)
-    print_table(show.rename(columns={"n": "turns"}),
-                title=f"P(deciding team goes out) by {', '.join(groups)} "
-                "(95% CIs clustered by hand, or by game in a run of games: the turns of a hand share "
-                "its outcome)")
+        show[f"P(within {within} turns) [95% CI]"] = ci_column(
+            tab, k, f"{k}_low", f"{k}_high", pct=True
+        )
+    print_table(
+        show.rename(columns={"n": "turns"}),
+        title=f"P(deciding team goes out) by {', '.join(groups)} "
+        "(95% CIs clustered by hand, or by game in a run of games: the turns of a hand share "
+        "its outcome)",
+    )
     return 0
 
 
@@ -127,11 +210,18 @@ def _run_position(args) -> int:
     for spec in args.strategies:
         parse_spec(spec)  # the one spec reader: name and knobs
     sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(args.rules or pos.rules or "classic", pos.players, args.team_layout or pos.team_layout, **sets)
+    rules = RuleSet.preset(
+        args.rules or pos.rules or "classic",
+        pos.players,
+        args.team_layout or pos.team_layout,
+        **sets,
+    )
     within = args.within or (1, 2, 3, 5, 10)
     res = rollout(pos, rules, args.strategies, args.rollouts, args.seed, within, args.check)
-    print(f"position {args.position}: {pos.players} players, seat {pos.to_move} to move, "
-          f"viewer seat {pos.me} (us = team of seat {pos.me}), rules {rules.label}")
+    print(
+        f"position {args.position}: {pos.players} players, seat {pos.to_move} to move, "
+        f"viewer seat {pos.me} (us = team of seat {pos.me}), rules {rules.label}"
+    )
     print_rollout(res)
     return 0
 
@@ -142,20 +232,45 @@ def print_rollout(res) -> None:
 
     print(f"{res.rollouts:,} rollouts, strategies {', '.join(res.strategies)}, seed {res.seed}")
     t = res.teams
-    print_table(pd.DataFrame({"team": t["team"], "seats": t["seats"],
-                              "P(the hand ends by this team going out) [95% CI]": ci_column(t, "p_out", "p_low", "p_high", pct=True),
-                              "expected hand score [95% CI]": ci_column(t, "score", "score_low", "score_high")}),
-                title="Per team")
+    print_table(
+        pd.DataFrame(
+            {
+                "team": t["team"],
+                "seats": t["seats"],
+                "P(the hand ends by this team going out) [95% CI]": ci_column(
+                    t, "p_out", "p_low", "p_high", pct=True
+                ),
+                "expected hand score [95% CI]": ci_column(t, "score", "score_low", "score_high"),
+            }
+        ),
+        title="Per team",
+    )
     d = res.diffs
-    print_table(pd.DataFrame({"difference": d["difference"],
-                              "expected score difference [95% CI]": ci_column(d, "score", "score_low", "score_high", signed=True)}),
-                title="Between teams (paired: both scores from the same rollouts)")
+    print_table(
+        pd.DataFrame(
+            {
+                "difference": d["difference"],
+                "expected score difference [95% CI]": ci_column(
+                    d, "score", "score_low", "score_high", signed=True
+                ),
+            }
+        ),
+        title="Between teams (paired: both scores from the same rollouts)",
+    )
     w = res.within.assign(cell=ci_column(res.within, "p", "low", "high", pct=True))
     wide = w.pivot(index="k", columns="team", values="cell")
     wide = wide[[x for x in t["team"] if x in wide.columns]].reset_index()
     wide.columns = ["within k turns"] + [f"P({c} goes out) [95% CI]" for c in wide.columns[1:]]
     print_table(wide, title="P(team goes out within k turns), turn 1 = the current turn")
     e = res.endings
-    print_table(pd.DataFrame({"ended": e["ended"], "rollouts": e["n"],
-                              "share [95% CI]": ci_column(e, "share", "share_low", "share_high", pct=True),
-                              "mean turns": e["mean_turns"]}), title="How the hands ended")
+    print_table(
+        pd.DataFrame(
+            {
+                "ended": e["ended"],
+                "rollouts": e["n"],
+                "share [95% CI]": ci_column(e, "share", "share_low", "share_high", pct=True),
+                "mean turns": e["mean_turns"],
+            }
+        ),
+        title="How the hands ended",
+    )

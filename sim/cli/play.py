@@ -32,29 +32,79 @@ EPILOG = """examples:
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("play", help="play one hand and print its history",
-                              description="Play one hand with built-in strategies and print a readable history: "
-                              "the deal, every action, melds, pile state and the score breakdown.",
-                              epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--rules", dest="preset", default="classic", help="rule preset (default classic)")
+    p = subparsers.add_parser(
+        "play",
+        help="play one hand and print its history",
+        description="Play one hand with built-in strategies and print a readable history: "
+        "the deal, every action, melds, pile state and the score breakdown.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--rules", dest="preset", default="classic", help="rule preset (default classic)"
+    )
     p.add_argument("--players", type=int, default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a rule parameter (repeatable)")
-    p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="seed of the deal, 0 .. 2**63-1 (default 0)")
-    p.add_argument("--game", type=whole(*limits.GAME), default=0, help="game number of the key, 0 .. 2**62 (default 0)")
-    p.add_argument("--hand", type=whole(*limits.HAND), default=0, help="hand number of the key, 0 .. 2**31-1 (default 0)")
-    p.add_argument("--strategies", default="random",
-                   help="one strategy for all, one per team or one per seat, comma-separated (default random)")
-    p.add_argument("--deck", default=None, metavar="FILE", help="stacked deck file instead of a shuffled deck")
-    p.add_argument("--dealer", type=whole(0, 5), default=None, help="active seat of the dealer (default (game+hand) %% players)")
-    p.add_argument("--cum", default=None, metavar="S0,S1,..",
-                   help="cumulative team scores before the hand (they set the minimums), each -10**8 .. 10**8")
-    p.add_argument("--position-at", default=None, metavar="TURN[:STEP]",
-                   help="write the position of that decision (turn as printed, step 1 = its first decision) "
-                   "instead of the history (format: docs/position-example.txt)")
-    p.add_argument("--seat", type=whole(0, 5), default=None, metavar="K",
-                   help="with --position-at: the position as table seat K knows it (default: the seat to act)")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule parameter (repeatable)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(*limits.SEED),
+        default=0,
+        help="seed of the deal, 0 .. 2**63-1 (default 0)",
+    )
+    p.add_argument(
+        "--game",
+        type=whole(*limits.GAME),
+        default=0,
+        help="game number of the key, 0 .. 2**62 (default 0)",
+    )
+    p.add_argument(
+        "--hand",
+        type=whole(*limits.HAND),
+        default=0,
+        help="hand number of the key, 0 .. 2**31-1 (default 0)",
+    )
+    p.add_argument(
+        "--strategies",
+        default="random",
+        help="one strategy for all, one per team or one per seat, comma-separated (default random)",
+    )
+    p.add_argument(
+        "--deck", default=None, metavar="FILE", help="stacked deck file instead of a shuffled deck"
+    )
+    p.add_argument(
+        "--dealer",
+        type=whole(0, 5),
+        default=None,
+        help="active seat of the dealer (default (game+hand) %% players)",
+    )
+    p.add_argument(
+        "--cum",
+        default=None,
+        metavar="S0,S1,..",
+        help="cumulative team scores before the hand (they set the minimums), each -10**8 .. 10**8",
+    )
+    p.add_argument(
+        "--position-at",
+        default=None,
+        metavar="TURN[:STEP]",
+        help="write the position of that decision (turn as printed, step 1 = its first decision) "
+        "instead of the history (format: docs/position-example.txt)",
+    )
+    p.add_argument(
+        "--seat",
+        type=whole(0, 5),
+        default=None,
+        metavar="K",
+        help="with --position-at: the position as table seat K knows it (default: the seat to act)",
+    )
     p.set_defaults(run=run)
     return p
 
@@ -95,8 +145,16 @@ def run(args: argparse.Namespace) -> int:
     knowledge = args.position_at is not None  # only a position needs what each seat knows
 
     def make() -> GameState:
-        return GameState.new_hand(rules, args.seed, args.game, args.hand, cum, dealer=args.dealer, deck_file=args.deck,
-                                  track_knowledge=knowledge)
+        return GameState.new_hand(
+            rules,
+            args.seed,
+            args.game,
+            args.hand,
+            cum,
+            dealer=args.dealer,
+            deck_file=args.deck,
+            track_knowledge=knowledge,
+        )
 
     with compile_notice("the game core", play_compile_seconds(strategies)):
         warm_play(strategies, knowledge=knowledge)
@@ -106,9 +164,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(format_history(make, gs.actions, strategies))
     try:
-        ref = referee_hand(gs.params, list(gs.deck), int(gs.state[Off.DEALER]), cum or [0] * rules.n_teams, gs.actions)
+        ref = referee_hand(
+            gs.params,
+            list(gs.deck),
+            int(gs.state[Off.DEALER]),
+            cum or [0] * rules.n_teams,
+            gs.actions,
+        )
         agree = ref.score == gs.score_breakdown()["score"]
-        print(f"referee: every action legal; score {'confirmed' if agree else 'DIFFERS: ' + str(ref.score)}")
+        print(
+            f"referee: every action legal; score {'confirmed' if agree else 'DIFFERS: ' + str(ref.score)}"
+        )
         return 0 if agree else 1
     except IllegalAction as exc:
         print(f"referee: step {exc.step} refused: {exc.reason}")
@@ -120,7 +186,9 @@ def _turn_step(text: str) -> tuple[int, int]:
     turn, _, step = text.partition(":")
     lo, hi = limits.TURN_STEP
     if not re.fullmatch(r"\s*\d+\s*", turn) or (step and not re.fullmatch(r"\s*\d+\s*", step)):
-        raise CanastaError(f"--position-at {text}: give TURN or TURN:STEP, whole numbers {lo} .. {hi:,}")
+        raise CanastaError(
+            f"--position-at {text}: give TURN or TURN:STEP, whole numbers {lo} .. {hi:,}"
+        )
     t, k = int(turn), int(step or 1)
     if not (lo <= t <= hi and lo <= k <= hi):
         raise CanastaError(f"--position-at {text}: turns and steps count {lo} .. {hi:,}")
@@ -141,8 +209,13 @@ def position_at(gs: GameState, actions: list[int], at: str, seat: int | None) ->
         gs.apply(a)
     else:
         last = int(gs.state[Off.TURN]) + 1
-        raise CanastaError(f"--position-at {at}: the hand has {last} turns" + (f" and turn {turn} {k} decisions" if k else ""))
+        raise CanastaError(
+            f"--position-at {at}: the hand has {last} turns"
+            + (f" and turn {turn} {k} decisions" if k else "")
+        )
     if seat is not None and seat not in gs.seat_table:
-        raise CanastaError(f"--seat {seat}: not an active seat of this hand ({', '.join(map(str, gs.seat_table))})")
+        raise CanastaError(
+            f"--seat {seat}: not an active seat of this hand ({', '.join(map(str, gs.seat_table))})"
+        )
     active = gs.seat if seat is None else gs.seat_table.index(seat)
     return format_position(gs.position(active))

@@ -15,11 +15,19 @@ EPILOG = """example:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "report", help="HTML + Markdown report of a run folder",
+        "report",
+        help="HTML + Markdown report of a run folder",
         description="Build a self-contained HTML report (and report.md beside it) of a run.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("run_dir", help="run folder (manifest.json + hands/ [decisions/ games/])")
-    p.add_argument("-o", "--out", default=None, help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same name .md")
+    p.add_argument(
+        "-o",
+        "--out",
+        default=None,
+        help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same name .md",
+    )
     p.add_argument("--title", default=None)
     p.set_defaults(run=run)
     return p

@@ -26,41 +26,113 @@ EPILOG = """examples:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "review", help="mark every decision of a played hand (equity lost, luck)",
+        "review",
+        help="mark every decision of a played hand (equity lost, luck)",
         description="Review a hand: every decision of the reviewed seats where more than one action was legal is "
         "scored against the best action by rollouts from what that seat knew (never from cards it could not "
         "see); chance events (deal, draws) get a luck value; skill and luck are summed per team.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("history", nargs="?", metavar="HISTORY_FILE",
-                   help="a hand printed by canasta play, or a hand record (docs/hand-record.md)")
-    p.add_argument("--rules", dest="preset", default=None, help="rule preset (default classic; with a file: the file's)")
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "history",
+        nargs="?",
+        metavar="HISTORY_FILE",
+        help="a hand printed by canasta play, or a hand record (docs/hand-record.md)",
+    )
+    p.add_argument(
+        "--rules",
+        dest="preset",
+        default=None,
+        help="rule preset (default classic; with a file: the file's)",
+    )
     p.add_argument("--players", type=whole(2, 6), default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a rule parameter (repeatable)")
-    p.add_argument("--strategies", default="expert",
-                   help="who played the hand: one strategy, one per team or one per seat (default expert)")
-    p.add_argument("--seed", type=whole(*limits.SEED), default=0, help="the hand's key: seed, 0 .. 2**63-1 (default 0)")
-    p.add_argument("--game", type=whole(*limits.GAME), default=0, help="the hand's key: game, 0 .. 2**62 (default 0)")
-    p.add_argument("--hand", type=whole(*limits.HAND), default=0,
-                   help="the hand's key: hand of the game, 0 .. 2**31-1 (default 0)")
-    p.add_argument("--seat", default="0", metavar="K|all", help="table seat to review, or all (default 0)")
-    p.add_argument("--rollouts", type=whole(*limits.ROLLOUTS_PER_ACTION), default=None,
-                   help="rollouts per legal action, 2 .. 10**6 (default: the evaluator's default precision)")
-    p.add_argument("--continue-with", dest="strategy", default="expert", metavar="S",
-                   help="strategy every seat plays in the rollouts (default expert)")
-    p.add_argument("--infer", default=None, metavar="MODEL",
-                   help="sample only worlds where each other seat's hidden hand agrees with its last turn (its "
-                   "discard and the draw or take before it) under the strategy MODEL (default: uniform worlds)")
-    p.add_argument("--equity", default=None, metavar="FILE.parquet",
-                   help="an equity table (canasta equity -o): also show P(win the game) after each played action")
-    p.add_argument("--rollout-seed", type=whole(*limits.REVIEW_SEED), default=0,
-                   help="seed of the rollouts, 0 .. 2**43 (default 0)")
-    p.add_argument("--jobs", type=whole(*limits.WORKERS), default=1,
-                   help="worker processes for the rollouts, 1 .. 1024 (default 1)")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule parameter (repeatable)",
+    )
+    p.add_argument(
+        "--strategies",
+        default="expert",
+        help="who played the hand: one strategy, one per team or one per seat (default expert)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(*limits.SEED),
+        default=0,
+        help="the hand's key: seed, 0 .. 2**63-1 (default 0)",
+    )
+    p.add_argument(
+        "--game",
+        type=whole(*limits.GAME),
+        default=0,
+        help="the hand's key: game, 0 .. 2**62 (default 0)",
+    )
+    p.add_argument(
+        "--hand",
+        type=whole(*limits.HAND),
+        default=0,
+        help="the hand's key: hand of the game, 0 .. 2**31-1 (default 0)",
+    )
+    p.add_argument(
+        "--seat", default="0", metavar="K|all", help="table seat to review, or all (default 0)"
+    )
+    p.add_argument(
+        "--rollouts",
+        type=whole(*limits.ROLLOUTS_PER_ACTION),
+        default=None,
+        help="rollouts per legal action, 2 .. 10**6 (default: the evaluator's default precision)",
+    )
+    p.add_argument(
+        "--continue-with",
+        dest="strategy",
+        default="expert",
+        metavar="S",
+        help="strategy every seat plays in the rollouts (default expert)",
+    )
+    p.add_argument(
+        "--infer",
+        default=None,
+        metavar="MODEL",
+        help="sample only worlds where each other seat's hidden hand agrees with its last turn (its "
+        "discard and the draw or take before it) under the strategy MODEL (default: uniform worlds)",
+    )
+    p.add_argument(
+        "--equity",
+        default=None,
+        metavar="FILE.parquet",
+        help="an equity table (canasta equity -o): also show P(win the game) after each played action",
+    )
+    p.add_argument(
+        "--rollout-seed",
+        type=whole(*limits.REVIEW_SEED),
+        default=0,
+        help="seed of the rollouts, 0 .. 2**43 (default 0)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(*limits.WORKERS),
+        default=1,
+        help="worker processes for the rollouts, 1 .. 1024 (default 1)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("-o", "--out", default=None, metavar="FILE.html", help="also write one self-contained HTML page")
-    p.add_argument("--all-decisions", action="store_true", help="also list decisions with a single legal action")
+    p.add_argument(
+        "-o",
+        "--out",
+        default=None,
+        metavar="FILE.html",
+        help="also write one self-contained HTML page",
+    )
+    p.add_argument(
+        "--all-decisions",
+        action="store_true",
+        help="also list decisions with a single legal action",
+    )
     p.set_defaults(run=run)
     return p
 
@@ -99,21 +171,36 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"-o {args.out}: the review page must end in .html")
     if args.out:
         writable_file(args.out)  # before the rollouts, not after them
-    check_strategy_names([args.strategy] + ([args.infer] if args.infer else []), registered_strategies())
-    seats_arg(args.seat, RuleSet.preset("classic", 6))  # its form before any work; the hand's seats below
+    check_strategy_names(
+        [args.strategy] + ([args.infer] if args.infer else []), registered_strategies()
+    )
+    seats_arg(
+        args.seat, RuleSet.preset("classic", 6)
+    )  # its form before any work; the hand's seats below
     equity = load_equity(args.equity) if args.equity else None
     rec = _record(args)
     seats = seats_arg(args.seat, rec.rules)
     if equity is not None:
         target = int(equity.meta.get("game_target", rec.rules.game_target))
         if target != rec.rules.game_target:
-            raise ValueError(f"--equity {args.equity}: made for game target {target}, the hand's rules play to "
-                             f"{rec.rules.game_target}")
-    evaluator = review_eval.make_evaluator(rec.rules, args.strategy, jobs=args.jobs, infer=args.infer, equity=equity)
+            raise ValueError(
+                f"--equity {args.equity}: made for game target {target}, the hand's rules play to "
+                f"{rec.rules.game_target}"
+            )
+    evaluator = review_eval.make_evaluator(
+        rec.rules, args.strategy, jobs=args.jobs, infer=args.infer, equity=equity
+    )
     rollouts = args.rollouts or review_eval.DEFAULT_ROLLOUTS
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
-    rv = review(rec, seats, evaluator, strategy=args.strategy, rollouts=rollouts, seed=args.rollout_seed,
-                progress=progress)
+    rv = review(
+        rec,
+        seats,
+        evaluator,
+        strategy=args.strategy,
+        rollouts=rollouts,
+        seed=args.rollout_seed,
+        progress=progress,
+    )
     if args.json:
         print(json.dumps(rv.to_json()))
     else:

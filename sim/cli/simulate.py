@@ -51,40 +51,70 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     g = p.add_argument_group("experiment")
     g.add_argument("--rules", default=None, metavar="PRESET", help="rule preset (default classic)")
-    g.add_argument("--players", default=None, metavar="N", help="players at the table, 2..6 (default 4)")
+    g.add_argument(
+        "--players", default=None, metavar="N", help="players at the table, 2..6 (default 4)"
+    )
     g.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3 or 3x2")
     g.add_argument(
-        "--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="override one rule parameter (repeatable; see canasta rules)",
     )
     g.add_argument(
-        "--strategies", default=None, metavar="LIST",
+        "--strategies",
+        default=None,
+        metavar="LIST",
         help="comma list: one strategy per team or per seat (default expert,greedy)",
     )
     n = g.add_mutually_exclusive_group()
-    n.add_argument("--hands", default=None, metavar="N", help="independent hands to play (default 20,000)")
-    n.add_argument("--games", default=None, metavar="N", help="whole games to play instead of hands")
+    n.add_argument(
+        "--hands", default=None, metavar="N", help="independent hands to play (default 20,000)"
+    )
+    n.add_argument(
+        "--games", default=None, metavar="N", help="whole games to play instead of hands"
+    )
     g.add_argument("--seed", default=None, metavar="S", help="seed of the run (default 0)")
     g.add_argument(
-        "--log-decisions", default=None, metavar="RATE",
+        "--log-decisions",
+        default=None,
+        metavar="RATE",
         help="fraction 0..1 of hands whose decisions are logged (default 0)",
     )
     g.add_argument(
-        "--log-detail", default=None, choices=("basic", "cards"),
+        "--log-detail",
+        default=None,
+        choices=("basic", "cards"),
         help="decision columns: basic (default) or cards (also the hand, pile top, cards "
         "drawn and played, melds on the table: docs/DATA.md)",
     )
     x = p.add_argument_group("execution")
     x.add_argument("--out", default=None, metavar="DIR", help=f"run folder (default {DEFAULT_OUT})")
     x.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
-    x.add_argument("--jobs", default=None, metavar="N", help="worker processes (default -1: all cores; runs of at most 100,000 hands or 10,000 games: this process)")
     x.add_argument(
-        "--chunk-size", default=None, metavar="N",
+        "--jobs",
+        default=None,
+        metavar="N",
+        help="worker processes (default -1: all cores; runs of at most 100,000 hands or 10,000 games: this process)",
+    )
+    x.add_argument(
+        "--chunk-size",
+        default=None,
+        metavar="N",
         help="hands per chunk (games with --games); default: total/64 within 250..20000 (25..2000 games), "
         "within 250..5000 (25..500 games) with decision logs",
     )
-    x.add_argument("--backend", default=None, metavar="{loky,dask}", help="joblib backend (default loky)")
-    x.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="dask scheduler (implies --backend dask)")
+    x.add_argument(
+        "--backend", default=None, metavar="{loky,dask}", help="joblib backend (default loky)"
+    )
+    x.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="dask scheduler (implies --backend dask)",
+    )
     x.add_argument("--check", action="store_true", help="let the core verify invariants (slower)")
     x.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
@@ -93,7 +123,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 # ----------------------------------------------------------------------------- option parsing
 
-def parse_count(option: str, text: str | None, lo: int = 0, hi: int = limits.RUN_COUNT[1]) -> int | None:
+
+def parse_count(
+    option: str, text: str | None, lo: int = 0, hi: int = limits.RUN_COUNT[1]
+) -> int | None:
     """'1000000', '1_000_000', '1,000,000', '1e6', '100k', '1M' -> int in lo..hi; one-line error otherwise."""
     if text is None:
         return None
@@ -112,9 +145,13 @@ def parse_rate(text: str | None) -> float | None:
     try:
         rate = float(text)
     except ValueError:
-        raise CanastaError(f"--log-decisions '{text}' is not a number (fraction of hands 0..1)") from None
+        raise CanastaError(
+            f"--log-decisions '{text}' is not a number (fraction of hands 0..1)"
+        ) from None
     if not 0.0 <= rate <= 1.0:
-        raise CanastaError(f"--log-decisions {text} must be between 0 and 1 (fraction of hands logged)")
+        raise CanastaError(
+            f"--log-decisions {text} must be between 0 and 1 (fraction of hands logged)"
+        )
     return rate
 
 
@@ -135,18 +172,26 @@ def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
     if existing is not None and not chosen:
         return RuleSet.from_dict(existing["rules"])
     sets = parse_overrides(args.overrides)
-    for fixed, option in (("name", "--rules"), ("players", "--players"), ("team_layout", "--team-layout")):
+    for fixed, option in (
+        ("name", "--rules"),
+        ("players", "--players"),
+        ("team_layout", "--team-layout"),
+    ):
         if fixed in sets:
             raise RulesError(f"use {option}, not --set {fixed}=")
     players = parse_count("--players", args.players, 2, 6)
-    return RuleSet.preset(args.rules or "classic", players if players is not None else 4, args.team_layout, **sets)
+    return RuleSet.preset(
+        args.rules or "classic", players if players is not None else 4, args.team_layout, **sets
+    )
 
 
 def _command(settings: dict[str, Any], rules: Any, out: str) -> str:
     parts = ["canasta", "simulate", "--rules", rules.name, "--players", str(rules.players)]
     if rules.players == 6:
         parts += ["--team-layout", rules.team_layout]
-    for k, v in rules.differences_from_preset().items() if hasattr(rules, "differences_from_preset") else ():
+    for k, v in (
+        rules.differences_from_preset().items() if hasattr(rules, "differences_from_preset") else ()
+    ):
         if isinstance(v, list | tuple | dict):
             continue  # complex values live in the manifest's rules
         parts += ["--set", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
@@ -191,7 +236,9 @@ def run(args: argparse.Namespace) -> int:
     if detail is None:
         detail = existing.get("log_detail", "basic") if existing is not None else "basic"
     if args.log_detail == "cards" and not rate:
-        raise CanastaError("--log-detail cards needs decision logs: add --log-decisions RATE (e.g. 1)")
+        raise CanastaError(
+            "--log-detail cards needs decision logs: add --log-decisions RATE (e.g. 1)"
+        )
     chunk = parse_count("--chunk-size", args.chunk_size, *limits.CHUNK)
     mode_now = "games" if games is not None else "hands"
     if chunk is None and existing is not None and existing["mode"] == mode_now:
@@ -214,9 +261,20 @@ def run(args: argparse.Namespace) -> int:
     mode = "games" if games is not None else "hands"
     total = games if games is not None else (hands if hands is not None else runner.DEFAULT_HANDS)
     chunk_eff = chunk or runner.default_chunk_size(mode, total, rate)
-    jobs = parse_jobs(args.jobs) if args.jobs is not None else runner.default_jobs(mode, total, backend)
-    settings = {"strategies": seats, "mode": mode, "total": total, "seed": seed,
-                "chunk_size": chunk_eff, "log_decisions": rate, "log_detail": detail}
+    jobs = (
+        parse_jobs(args.jobs)
+        if args.jobs is not None
+        else runner.default_jobs(mode, total, backend)
+    )
+    settings = {
+        "strategies": seats,
+        "mode": mode,
+        "total": total,
+        "seed": seed,
+        "chunk_size": chunk_eff,
+        "log_decisions": rate,
+        "log_detail": detail,
+    }
     command = _command(settings, rules, out)
     progress = False if args.no_progress else None
 
@@ -235,10 +293,23 @@ def run(args: argparse.Namespace) -> int:
     gc.freeze()
     try:
         result = runner.simulate(
-            rules, seats, hands=hands if mode == "hands" else None, games=games, seed=seed,
-            out=out, jobs=jobs, chunk_size=chunk_eff, log_decisions=rate, backend=backend,
-            scheduler=args.scheduler, resume=args.resume, check=args.check, progress=progress,
-            command=command, on_start=announce, log_detail=detail,
+            rules,
+            seats,
+            hands=hands if mode == "hands" else None,
+            games=games,
+            seed=seed,
+            out=out,
+            jobs=jobs,
+            chunk_size=chunk_eff,
+            log_decisions=rate,
+            backend=backend,
+            scheduler=args.scheduler,
+            resume=args.resume,
+            check=args.check,
+            progress=progress,
+            command=command,
+            on_start=announce,
+            log_detail=detail,
         )
     except RuntimeError as exc:
         if type(exc).__name__ != "EngineError":
@@ -253,9 +324,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     if result.already_complete:
-        print(f"{out} already holds this complete run; nothing to do (summary below)", file=sys.stderr)
+        print(
+            f"{out} already holds this complete run; nothing to do (summary below)", file=sys.stderr
+        )
     print_summary(result)
-    print(f"results: {os.path.normpath(out)}/  (read with sim.runs.store.read_run({str(out)!r}, table='hands'))")
+    print(
+        f"results: {os.path.normpath(out)}/  (read with sim.runs.store.read_run({str(out)!r}, table='hands'))"
+    )
     return 0
 
 
@@ -280,25 +355,55 @@ def print_summary(result: Any) -> None:
     print(f"{what} ({rules.get('name')}, {rules.get('players')} players, seed {m['seed']}){rate}")
     clustered = " (CIs clustered by game)" if m["mode"] == "games" else ""
     t = s.teams
-    print_table(pd.DataFrame({
-        "team": t["team"], "strategy": t["strategy"],
-        "mean score per hand [95% CI]": ci_column(t, "estimate", "low", "high"),
-        "hands won [95% CI]": ci_column(t, "won_estimate", "won_low", "won_high", pct=True)}),
-        title=f"Teams{clustered}")
+    print_table(
+        pd.DataFrame(
+            {
+                "team": t["team"],
+                "strategy": t["strategy"],
+                "mean score per hand [95% CI]": ci_column(t, "estimate", "low", "high"),
+                "hands won [95% CI]": ci_column(t, "won_estimate", "won_low", "won_high", pct=True),
+            }
+        ),
+        title=f"Teams{clustered}",
+    )
     p = s.pairs
-    print_table(pd.DataFrame({"difference": p["label"],
-                              "points per hand [95% CI]": ci_column(p, "estimate", "low", "high", signed=True)}),
-                title="Difference between teams")
+    print_table(
+        pd.DataFrame(
+            {
+                "difference": p["label"],
+                "points per hand [95% CI]": ci_column(p, "estimate", "low", "high", signed=True),
+            }
+        ),
+        title="Difference between teams",
+    )
     if s.game_teams is not None:
         g = s.game_teams
-        print_table(pd.DataFrame({"team": g["team"], "strategy": g["strategy"],
-                                  "games won [95% CI]": ci_column(g, "estimate", "low", "high", pct=True)}),
-                    title=f"Games ({s.games:,} whole games)")
+        print_table(
+            pd.DataFrame(
+                {
+                    "team": g["team"],
+                    "strategy": g["strategy"],
+                    "games won [95% CI]": ci_column(g, "estimate", "low", "high", pct=True),
+                }
+            ),
+            title=f"Games ({s.games:,} whole games)",
+        )
         gp = s.game_pairs
         assert gp is not None  # summarize_tables sets game_teams and game_pairs together
-        print_table(pd.DataFrame({"difference": gp["label"],
-                                  "final score per game [95% CI]": ci_column(gp, "estimate", "low", "high", signed=True)}))
+        print_table(
+            pd.DataFrame(
+                {
+                    "difference": gp["label"],
+                    "final score per game [95% CI]": ci_column(
+                        gp, "estimate", "low", "high", signed=True
+                    ),
+                }
+            )
+        )
     e = s.ends
-    parts = [f"{row.end} {fmt_pct_ci(row.estimate, row.low, row.high)}" for row in e.itertuples()
-             if row.end in ("went out", "stock exhausted") or row.estimate > 0]
+    parts = [
+        f"{row.end} {fmt_pct_ci(row.estimate, row.low, row.high)}"
+        for row in e.itertuples()
+        if row.end in ("went out", "stock exhausted") or row.estimate > 0
+    ]
     print("hands ended: " + "; ".join(parts))

@@ -19,10 +19,13 @@ compare, sweep --knob).
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "strategies", help="list the strategies: plan and knobs (meaning, range, default)",
+        "strategies",
+        help="list the strategies: plan and knobs (meaning, range, default)",
         description="List the built-in strategies: what each plans to do and every knob it "
         "takes, with its meaning, range and this strategy's default.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("names", nargs="*", metavar="NAME", help="strategies to show (default: all)")
     p.add_argument("--brief", action="store_true", help="one line per strategy, no knobs")
     p.set_defaults(run=run)
@@ -84,42 +87,52 @@ def knob_rows(name: str) -> list[dict[str, Any]]:
     rows = []
     for knob, default in knob_defaults(name).items():
         meaning, declared = meanings.get(knob, ("", None))
-        rows.append({"knob": knob, "default": default,
-                     "range": knob_range(meaning, default, declared), "meaning": meaning})
+        rows.append(
+            {
+                "knob": knob,
+                "default": default,
+                "range": knob_range(meaning, default, declared),
+                "meaning": meaning,
+            }
+        )
     return rows
 
 
 SEARCH_PLANS = {
-    "pimc": ("search player: determinized Monte Carlo (perfect-information Monte Carlo)",
-             "At each searched decision of its seat it samples worlds consistent with what the seat\n"
-             "has seen (hidden cards dealt so that the other seats' last turns agree with each\n"
-             "seat's model: by default the strategy seated there), plays every legal action in\n"
-             "every world to the end of the hand (its base strategy at its seat, the models at\n"
-             "the others; common random numbers across actions) and plays the best mean."),
-    "ismcts": ("search player: single-observer information-set MCTS (Cowling et al., 2012)",
-               "Each iteration samples one world as pimc does and descends a tree of the seat's\n"
-               "own decisions by UCB, with the other seats' models (as for pimc) playing their\n"
-               "turns and the base strategy its own rollouts; it plays the most visited action."),
+    "pimc": (
+        "search player: determinized Monte Carlo (perfect-information Monte Carlo)",
+        "At each searched decision of its seat it samples worlds consistent with what the seat\n"
+        "has seen (hidden cards dealt so that the other seats' last turns agree with each\n"
+        "seat's model: by default the strategy seated there), plays every legal action in\n"
+        "every world to the end of the hand (its base strategy at its seat, the models at\n"
+        "the others; common random numbers across actions) and plays the best mean.",
+    ),
+    "ismcts": (
+        "search player: single-observer information-set MCTS (Cowling et al., 2012)",
+        "Each iteration samples one world as pimc does and descends a tree of the seat's\n"
+        "own decisions by UCB, with the other seats' models (as for pimc) playing their\n"
+        "turns and the base strategy its own rollouts; it plays the most visited action.",
+    ),
 }
 
 
 SEARCH_KNOBS = {  # the knobs of sim.play.search.spec, as its docstring describes them
     "worlds": "worlds sampled per searched decision",
     "rollouts": "rollouts per world and action, each with its own random streams (only useful when "
-                "the base strategy is random: expert is deterministic)",
+    "the base strategy is random: expert is deterministic)",
     "iters": "iterations (one sampled world each) per searched decision",
     "c": "UCB exploration constant, in points",
     "base": "the base strategy: plays the searching seat's part of the rollouts and is the guard's "
-            "reference (a registered strategy name)",
+    "reference (a registered strategy name)",
     "model": "how the other seats are modelled (their worlds and their play in rollouts): table = "
-             "by the strategy seated there (who sits where is public, their cards are not), "
-             "base = by the base strategy",
+    "by the strategy seated there (who sits where is public, their cards are not), "
+    "base = by the base strategy",
     "search": "which decisions to search, joined by '+': take (draw or take the pile), discard, "
-              "meld, out (meld-phase decisions with at most 4 cards in hand), all",
+    "meld, out (meld-phase decisions with at most 4 cards in hand), all",
     "guard": "leave the base's choice only when the mean paired gain exceeds this many standard "
-             "errors (0: play the best mean)",
+    "errors (0: play the best mean)",
     "tries": "redraws of an opponent's hidden cards until its model strategy holding them would have "
-             "played its last turn as it did (the draw or take, and the discard; 0: uniform worlds)",
+    "played its last turn as it did (the draw or take, and the discard; 0: uniform worlds)",
 }
 
 
@@ -128,7 +141,9 @@ def search_rows(name: str) -> list[dict[str, Any]]:
     from sim.play.search import spec
 
     defaults = spec.PIMC_DEFAULTS if name == "pimc" else spec.ISMCTS_DEFAULTS
-    return [{"knob": k, "default": v, "meaning": SEARCH_KNOBS.get(k, "")} for k, v in defaults.items()]
+    return [
+        {"knob": k, "default": v, "meaning": SEARCH_KNOBS.get(k, "")} for k, v in defaults.items()
+    ]
 
 
 def plan(name: str) -> tuple[str, str]:
@@ -151,19 +166,35 @@ def run(args: argparse.Namespace) -> int:
     names = args.names or [*mods, *SEARCH_PLANS]
     for n in names:
         if n not in mods and n not in SEARCH_PLANS:
-            raise ValueError(f"unknown strategy {n!r}; known strategies: {', '.join([*mods, *SEARCH_PLANS])}")
+            raise ValueError(
+                f"unknown strategy {n!r}; known strategies: {', '.join([*mods, *SEARCH_PLANS])}"
+            )
     if args.brief:
-        print_table(pd.DataFrame([
-            {"strategy": n, "knobs": len(search_rows(n)) if n in SEARCH_PLANS else len(knob_rows(n)),
-             "plan": SEARCH_PLANS[n][0] if n in SEARCH_PLANS else plan(n)[0]} for n in names]),
-            title="Strategies", wrap=("plan",))
+        print_table(
+            pd.DataFrame(
+                [
+                    {
+                        "strategy": n,
+                        "knobs": len(search_rows(n)) if n in SEARCH_PLANS else len(knob_rows(n)),
+                        "plan": SEARCH_PLANS[n][0] if n in SEARCH_PLANS else plan(n)[0],
+                    }
+                    for n in names
+                ]
+            ),
+            title="Strategies",
+            wrap=("plan",),
+        )
         return 0
     for n in names:
         if n in SEARCH_PLANS:
             print(f"== {n}: {SEARCH_PLANS[n][0]}")
             print(SEARCH_PLANS[n][1])
-            print_table(pd.DataFrame(search_rows(n)), title=f"knobs of {n} (set with {n}:knob=value,...)",
-                        formats={"default": str}, wrap=("meaning",))
+            print_table(
+                pd.DataFrame(search_rows(n)),
+                title=f"knobs of {n} (set with {n}:knob=value,...)",
+                formats={"default": str},
+                wrap=("meaning",),
+            )
             print()
             continue
         summary, text = plan(n)
@@ -172,9 +203,12 @@ def run(args: argparse.Namespace) -> int:
             print(text)
         rows = knob_rows(n)
         if rows:
-            print_table(pd.DataFrame(rows), title=f"knobs of {n} (set with {n}:knob=value,...)",
-                        formats={"default": lambda v: fmt_num(v, 0 if float(v).is_integer() else 2)},
-                        wrap=("meaning",))
+            print_table(
+                pd.DataFrame(rows),
+                title=f"knobs of {n} (set with {n}:knob=value,...)",
+                formats={"default": lambda v: fmt_num(v, 0 if float(v).is_integer() else 2)},
+                wrap=("meaning",),
+            )
         else:
             print(f"{n} has no knobs.")
         print()

@@ -26,8 +26,13 @@ def console(file=None, width: int | None = None) -> Console:
     virtual page, so that no table wraps) without colour codes."""
     out = file or sys.stdout
     tty = hasattr(out, "isatty") and out.isatty()
-    return Console(file=out, width=None if tty else (width or 10_000), no_color=not tty,
-                   highlight=False, soft_wrap=not tty)
+    return Console(
+        file=out,
+        width=None if tty else (width or 10_000),
+        no_color=not tty,
+        highlight=False,
+        soft_wrap=not tty,
+    )
 
 
 def fmt_count(v) -> str:
@@ -99,17 +104,30 @@ def _numeric_text(series: pd.Series) -> bool:
     return bool(vals) and all(v[0] in "+-0123456789." for v in vals)
 
 
-def render_table(df: pd.DataFrame, title: str | None = None, formats: dict | None = None,
-                 columns: Sequence[str] | None = None, caption: str | None = None,
-                 wrap: Sequence[str] = ()) -> Table:
+def render_table(
+    df: pd.DataFrame,
+    title: str | None = None,
+    formats: dict | None = None,
+    columns: Sequence[str] | None = None,
+    caption: str | None = None,
+    wrap: Sequence[str] = (),
+) -> Table:
     formats = formats or {}
     cols = list(columns) if columns is not None else list(df.columns)
-    t = Table(title=Text(title) if title else None, caption=Text(caption) if caption else None,
-              box=box.SIMPLE_HEAD, title_justify="left",
-              caption_justify="left", pad_edge=False, show_edge=False)
+    t = Table(
+        title=Text(title) if title else None,
+        caption=Text(caption) if caption else None,
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        caption_justify="left",
+        pad_edge=False,
+        show_edge=False,
+    )
     fns = []
     for c in cols:
-        num = c in df and (pd.api.types.is_numeric_dtype(df[c]) or c in formats or _numeric_text(df[c]))
+        num = c in df and (
+            pd.api.types.is_numeric_dtype(df[c]) or c in formats or _numeric_text(df[c])
+        )
         t.add_column(Text(str(c)), justify="right" if num else "left", no_wrap=c not in wrap)
         fns.append(formats.get(c) or _default_fmt(df[c]))
     for _, row in df.iterrows():
@@ -118,9 +136,15 @@ def render_table(df: pd.DataFrame, title: str | None = None, formats: dict | Non
     return t
 
 
-def print_table(df: pd.DataFrame, title: str | None = None, formats: dict | None = None,
-                columns: Sequence[str] | None = None, caption: str | None = None, file=None,
-                wrap: Sequence[str] = ()) -> None:
+def print_table(
+    df: pd.DataFrame,
+    title: str | None = None,
+    formats: dict | None = None,
+    columns: Sequence[str] | None = None,
+    caption: str | None = None,
+    file=None,
+    wrap: Sequence[str] = (),
+) -> None:
     """Print ``df`` as an aligned table; ``formats`` maps a column to a value -> text function;
     the ``wrap`` columns (long texts) wrap at the terminal's width (piped: at 120 characters)."""
     out = file or sys.stdout
@@ -130,9 +154,12 @@ def print_table(df: pd.DataFrame, title: str | None = None, formats: dict | None
     out.write("\n".join(line.rstrip() for line in cap.get().splitlines()) + "\n")
 
 
-def ci_column(df: pd.DataFrame, est: str, low: str, high: str, pct: bool = False,
-              signed: bool = False) -> list[str]:
+def ci_column(
+    df: pd.DataFrame, est: str, low: str, high: str, pct: bool = False, signed: bool = False
+) -> list[str]:
     """One text column 'est [low, high]' from three numeric columns."""
     if pct:
         return [fmt_pct_ci(a, b, c) for a, b, c in zip(df[est], df[low], df[high], strict=True)]
-    return [fmt_ci(a, b, c, signed=signed) for a, b, c in zip(df[est], df[low], df[high], strict=True)]
+    return [
+        fmt_ci(a, b, c, signed=signed) for a, b, c in zip(df[est], df[low], df[high], strict=True)
+    ]

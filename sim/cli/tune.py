@@ -25,42 +25,99 @@ Same seed, same result whatever --jobs.
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "tune", help="tune a strategy's knobs with CMA-ES on duplicate deals",
+        "tune",
+        help="tune a strategy's knobs with CMA-ES on duplicate deals",
         description="Search a strategy's knob space with CMA-ES (the cma library), scoring each "
         "candidate on duplicate deals with common random numbers (mean over the --vs opponents), "
         "then re-test the winner against the starting knobs on fresh deals.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("strategy", help="strategy name or 'name:k=v,...' spec (the starting knobs)")
     p.add_argument("--rules", default="classic", help="rule preset (default classic)")
     p.add_argument("--players", type=whole(2, 6), default=4, help="players: 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, metavar="LAYOUT", help="six players: 2x3 or 3x2")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rule parameter (repeatable)")
-    p.add_argument("--vs", nargs="+", action="extend", default=None, metavar="OPP",
-                   help="opponents (default: greedy patient pile-control)")
-    p.add_argument("--budget", type=whole(*limits.TUNE_BUDGET), required=True, metavar="HANDS",
-                   help="hands played by the search and the selection of the winner, 1 .. 10**12")
-    p.add_argument("--knob", action="append", default=[], metavar="NAME=LO:HI",
-                   help="a knob and its range (repeatable; default: every knob of the strategy)")
-    p.add_argument("--seed", type=whole(*limits.TUNE_SEED), default=0,
-                   help="tuning seed, 0 .. 2**63-1 - 1e9 (the re-test uses seed + 1e9)")
-    p.add_argument("--test-hands", type=whole(*limits.TEST_DEALS), default=2000,
-                   help="fresh deals of the re-test, 2 .. 10**8 (default 2000)")
-    p.add_argument("--generations", type=whole(*limits.GENERATIONS), default=12,
-                   help="CMA-ES generations, 1 .. 10**4 (default 12)")
-    p.add_argument("--popsize", type=whole(*limits.POPSIZE), default=None,
-                   help="candidates per generation, 2 .. 10**4 (default cma's)")
-    p.add_argument("--jobs", type=whole(*limits.JOBS, zero_ok=False), default=-1,
-                   help="parallel workers (default all cores)")
-    p.add_argument("--out", default=None, metavar="FILE.json",
-                   help="also write the full result (history, test, activity) as JSON")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one rule parameter (repeatable)",
+    )
+    p.add_argument(
+        "--vs",
+        nargs="+",
+        action="extend",
+        default=None,
+        metavar="OPP",
+        help="opponents (default: greedy patient pile-control)",
+    )
+    p.add_argument(
+        "--budget",
+        type=whole(*limits.TUNE_BUDGET),
+        required=True,
+        metavar="HANDS",
+        help="hands played by the search and the selection of the winner, 1 .. 10**12",
+    )
+    p.add_argument(
+        "--knob",
+        action="append",
+        default=[],
+        metavar="NAME=LO:HI",
+        help="a knob and its range (repeatable; default: every knob of the strategy)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(*limits.TUNE_SEED),
+        default=0,
+        help="tuning seed, 0 .. 2**63-1 - 1e9 (the re-test uses seed + 1e9)",
+    )
+    p.add_argument(
+        "--test-hands",
+        type=whole(*limits.TEST_DEALS),
+        default=2000,
+        help="fresh deals of the re-test, 2 .. 10**8 (default 2000)",
+    )
+    p.add_argument(
+        "--generations",
+        type=whole(*limits.GENERATIONS),
+        default=12,
+        help="CMA-ES generations, 1 .. 10**4 (default 12)",
+    )
+    p.add_argument(
+        "--popsize",
+        type=whole(*limits.POPSIZE),
+        default=None,
+        help="candidates per generation, 2 .. 10**4 (default cma's)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(*limits.JOBS, zero_ok=False),
+        default=-1,
+        help="parallel workers (default all cores)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE.json",
+        help="also write the full result (history, test, activity) as JSON",
+    )
     p.set_defaults(run=run)
     return p
 
 
 def _command(args) -> str:
     """The command line that reproduces this run (recorded in the result)."""
-    parts = ["canasta", "tune", args.strategy, "--rules", args.rules, "--players", str(args.players)]
+    parts = [
+        "canasta",
+        "tune",
+        args.strategy,
+        "--rules",
+        args.rules,
+        "--players",
+        str(args.players),
+    ]
     if args.team_layout:
         parts += ["--team-layout", args.team_layout]
     for o in args.overrides:
@@ -70,8 +127,11 @@ def _command(args) -> str:
     parts += ["--budget", str(args.budget), "--seed", str(args.seed)]
     for k in args.knob:
         parts += ["--knob", k]
-    for opt, v, default in (("--test-hands", args.test_hands, 2000), ("--generations", args.generations, 12),
-                            ("--popsize", args.popsize, None)):
+    for opt, v, default in (
+        ("--test-hands", args.test_hands, 2000),
+        ("--generations", args.generations, 12),
+        ("--popsize", args.popsize, None),
+    ):
         if v != default:
             parts += [opt, str(v)]
     return shlex.join(parts)
@@ -84,13 +144,26 @@ def run(args) -> int:
 
     if args.out:
         writable_file(args.out)  # before the search, not after it
-    rules = RuleSet.preset(args.rules, args.players, args.team_layout, **parse_overrides(args.overrides))
+    rules = RuleSet.preset(
+        args.rules, args.players, args.team_layout, **parse_overrides(args.overrides)
+    )
     base = args.strategy.split(":", 1)[0]
     opponents = args.vs or [o for o in ("greedy", "patient", "pile-control") if o != base]
     space = parse_knob_ranges(args.knob, args.strategy) if args.knob else None
-    res = tune(args.strategy, rules, opponents, args.budget, space, seed=args.seed, jobs=args.jobs,
-               test_hands=args.test_hands, generations=args.generations, popsize=args.popsize,
-               progress=True, command=_command(args))
+    res = tune(
+        args.strategy,
+        rules,
+        opponents,
+        args.budget,
+        space,
+        seed=args.seed,
+        jobs=args.jobs,
+        test_hands=args.test_hands,
+        generations=args.generations,
+        popsize=args.popsize,
+        progress=True,
+        command=_command(args),
+    )
     print(res.summary())
     if args.out:
         with open(args.out, "w") as f:

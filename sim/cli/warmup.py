@@ -37,7 +37,11 @@ def warm_rollouts() -> None:
         rollout(load_position(example), strategy="random", rollouts=1, seed=0)
 
 
-GROUPS: dict[str, Callable[[], None]] = {"simulate": warm_simulate, "play": warm_play, "rollouts": warm_rollouts}
+GROUPS: dict[str, Callable[[], None]] = {
+    "simulate": warm_simulate,
+    "play": warm_play,
+    "rollouts": warm_rollouts,
+}
 
 
 def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:
@@ -46,7 +50,9 @@ def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:
     for name in groups:
         t0 = time.perf_counter()
         if notice:
-            seconds = COLD_COMPILE_SECONDS[name] + (3 * LOOP_VARIANT_SECONDS if name == "simulate" else 0)
+            seconds = COLD_COMPILE_SECONDS[name] + (
+                3 * LOOP_VARIANT_SECONDS if name == "simulate" else 0
+            )
             with compile_notice(f"the {name} kernels", seconds):
                 GROUPS[name]()
         else:
@@ -75,14 +81,27 @@ def warm_cluster(scheduler: str, groups: tuple[str, ...]) -> dict[str, dict[str,
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("warmup", help="compile the game core ahead of time (here or on a dask cluster)",
-                              description="Compile the numba kernels once, so that later commands start at "
-                              "once. With --scheduler, every worker of a dask cluster compiles.",
-                              epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--only", action="append", choices=tuple(GROUPS), default=None,
-                   help="compile only these kernels (repeatable; default all)")
-    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                   help="a dask.distributed scheduler: compile on each of its workers")
+    p = subparsers.add_parser(
+        "warmup",
+        help="compile the game core ahead of time (here or on a dask cluster)",
+        description="Compile the numba kernels once, so that later commands start at "
+        "once. With --scheduler, every worker of a dask cluster compiles.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--only",
+        action="append",
+        choices=tuple(GROUPS),
+        default=None,
+        help="compile only these kernels (repeatable; default all)",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="a dask.distributed scheduler: compile on each of its workers",
+    )
     p.set_defaults(run=run)
     return p
 

@@ -8,8 +8,10 @@ from sim.core.cards import kind_name, parse_kind
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, Act, Kind
 from sim.core.errors import CanastaError
 
-SYNTAX = ("draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
-          "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H")
+SYNTAX = (
+    "draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
+    "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H"
+)
 SUITS = "CDHS"
 
 
@@ -41,7 +43,12 @@ def action_text(action: int) -> str:
     if action == Act.DECLINE:
         return "decline"
     if action in (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO):
-        return {Act.TAKE_PAIR: "take pair", Act.TAKE_NAT_TWO: "take nat+2", Act.TAKE_NAT_JOKER: "take nat+JK", Act.TAKE_ONTO: "take onto meld"}[action]
+        return {
+            Act.TAKE_PAIR: "take pair",
+            Act.TAKE_NAT_TWO: "take nat+2",
+            Act.TAKE_NAT_JOKER: "take nat+JK",
+            Act.TAKE_ONTO: "take onto meld",
+        }[action]
     if Act.MELD <= action < Act.ADD_NAT:
         kind, v = divmod(action - Act.MELD, 3)
         k = kind_name(kind)
@@ -79,7 +86,12 @@ def sequence_action_text(action: int, seqs: dict[int, tuple[int, int, int]]) -> 
 
 def action_text_with_top(action: int, top: int) -> str:
     """Take actions read better with the top card: `take 7 7`, `take 7 2`, `take onto 7s`."""
-    if top < 0 or action not in (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO):
+    if top < 0 or action not in (
+        Act.TAKE_PAIR,
+        Act.TAKE_NAT_TWO,
+        Act.TAKE_NAT_JOKER,
+        Act.TAKE_ONTO,
+    ):
         return action_text(action)
     k = kind_name(top)
     return {
@@ -97,7 +109,9 @@ def _rank_of_plural(tok: str) -> int:
     return parse_kind(t)
 
 
-def parse_action(text: str, top: int = -1, seqs: dict[int, tuple[int, int, int]] | None = None) -> int:
+def parse_action(
+    text: str, top: int = -1, seqs: dict[int, tuple[int, int, int]] | None = None
+) -> int:
     """Parse action text (case-insensitive); `top` is the pile's top kind, checked for takes;
     `seqs` the acting team's sequences {slot: (suit, low kind, length)} for Samba extensions."""
     words = text.strip().split()
@@ -155,27 +169,47 @@ def parse_action(text: str, top: int = -1, seqs: dict[int, tuple[int, int, int]]
 
 def _check_top(kind: int, top: int, text: str) -> None:
     if top >= 0 and kind != top:
-        raise ActionTextError(f"cannot read action {text!r}: the top discard is {kind_name(top)}, not {kind_name(kind)}")
+        raise ActionTextError(
+            f"cannot read action {text!r}: the top discard is {kind_name(top)}, not {kind_name(kind)}"
+        )
     if not FIRST_NATURAL <= kind <= LAST_NATURAL:
         raise ActionTextError(f"cannot read action {text!r}: only a natural rank 4..A can be taken")
 
 
-def _parse_sequence_words(words: list[str], seqs: dict[int, tuple[int, int, int]] | None) -> int | None:
+def _parse_sequence_words(
+    words: list[str], seqs: dict[int, tuple[int, int, int]] | None
+) -> int | None:
     w = [x.lower() for x in words]
-    if w[0] == "meld" and len(words) == 4 and all(x[-1:].upper() in SUITS and len(x) >= 2 for x in words[1:]):
+    if (
+        w[0] == "meld"
+        and len(words) == 4
+        and all(x[-1:].upper() in SUITS and len(x) >= 2 for x in words[1:])
+    ):
         cards = [_parse_suited(x) for x in words[1:]]
         kinds = [k for k, _ in cards]
         suit = cards[0][1]
         if any(su != suit for _, su in cards) or kinds != list(range(kinds[0], kinds[0] + 3)):
-            raise ValueError("a new sequence is three consecutive cards of one suit, low to high, e.g. 4H 5H 6H")
+            raise ValueError(
+                "a new sequence is three consecutive cards of one suit, low to high, e.g. 4H 5H 6H"
+            )
         if kinds[0] + 2 > LAST_NATURAL:
             raise ValueError("a sequence runs from 4 to A")
         return Act.SEQ_NEW + suit * 9 + kinds[0] - FIRST_NATURAL
     if len(w) == 4 and w[0] == "extend" and w[1] == "sequence" and w[3] in ("up", "down"):
         return Act.SEQ_ADD + int(w[2]) * 2 + (w[3] == "up")
-    if len(w) == 5 and w[0] == "take" and w[1] == "onto" and w[2] == "sequence" and w[4] in ("up", "down"):
+    if (
+        len(w) == 5
+        and w[0] == "take"
+        and w[1] == "onto"
+        and w[2] == "sequence"
+        and w[4] in ("up", "down")
+    ):
         return Act.TAKE_SEQ + int(w[3]) * 2 + (w[4] == "up")
-    if len(w) == 4 and ((w[0] == "add" and w[2] == "to") or (w[0] == "take" and w[2] == "onto")) and ".." in w[3]:
+    if (
+        len(w) == 4
+        and ((w[0] == "add" and w[2] == "to") or (w[0] == "take" and w[2] == "onto"))
+        and ".." in w[3]
+    ):
         kind, suit = _parse_suited(words[1])
         lo_t, hi_t = words[3].split("..", 1)
         lo, lo_s = _parse_suited(lo_t)

@@ -58,7 +58,9 @@ def _give_nb(state, seat, code) -> None:
     state[Off.HANDS + seat * N_KINDS + kind] += 1
     state[Off.HAND_SIZE + seat] += 1
     if FIRST_NATURAL <= kind <= LAST_NATURAL:
-        state[Off.HAND_SUITS + seat * N_SUITED + code_suit_nb(code) * 11 + kind - FIRST_NATURAL] += 1
+        state[
+            Off.HAND_SUITS + seat * N_SUITED + code_suit_nb(code) * 11 + kind - FIRST_NATURAL
+        ] += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -70,7 +72,9 @@ def _remove_nb(state, params, seat, kind, n) -> int:
     if FIRST_NATURAL <= kind <= LAST_NATURAL:
         for _ in range(n):
             if params[Par.SEQUENCES] == 0:
-                s = first_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, kind)  # = pick_suit_nb, no call
+                s = first_suit_nb(
+                    state, Off.HAND_SUITS + seat * N_SUITED, kind
+                )  # = pick_suit_nb, no call
             else:
                 s = pick_suit_nb(state, Off.HAND_SUITS + seat * N_SUITED, params, np.int64(kind))
             state[Off.HAND_SUITS + seat * N_SUITED + s * 11 + kind - FIRST_NATURAL] -= 1
@@ -152,7 +156,9 @@ def _push_pile_nb(state, code) -> None:
         state[Off.PILE_FREEZE] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
     """Reset the per-turn fields for the seat to act; end the hand if it cannot go on."""
     seat = state[Off.SEAT]
@@ -177,7 +183,9 @@ def begin_turn_nb(state: np.ndarray, params: np.ndarray) -> None:
         end_hand_nb(state, End.EXHAUSTED)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _next_turn_nb(state, params) -> None:
     # (seat + 1) % n_seats without a division (a div each turn cost ~2% of a greedy hand)
     nxt = state[Off.SEAT] + 1
@@ -285,7 +293,9 @@ def _opened_check_nb(state, params, seat, team, points) -> None:
 
 
 @njit(cache=True, _nrt=False)
-def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand) -> None:
+def _meld_cards_nb(
+    state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand
+) -> None:
     """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals (and the wild
     cards, if `wilds_from_hand`) leave the hand here (a pile take removes them beforehand).  Tracks points towards the opening and canastas;
     with several melds per rank a completed canasta is closed to make room for a new meld."""
@@ -323,8 +333,12 @@ def _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand
             state[Off.MELD_TWO + i] = 0
             state[Off.MELD_JOKER + i] = 0
     _opened_check_nb(
-        state, params, seat, team,
-        nat * params[Par.CARD_VALUE + kind] + twos * params[Par.CARD_VALUE + Kind.TWO]
+        state,
+        params,
+        seat,
+        team,
+        nat * params[Par.CARD_VALUE + kind]
+        + twos * params[Par.CARD_VALUE + Kind.TWO]
         + jokers * params[Par.CARD_VALUE + Kind.JOKER],
     )
 
@@ -402,7 +416,9 @@ def _take_pile_nb(state, params, seat, team) -> int:
     return top
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def apply_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     """Apply `action` for the seat to act.  Returns 0, or the `Why` code of an illegal action
     (the state is then unchanged)."""
@@ -489,7 +505,9 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
     if action >= Act.SEQ_NEW:  # a new sequence, an extension, or a take onto a sequence
         _sequence_nb(state, params, seat, team, action, top)
     else:
-        _meld_cards_nb(state, params, seat, team, kind, nat, twos, jokers, from_hand, action > Act.TAKE_ONTO)
+        _meld_cards_nb(
+            state, params, seat, team, kind, nat, twos, jokers, from_hand, action > Act.TAKE_ONTO
+        )
     if state[Off.HAND_SIZE + seat] == 0 and state[Off.ASIDE_LEN] == 0:
         _went_out_nb(state, seat, False)
     return Why.OK
@@ -520,7 +538,9 @@ def score_hand_nb(state: np.ndarray, params: np.ndarray, out: np.ndarray) -> Non
             tw = state[Off.MELD_TWO + i]
             jk = state[Off.MELD_JOKER + i]
             melds += (nat + state[Off.CLOSED_NAT + i]) * params[Par.CARD_VALUE + k]
-            melds += tw * params[Par.CARD_VALUE + Kind.TWO] + jk * params[Par.CARD_VALUE + Kind.JOKER]
+            melds += (
+                tw * params[Par.CARD_VALUE + Kind.TWO] + jk * params[Par.CARD_VALUE + Kind.JOKER]
+            )
             if FIRST_NATURAL <= k <= LAST_NATURAL and nat + tw + jk >= csize:
                 ncan += 1
                 if tw + jk == 0:

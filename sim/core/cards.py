@@ -31,7 +31,9 @@ def parse_card(token: str) -> int:
         return JOKER_ID
     if len(t) >= 2 and t[-1] in SUIT_TOKENS and t[:-1] in RANK_TOKENS:
         return SUIT_TOKENS.index(t[-1]) * 13 + RANK_TOKENS.index(t[:-1])
-    raise DeckError(f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, or JK")
+    raise DeckError(
+        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, or JK"
+    )
 
 
 def kind_of_card(card_id: int) -> int:
@@ -71,7 +73,9 @@ def parse_deck_text(text: str, decks: int) -> list[int]:
     have = Counter(ids)
     for card, n in sorted(have.items()):
         if n > want[card]:
-            raise DeckError(f"card {card_token(card)} appears {n} times; {decks} packs hold {want[card]}")
+            raise DeckError(
+                f"card {card_token(card)} appears {n} times; {decks} packs hold {want[card]}"
+            )
     for card, n in sorted(want.items()):
         if have[card] < n:
             missing = n - have[card]
@@ -89,7 +93,9 @@ def read_deck_file(path: str | Path, decks: int) -> list[int]:
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise DeckError(f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens like AS 10H JK") from None
+        raise DeckError(
+            f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens like AS 10H JK"
+        ) from None
     except OSError as exc:
         raise DeckError(f"deck file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
     try:

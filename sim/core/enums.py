@@ -57,6 +57,7 @@ class EndT(NamedTuple):
 
 End = EndT()
 
+
 class LuckT(NamedTuple):
     """The chance terms of a hand, per team (sim/core/luck.py).  Each is, summed over the
     team's chance events, the event's feature minus its expectation given everything before
@@ -160,9 +161,15 @@ STATE_LAYOUT: tuple[Field, ...] = (
     Field("SEQ_LEN", MAX_TEAMS * MAX_SEQS, "[team, slot] its length (0 = empty slot)"),
     Field("PUB_SIZE", 0, "end of the public part"),
     Field("HANDS", MAX_SEATS * N_KINDS, "[seat, kind] cards of each kind in each hand"),
-    Field("HAND_SUITS", MAX_SEATS * N_SUITED, "[seat, suit, natural rank] suited naturals (Samba sequences)"),
+    Field(
+        "HAND_SUITS",
+        MAX_SEATS * N_SUITED,
+        "[seat, suit, natural rank] suited naturals (Samba sequences)",
+    ),
     Field("STOCK", MAX_CARDS, "card codes (kind | suit << 4); the top at STOCK + STOCK_POS"),
-    Field("PILE", MAX_CARDS, "card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards"),
+    Field(
+        "PILE", MAX_CARDS, "card codes, bottom first; while ASIDE_LEN > 0 it holds the aside cards"
+    ),
     Field("STOCK_POS", 1, "index of the stock's top card"),
     Field("PILE_TAKES", MAX_TEAMS, "piles taken per team this hand"),
     # per-seat stock streams (run_chunk(seat_stock=True), for duplicate deals): after the upcard
@@ -191,14 +198,22 @@ class ActT(NamedTuple):
     TAKE_NAT_JOKER: int = 3  # top card + one natural + a joker from the hand
     TAKE_ONTO: int = 4  # top card added alone to the team's meld of its rank
     DECLINE: int = 5  # stock exhausted: decline the pile, which ends the hand
-    MELD: int = 8  # + kind*3 + variant: new meld of 3 cards (variant 0: 3 naturals, 1: 2+two, 2: 2+joker)
+    MELD: int = (
+        8  # + kind*3 + variant: new meld of 3 cards (variant 0: 3 naturals, 1: 2+two, 2: 2+joker)
+    )
     ADD_NAT: int = 53  # + kind: add a natural to the team's meld of that kind
     ADD_TWO: int = 68  # + kind: add a two
     ADD_JOKER: int = 83  # + kind: add a joker
     DISCARD: int = 98  # + kind
-    SEQ_NEW: int = 113  # + suit*9 + (low kind - 2): new 3-card sequence low..low+2 of one suit (Samba)
-    SEQ_ADD: int = 149  # + slot*2 + end: extend the team's sequence in `slot` below (end 0) or above (1)
-    TAKE_SEQ: int = 165  # + slot*2 + end: take the pile by extending a team sequence with the top card
+    SEQ_NEW: int = (
+        113  # + suit*9 + (low kind - 2): new 3-card sequence low..low+2 of one suit (Samba)
+    )
+    SEQ_ADD: int = (
+        149  # + slot*2 + end: extend the team's sequence in `slot` below (end 0) or above (1)
+    )
+    TAKE_SEQ: int = (
+        165  # + slot*2 + end: take the pile by extending a team sequence with the top card
+    )
     N_ACTIONS: int = 181
 
 
@@ -247,8 +262,12 @@ HAND_COLUMNS: tuple[Column, ...] = (
     Column("pile_takes", np.int16, MAX_TEAMS, "piles taken"),
     Column("cum_before", np.int32, MAX_TEAMS, "cumulative score before the hand"),
     Column("seat_of_player", np.int8, MAX_SEATS, "engine seat of each table seat (-1 sits out)"),
-    Column("luck", np.int32, MAX_TEAMS * N_LUCK,
-           "[team * N_LUCK + Luck term] chance terms x LUCK_SCALE (run_chunk(luck=True), else 0)"),
+    Column(
+        "luck",
+        np.int32,
+        MAX_TEAMS * N_LUCK,
+        "[team * N_LUCK + Luck term] chance terms x LUCK_SCALE (run_chunk(luck=True), else 0)",
+    ),
 )
 hand_record_dt = record_dtype(HAND_COLUMNS)
 
@@ -276,24 +295,41 @@ DECISION_COLUMNS = (
     DecisionColumn("turn", np.int16, "turn of the hand (0-based)"),
     DecisionColumn("seat", np.int8, "table seat deciding"),
     DecisionColumn("team", np.int8, "its team"),
-    DecisionColumn("decision_type", np.int8,
-           "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or extension"),
+    DecisionColumn(
+        "decision_type",
+        np.int8,
+        "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or extension",
+    ),
     DecisionColumn("action", np.int16, "the action id (`sim.core.enums.Act`)"),
     DecisionColumn("n_legal", np.int16, "number of legal actions"),
     DecisionColumn("hand_size", np.int8, "cards in the decider's hand before the decision"),
     DecisionColumn("pile_size", np.int16, "cards in the discard pile"),
-    DecisionColumn("pile_frozen", np.int8, "1 if the pile is frozen for everyone (a wild card or red three in it)"),
+    DecisionColumn(
+        "pile_frozen",
+        np.int8,
+        "1 if the pile is frozen for everyone (a wild card or red three in it)",
+    ),
     DecisionColumn("team_opened", np.int8, "1 if the deciding team has made its initial meld"),
     DecisionColumn("opp_opened", np.int8, "1 if an opposing team has"),
     DecisionColumn("canastas_us", np.int8, "canastas of the deciding team"),
     DecisionColumn("canastas_them", np.int8, "canastas of the best opposing team"),
-    DecisionColumn("next_opp_hand_size", np.int8, "hand size of the next opponent to play (-1 none)"),
+    DecisionColumn(
+        "next_opp_hand_size", np.int8, "hand size of the next opponent to play (-1 none)"
+    ),
     DecisionColumn("min_opp_hand_size", np.int8, "smallest opposing hand (-1 none)"),
     DecisionColumn("stock_size", np.int16, "cards left in the stock"),
     DecisionColumn("cum_us", np.int32, "cumulative score of the deciding team before the hand"),
-    DecisionColumn("cum_them", np.int32, "best cumulative opposing score before the hand (0 without opponents)"),
-    DecisionColumn("pending_value", np.int16, "card points laid this turn towards an unmade initial meld"),
-    DecisionColumn("score_us", np.int32, "the hand's final score of the deciding team (filled when the hand ends)"),
+    DecisionColumn(
+        "cum_them", np.int32, "best cumulative opposing score before the hand (0 without opponents)"
+    ),
+    DecisionColumn(
+        "pending_value", np.int16, "card points laid this turn towards an unmade initial meld"
+    ),
+    DecisionColumn(
+        "score_us",
+        np.int32,
+        "the hand's final score of the deciding team (filled when the hand ends)",
+    ),
     DecisionColumn("score_them", np.int32, "... and of the best opposing team"),
     DecisionColumn("went_out_us", np.int8, "1 if the deciding team went out"),
 )
@@ -304,32 +340,64 @@ _MELD_COLS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # kinds 2
 # `--log-detail cards`: the cards behind each decision, after the basic columns.  All int8 (one
 # 2-D int8 array in the kernel, layout `DC`) but `strategy`, which the store derives from `seat`.
 CARD_COLUMNS = (
-    DecisionColumn("strategy", str, "the decider's strategy (as given, knobs included; dictionary encoded)"),
-    DecisionColumn("pile_top", np.int8, "kind of the pile's top card (`KIND_NAMES` index; -1 empty pile)"),
-    DecisionColumn("drawn_1", np.int8,
-           "kind of the first card drawn from the stock this turn (red threes, laid at once, "
-           "skipped; -1 before the draw or when the pile was taken)"),
+    DecisionColumn(
+        "strategy", str, "the decider's strategy (as given, knobs included; dictionary encoded)"
+    ),
+    DecisionColumn(
+        "pile_top", np.int8, "kind of the pile's top card (`KIND_NAMES` index; -1 empty pile)"
+    ),
+    DecisionColumn(
+        "drawn_1",
+        np.int8,
+        "kind of the first card drawn from the stock this turn (red threes, laid at once, "
+        "skipped; -1 before the draw or when the pile was taken)",
+    ),
     DecisionColumn("drawn_2", np.int8, "kind of the second such card (-1 none)"),
-    DecisionColumn("act_kind", np.int8,
-           "kind of the card the action plays: the rank melded or added, the wild card added, the "
-           "card discarded, the pile's top card taken; -1 for a draw or decline"),
+    DecisionColumn(
+        "act_kind",
+        np.int8,
+        "kind of the card the action plays: the rank melded or added, the wild card added, the "
+        "card discarded, the pile's top card taken; -1 for a draw or decline",
+    ),
     DecisionColumn("act_naturals", np.int8, "non-wild cards the action takes from the hand"),
-    DecisionColumn("act_wilds", np.int8, "wild cards (twos, jokers) the action takes from the hand"),
-    DecisionColumn("act_target", np.int8,
-           "the meld the action lays or builds on: the rank's kind for a group meld (new or "
-           "existing), 16 + slot for a Samba sequence (new or existing), -1 otherwise (draw, "
-           "discard, decline)"),
-    *(DecisionColumn(f"hand_{k}", np.int8, f"cards of kind {k} in the decider's hand before the decision")
-      for k in _KIND_COLS),
-    *(DecisionColumn(f"meld_us_{k}", np.int8, f"cards in the deciding team's open meld of {k}s") for k in _MELD_COLS),
-    *(DecisionColumn(f"meld_them_{k}", np.int8, f"cards in an opposing team's open meld of {k}s (the most of any)") for k in _MELD_COLS),
+    DecisionColumn(
+        "act_wilds", np.int8, "wild cards (twos, jokers) the action takes from the hand"
+    ),
+    DecisionColumn(
+        "act_target",
+        np.int8,
+        "the meld the action lays or builds on: the rank's kind for a group meld (new or "
+        "existing), 16 + slot for a Samba sequence (new or existing), -1 otherwise (draw, "
+        "discard, decline)",
+    ),
+    *(
+        DecisionColumn(
+            f"hand_{k}", np.int8, f"cards of kind {k} in the decider's hand before the decision"
+        )
+        for k in _KIND_COLS
+    ),
+    *(
+        DecisionColumn(f"meld_us_{k}", np.int8, f"cards in the deciding team's open meld of {k}s")
+        for k in _MELD_COLS
+    ),
+    *(
+        DecisionColumn(
+            f"meld_them_{k}",
+            np.int8,
+            f"cards in an opposing team's open meld of {k}s (the most of any)",
+        )
+        for k in _MELD_COLS
+    ),
     DecisionColumn("red3_us", np.int8, "red threes laid by the deciding team"),
     DecisionColumn("red3_them", np.int8, "most red threes laid by an opposing team"),
 )
 # ... and under Samba rules (sequences need suits): the hand's naturals per suit and rank
 SUIT_COLUMNS = tuple(
-    DecisionColumn(f"hand_{k}{s}", np.int8, f"{k}s of suit {s} in the decider's hand (Samba rules only)")
-    for s in ("C", "D", "H", "S") for k in _MELD_COLS
+    DecisionColumn(
+        f"hand_{k}{s}", np.int8, f"{k}s of suit {s} in the decider's hand (Samba rules only)"
+    )
+    for s in ("C", "D", "H", "S")
+    for k in _MELD_COLS
 )
 
 
@@ -350,7 +418,8 @@ decision_record_dt = _record(DECISION_COLUMNS)
 # one 2-D array per integer width, one row per field, in declaration order.  `decision_record_dt`
 # above is the same table as records (`ChunkResult.decisions`).
 DEC_GROUPS = tuple(
-    (tuple(c.name for c in DECISION_COLUMNS if c.dtype is dt), dt) for dt in (np.int8, np.int16, np.int32, np.int64)
+    (tuple(c.name for c in DECISION_COLUMNS if c.dtype is dt), dt)
+    for dt in (np.int8, np.int16, np.int32, np.int64)
 )
 DEC_I8_FIELDS, DEC_I16_FIELDS, DEC_I32_FIELDS, DEC_I64_FIELDS = (names for names, _ in DEC_GROUPS)
 D8 = _layout("D8T", DEC_I8_FIELDS)

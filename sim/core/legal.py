@@ -223,7 +223,10 @@ def natural_melds_nb(arr, hand_off, params, team, opened, out, n) -> int:
             ok = True
         else:
             _, n_nat, n_two, n_joker, is_add = decode_meld_nb(a)
-            ok = meld_lookahead_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add) == 0
+            ok = (
+                meld_lookahead_nb(arr, hand_off, params, team, k, n_nat, n_two, n_joker, is_add)
+                == 0
+            )
         out[n] = a
         n += 1 if ok else 0
     return n
@@ -235,7 +238,11 @@ def _any_meld_possible_nb(arr, hand_off, params, team) -> bool:
     nothing this turn, and whose whole hand cannot reach the minimum nor go out concealed
     (exact gate: every meld's own look-ahead would fail the same way).  Sequences are left to
     the per-action checks."""
-    if arr[Off.TEAM_OPENED + team] != 0 or arr[Off.PENDING_VALUE] != 0 or params[Par.SEQUENCES] != 0:
+    if (
+        arr[Off.TEAM_OPENED + team] != 0
+        or arr[Off.PENDING_VALUE] != 0
+        or params[Par.SEQUENCES] != 0
+    ):
         return True
     hand = arr[hand_off : hand_off + N_KINDS]
     if max_meld_points_nb(arr, hand, params, team, np.int64(0)) >= team_min_nb(arr, team):

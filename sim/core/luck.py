@@ -78,7 +78,13 @@ def _context_nb(state: np.ndarray, team: int) -> tuple:
             theirs = True
     stock_len = state[Off.STOCK_LEN]
     pack = stock_len + state[Off.STOCK_POS]  # cards in play this hand (pops count from 0)
-    return (state[Off.TEAM_OPENED + team] != 0, stock_len, pack, min(state[Off.PILE_LEN], 24), theirs)
+    return (
+        state[Off.TEAM_OPENED + team] != 0,
+        stock_len,
+        pack,
+        min(state[Off.PILE_LEN], 24),
+        theirs,
+    )
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -109,7 +115,9 @@ def luck_draw_nb(state: np.ndarray, seat: int, code: int) -> None:
     # every kind but the last: the kind terms of a draw sum to exactly zero, so the last one
     # would only add the rounding noise of the others (a direction a regression can blow up)
     for k in range(N_KINDS - 1):
-        _add_term_nb(state, base, Luck.DRAW_KIND + k, _term_nb(kind == k, state[stock + k], stock_len), ctx)
+        _add_term_nb(
+            state, base, Luck.DRAW_KIND + k, _term_nb(kind == k, state[stock + k], stock_len), ctx
+        )
     melds = Off.MELD_NAT + team * N_KINDS
     hand = Off.HANDS + seat * N_KINDS
     # per feature: the drawn card's weight (w) and the stock's total weight (m)
@@ -153,8 +161,13 @@ def luck_draw_nb(state: np.ndarray, seat: int, code: int) -> None:
     wilds = state[stock + Kind.JOKER] + state[stock + Kind.TWO]
     add(state, base, Luck.DRAW_WILD_NEAR, _term_nb(wild * n_near, wilds * n_near, stock_len), ctx)
     red3s = state[Off.TEAM_RED3 + team]
-    add(state, base, Luck.DRAW_RED3_HELD, _term_nb(red3s if kind == Kind.RED3 else 0, state[stock + Kind.RED3] * red3s,
-                                                   stock_len), ctx)
+    add(
+        state,
+        base,
+        Luck.DRAW_RED3_HELD,
+        _term_nb(red3s if kind == Kind.RED3 else 0, state[stock + Kind.RED3] * red3s, stock_len),
+        ctx,
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -180,8 +193,12 @@ def luck_deal_nb(state: np.ndarray, hand_size: int, n_cards: int) -> None:
             n_team_seats += state[Off.TEAM_OF_SEAT + s] == team
         dealt = hand_size * n_team_seats
         base = Off.LUCK + team * N_LUCK
-        for feature, kind in ((Luck.DEAL_JOKERS, Kind.JOKER), (Luck.DEAL_TWOS, Kind.TWO),
-                              (Luck.DEAL_RED3, Kind.RED3), (Luck.DEAL_BLACK3, Kind.BLACK3)):
+        for feature, kind in (
+            (Luck.DEAL_JOKERS, Kind.JOKER),
+            (Luck.DEAL_TWOS, Kind.TWO),
+            (Luck.DEAL_RED3, Kind.RED3),
+            (Luck.DEAL_BLACK3, Kind.BLACK3),
+        ):
             held = 0
             pack = state[Off.STOCK_KINDS + kind]
             for s in range(n_seats):

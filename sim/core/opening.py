@@ -90,7 +90,9 @@ def _max_meld_points_free_nb(arr, hand, params, team) -> tuple:
         extra = cap
     placed += extra
     pj = placed if placed < jokers else jokers
-    points += pj * params[Par.CARD_VALUE + Kind.JOKER] + (placed - pj) * params[Par.CARD_VALUE + Kind.TWO]
+    points += (
+        pj * params[Par.CARD_VALUE + Kind.JOKER] + (placed - pj) * params[Par.CARD_VALUE + Kind.TWO]
+    )
     cards += placed
     return points, cards
 
@@ -167,7 +169,9 @@ def _can_meld_all_nb(arr, hand, params, team, need_canastas) -> bool:
     least `need_canastas` canastas?  Black threes go into one black-three meld."""
     csize = params[Par.CANASTA_SIZE]
     b3 = hand[Kind.BLACK3] + arr[Off.MELD_NAT + team * N_KINDS + Kind.BLACK3]
-    if hand[Kind.BLACK3] > 0 and (b3 < params[Par.BLACK3_MELD_MIN] or b3 > params[Par.BLACK3_MELD_MAX]):
+    if hand[Kind.BLACK3] > 0 and (
+        b3 < params[Par.BLACK3_MELD_MIN] or b3 > params[Par.BLACK3_MELD_MAX]
+    ):
         return False
     if hand[Kind.RED3] > 0:
         return False
@@ -227,7 +231,14 @@ def can_go_out_concealed_nb(arr, hand, params, team) -> bool:
     reach = False
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         i = team * N_KINDS + k
-        if arr[Off.MELD_NAT + i] + arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i] + hand[k] + wilds >= csize:
+        if (
+            arr[Off.MELD_NAT + i]
+            + arr[Off.MELD_TWO + i]
+            + arr[Off.MELD_JOKER + i]
+            + hand[k]
+            + wilds
+            >= csize
+        ):
             reach = True
     if not reach:
         return False
@@ -370,13 +381,21 @@ def seq_plan_points_nb(arr, hand_off, params, team) -> tuple:
             continue
         suit = arr[Off.SEQ_SUIT + j]
         low = arr[Off.SEQ_LOW + j]
-        while length < csize and low - 1 >= FIRST_NATURAL and arr[so + suit * 11 + low - 1 - FIRST_NATURAL] > 0:
+        while (
+            length < csize
+            and low - 1 >= FIRST_NATURAL
+            and arr[so + suit * 11 + low - 1 - FIRST_NATURAL] > 0
+        ):
             low -= 1
             length += 1
             w0, w1, w2 = _take_suited_nb(arr, so, hand_off, suit, low, w0, w1, w2)
             points += params[Par.CARD_VALUE + low]
             cards += 1
-        while length < csize and low + length <= LAST_NATURAL and arr[so + suit * 11 + low + length - FIRST_NATURAL] > 0:
+        while (
+            length < csize
+            and low + length <= LAST_NATURAL
+            and arr[so + suit * 11 + low + length - FIRST_NATURAL] > 0
+        ):
             k = low + length
             w0, w1, w2 = _take_suited_nb(arr, so, hand_off, suit, k, w0, w1, w2)
             points += params[Par.CARD_VALUE + k]
@@ -392,7 +411,11 @@ def seq_plan_points_nb(arr, hand_off, params, team) -> tuple:
                     k += 1
                     continue
                 r = k
-                while r <= LAST_NATURAL and r - k < csize and arr[so + suit * 11 + r - FIRST_NATURAL] > 0:
+                while (
+                    r <= LAST_NATURAL
+                    and r - k < csize
+                    and arr[so + suit * 11 + r - FIRST_NATURAL] > 0
+                ):
                     r += 1
                 if r - k >= 3:
                     for m in range(k, r):

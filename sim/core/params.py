@@ -144,7 +144,11 @@ class RuleParams:
         1, "cards drawn from the stock per turn", lo=1, hi=MAX_CARDS, par="DRAW_COUNT", samba=2
     )
     max_wild_per_meld: int = param(
-        3, "wild cards (jokers, twos) in one meld at most", lo=0, hi=MAX_CARDS, par="MAX_WILD",
+        3,
+        "wild cards (jokers, twos) in one meld at most",
+        lo=0,
+        hi=MAX_CARDS,
+        par="MAX_WILD",
         samba=2,
     )
     wild_le_naturals: bool = param(
@@ -157,15 +161,20 @@ class RuleParams:
         7, "cards in a meld that make it a canasta", lo=3, hi=MAX_CARDS, par="CANASTA_SIZE"
     )
     wild_onto_canasta: bool = param(
-        True, "wild cards may be added to a completed canasta", par="WILD_ONTO_CANASTA",
+        True,
+        "wild cards may be added to a completed canasta",
+        par="WILD_ONTO_CANASTA",
         samba=False,
     )
     pile_take_natural_plus_wild: bool = param(
-        True, "an unfrozen pile may be taken with one natural + one wild card from the hand",
-        par="TAKE_NAT_WILD", samba=False,
+        True,
+        "an unfrozen pile may be taken with one natural + one wild card from the hand",
+        par="TAKE_NAT_WILD",
+        samba=False,
     )
     pile_take_onto_meld: bool = param(
-        True, "an unfrozen pile may be taken by adding its top card to a team meld",
+        True,
+        "an unfrozen pile may be taken by adding its top card to a team meld",
         par="TAKE_ONTO_MELD",
     )
     pile_take_onto_canasta: str = param(
@@ -187,55 +196,100 @@ class RuleParams:
         1500, "bonus of a 7-card sequence (samba)", lo=0, hi=SCORE_MAX, par="SAMBA_BONUS"
     )
     canastas_to_go_out: int = param(
-        1, "canastas a team needs before one of its players may go out", lo=0, hi=MAX_CANASTAS,
-        par="CANASTAS_TO_GO_OUT", samba=2,
+        1,
+        "canastas a team needs before one of its players may go out",
+        lo=0,
+        hi=MAX_CANASTAS,
+        par="CANASTAS_TO_GO_OUT",
+        samba=2,
     )
     go_out_bonus: int = param(
-        100, "going out with a final discard", lo=0, hi=SCORE_MAX, par="GO_OUT_BONUS",
-        german=100, samba=200,
+        100,
+        "going out with a final discard",
+        lo=0,
+        hi=SCORE_MAX,
+        par="GO_OUT_BONUS",
+        german=100,
+        samba=200,
     )
     go_out_no_discard_bonus: int = param(
-        100, "going out without a final discard", lo=0, hi=SCORE_MAX,
-        par="GO_OUT_NO_DISCARD_BONUS", german=200, samba=200,
+        100,
+        "going out without a final discard",
+        lo=0,
+        hi=SCORE_MAX,
+        par="GO_OUT_NO_DISCARD_BONUS",
+        german=200,
+        samba=200,
     )
     concealed_bonus: int = param(
-        200, "concealed going out, in total (0 = nothing extra)", lo=0, hi=SCORE_MAX,
-        par="CONCEALED_BONUS", german=1000, samba=0,
+        200,
+        "concealed going out, in total (0 = nothing extra)",
+        lo=0,
+        hi=SCORE_MAX,
+        par="CONCEALED_BONUS",
+        german=1000,
+        samba=0,
     )
     concealed_needs_minimum: bool = param(
-        False, "a concealed going out must still reach the initial-meld minimum",
-        par="CONCEALED_NEEDS_MIN", samba=True,
+        False,
+        "a concealed going out must still reach the initial-meld minimum",
+        par="CONCEALED_NEEDS_MIN",
+        samba=True,
     )
     red_threes_need_canastas: int = param(
         0,
         "red threes count plus with this many canastas (0 = once the team has made its initial "
         "meld)",
-        lo=0, hi=MAX_CANASTAS, par="RED3_NEED_CANASTAS", german=1, samba=2,
+        lo=0,
+        hi=MAX_CANASTAS,
+        par="RED3_NEED_CANASTAS",
+        german=1,
+        samba=2,
     )
     red_three_scores: tuple[int, ...] = param(
-        RED3_CLASSIC, "score of 0..6 laid red threes", lo=0, hi=SCORE_MAX, par="RED3_TABLE",
-        width=7, samba=RED3_SAMBA,
+        RED3_CLASSIC,
+        "score of 0..6 laid red threes",
+        lo=0,
+        hi=SCORE_MAX,
+        par="RED3_TABLE",
+        width=7,
+        samba=RED3_SAMBA,
     )
     black_threes_meld_min: int = param(
-        3, "black threes melded when going out: at least (0 = never)", lo=0, hi=6,
+        3,
+        "black threes melded when going out: at least (0 = never)",
+        lo=0,
+        hi=6,
         par="BLACK3_MELD_MIN",
     )
     black_threes_meld_max: int = param(
-        4, "black threes melded when going out: at most", lo=0, hi=6, par="BLACK3_MELD_MAX",
+        4,
+        "black threes melded when going out: at most",
+        lo=0,
+        hi=6,
+        par="BLACK3_MELD_MAX",
         samba=6,
     )
     game_target: int = param(
-        5000, "a game ends after the hand in which a team reaches this", lo=1,
-        hi=GAME_TARGET_MAX, par="GAME_TARGET", samba=10_000,
+        5000,
+        "a game ends after the hand in which a team reaches this",
+        lo=1,
+        hi=GAME_TARGET_MAX,
+        par="GAME_TARGET",
+        samba=10_000,
     )
     minimum_below_zero: int = param(
-        15, "initial-meld minimum for a negative cumulative score", lo=0, hi=SCORE_MAX,
+        15,
+        "initial-meld minimum for a negative cumulative score",
+        lo=0,
+        hi=SCORE_MAX,
         par="MIN_BELOW_ZERO",
     )
     minimum_bands: tuple[tuple[int, int], ...] = param(
         BANDS_CLASSIC,
         "initial-meld minimum from each cumulative score on",
-        lo=0, hi=BIG,
+        lo=0,
+        hi=BIG,
         par=(
             Field("MIN_BAND_FROM", 4, "cumulative score where each band starts"),
             Field("MIN_BAND_VALUE", 4, "minimum in that band"),
@@ -250,19 +304,25 @@ class RuleParams:
         300, "canasta with wild cards", lo=0, hi=SCORE_MAX, par="MIXED_CANASTA"
     )
     upcard_freezes: bool = param(
-        True, "a wild card or red three turned as the upcard freezes the pile",
+        True,
+        "a wild card or red three turned as the upcard freezes the pile",
         par="UPCARD_FREEZES",
     )
     exhausted_forced_take: bool = param(
-        True, "stock exhausted: a player must take a discard that fits a team meld",
+        True,
+        "stock exhausted: a player must take a discard that fits a team meld",
         par="EXHAUSTED_FORCED_TAKE",
     )
     red_three_last_ends: bool = param(
         True, "a red three drawn as the last stock card ends the hand", par="RED3_LAST_ENDS"
     )
     card_values: tuple[int, ...] = param(
-        STANDARD_CARD_VALUES, "card points by kind (2 3 4 5 6 7 8 9 10 J Q K A JK R3)", lo=0,
-        hi=CARD_VALUE_MAX, par="CARD_VALUE", width=N_KINDS,
+        STANDARD_CARD_VALUES,
+        "card points by kind (2 3 4 5 6 7 8 9 10 J Q K A JK R3)",
+        lo=0,
+        hi=CARD_VALUE_MAX,
+        par="CARD_VALUE",
+        width=N_KINDS,
     )
     max_turns: int = param(
         2000, "safety cap on turns per hand", lo=1, hi=MAX_TURNS_MAX, par="MAX_TURNS"
@@ -340,7 +400,11 @@ def encode(r: RuleParams, hand: int) -> list[int]:
     for name, s in _SPECS.items():
         if not s.par:
             continue
-        values = list(s.encode(r, hand)) if s.encode else [int(v) for _, v in _ints(getattr(r, name))] or [int(getattr(r, name))]
+        values = (
+            list(s.encode(r, hand))
+            if s.encode
+            else [int(v) for _, v in _ints(getattr(r, name))] or [int(getattr(r, name))]
+        )
         if len(values) != sum(row.width for row in s.par):  # pragma: no cover - tests/test_rules.py
             raise AssertionError(f"{name}: {len(values)} ints for rows {s.par}")
         out += values

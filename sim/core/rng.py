@@ -42,7 +42,9 @@ def seed_rng_nb(rng: np.ndarray, seed: int, game: int, hand: int, stream: int) -
 
 
 @njit(cache=True, _nrt=False, inline="always")  # two stores: typed in its caller, no call
-def seed_rng_row_nb(rng: np.ndarray, row: int, seed: int, game: int, hand: int, stream: int) -> None:
+def seed_rng_row_nb(
+    rng: np.ndarray, row: int, seed: int, game: int, hand: int, stream: int
+) -> None:
     """`seed_rng_nb(rng[row], ...)` for a 2-D `rng` (uint64, shape (n, 2)) without the row
     view, which a kernel that keeps numba's runtime pays with an atomic reference count up and
     down (sim.play.loop.play_chunk_nb, once per seat and hand)."""

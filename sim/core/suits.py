@@ -39,7 +39,10 @@ def pick_suit_nb(arr, suit_off, params, kind) -> int:
         score = 0
         for d in (-2, -1, 1, 2):
             k = kind + d
-            if FIRST_NATURAL <= k <= LAST_NATURAL and arr[suit_off + s * 11 + k - FIRST_NATURAL] > 0:
+            if (
+                FIRST_NATURAL <= k <= LAST_NATURAL
+                and arr[suit_off + s * 11 + k - FIRST_NATURAL] > 0
+            ):
                 score += 1
         if score < best_score:
             best_score = score

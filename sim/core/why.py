@@ -49,28 +49,37 @@ from sim.core.suits import (
 )
 
 # Why an action is illegal: each code beside its text (WHY_TEXT[code]).
-Why, WHY_TEXT = code_table("WhyT", (
-    ("OK", "legal"),
-    ("PHASE", "not allowed in this phase of the turn"),
-    ("NO_STOCK", "the stock is empty"),
-    ("PILE_EMPTY", "the discard pile is empty"),
-    ("TOP_BLOCKED", "the top discard is a wild card or black three and cannot be taken"),
-    ("FROZEN", "the pile is frozen for this team: only a natural pair from the hand takes it"),
-    ("NO_CARDS", "the hand does not hold those cards"),
-    ("RULE_OFF", "the rule set does not allow it"),
-    ("NO_MELD", "the team has no meld of that rank"),
-    ("MELD_EXISTS", "the team already has a meld of that rank"),
-    ("WILD_LIMIT", "too many wild cards for that meld"),
-    ("CANASTA_CLOSED", "a completed canasta takes no wild card (or not this pile) under these rules"),
-    ("KEEP_CARDS", "the player must keep at least two cards unless the team may go out"),
-    ("OPENING", "the initial meld's minimum could no longer be reached this turn"),
-    ("BLACK3", "black threes are melded only when going out, in the allowed number"),
-    ("NOT_EXHAUSTED", "declining the pile is allowed only when the stock is exhausted"),
-    ("FORCED_TAKE", "the stock is exhausted and the top card fits a team meld: the pile must be taken"),
-    ("BAD_KIND", "that card kind cannot be used that way"),
-    ("UNKNOWN", "unknown action id"),
-    ("GO_OUT", "the team may not go out (not enough canastas, or the initial meld is missing)"),
-))
+Why, WHY_TEXT = code_table(
+    "WhyT",
+    (
+        ("OK", "legal"),
+        ("PHASE", "not allowed in this phase of the turn"),
+        ("NO_STOCK", "the stock is empty"),
+        ("PILE_EMPTY", "the discard pile is empty"),
+        ("TOP_BLOCKED", "the top discard is a wild card or black three and cannot be taken"),
+        ("FROZEN", "the pile is frozen for this team: only a natural pair from the hand takes it"),
+        ("NO_CARDS", "the hand does not hold those cards"),
+        ("RULE_OFF", "the rule set does not allow it"),
+        ("NO_MELD", "the team has no meld of that rank"),
+        ("MELD_EXISTS", "the team already has a meld of that rank"),
+        ("WILD_LIMIT", "too many wild cards for that meld"),
+        (
+            "CANASTA_CLOSED",
+            "a completed canasta takes no wild card (or not this pile) under these rules",
+        ),
+        ("KEEP_CARDS", "the player must keep at least two cards unless the team may go out"),
+        ("OPENING", "the initial meld's minimum could no longer be reached this turn"),
+        ("BLACK3", "black threes are melded only when going out, in the allowed number"),
+        ("NOT_EXHAUSTED", "declining the pile is allowed only when the stock is exhausted"),
+        (
+            "FORCED_TAKE",
+            "the stock is exhausted and the top card fits a team meld: the pile must be taken",
+        ),
+        ("BAD_KIND", "that card kind cannot be used that way"),
+        ("UNKNOWN", "unknown action id"),
+        ("GO_OUT", "the team may not go out (not enough canastas, or the initial meld is missing)"),
+    ),
+)
 
 
 # returned by meld_checks_nb when only the look-ahead can decide
@@ -103,7 +112,9 @@ def _after_move_ok_nb(arr, hand, params, team, aside, hand_off) -> int:
                     total += hand[k]
                 if pending + p >= need and total - c >= keep:
                     ok = True
-            elif concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(arr, hand, params, team):
+            elif concealed_waiver_nb(arr, params) and can_go_out_concealed_nb(
+                arr, hand, params, team
+            ):
                 ok = True
         if not ok:
             return Why.OPENING
@@ -184,7 +195,9 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
     has_meld = nat + w > 0
     # a completed canasta of the rank: the open meld itself, or (Samba) only closed ones
-    is_canasta = nat + w >= params[Par.CANASTA_SIZE] or (not has_meld and arr[Off.CLOSED_COUNT + i] > 0)
+    is_canasta = nat + w >= params[Par.CANASTA_SIZE] or (
+        not has_meld and arr[Off.CLOSED_COUNT + i] > 0
+    )
     if is_canasta and action == Act.TAKE_PAIR and params[Par.MULTI_MELDS] != 0 and not has_meld:
         is_canasta = False  # Samba: the pair starts a new meld of the rank
     if is_canasta:
@@ -223,13 +236,31 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
                 add_two = 1
             else:
                 add_joker = 1
-    if arr[Off.TEAM_OPENED + team] != 0 and arr[Off.PILE_LEN] - arr[Off.PILE_COUNTS + Kind.RED3] - 1 + arr[Off.HAND_SIZE + arr[Off.SEAT]] - add_nat - add_two - add_joker >= 2:
+    if (
+        arr[Off.TEAM_OPENED + team] != 0
+        and arr[Off.PILE_LEN]
+        - arr[Off.PILE_COUNTS + Kind.RED3]
+        - 1
+        + arr[Off.HAND_SIZE + arr[Off.SEAT]]
+        - add_nat
+        - add_two
+        - add_joker
+        >= 2
+    ):
         return Why.OK  # the common case needs no look-ahead
     # look-ahead: meld the top card in place, check, undo (no allocation)
     hand = arr[hand_off : hand_off + N_KINDS]
     rest = arr[Off.PILE_LEN] - arr[Off.PILE_COUNTS + Kind.RED3] - 1  # pile cards besides the top
-    gained = (add_nat + 1) * params[Par.CARD_VALUE + top] + add_two * params[Par.CARD_VALUE + Kind.TWO] + add_joker * params[Par.CARD_VALUE + Kind.JOKER]
-    completes = 1 if nat + w < params[Par.CANASTA_SIZE] <= nat + w + add_nat + 1 + add_two + add_joker else 0
+    gained = (
+        (add_nat + 1) * params[Par.CARD_VALUE + top]
+        + add_two * params[Par.CARD_VALUE + Kind.TWO]
+        + add_joker * params[Par.CARD_VALUE + Kind.JOKER]
+    )
+    completes = (
+        1
+        if nat + w < params[Par.CANASTA_SIZE] <= nat + w + add_nat + 1 + add_two + add_joker
+        else 0
+    )
     opened = arr[Off.TEAM_OPENED + team] != 0
     pend = 0 if opened else gained
     # the top card is not in the hand: count it in, then meld it with the hand's cards
@@ -244,7 +275,9 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
     return why
 
 
-@njit(cache=True, _nrt=False, inline="always")  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
+@njit(
+    cache=True, _nrt=False, inline="always"
+)  # a thin caller of the core: compiled alone it re-optimizes the core linked below it
 def _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, top) -> int:
     """The look-ahead of a pile take once the top card is melded (in place): a team that has
     not opened must still reach its minimum from the hand (the rest of the pile waits aside);
@@ -295,7 +328,11 @@ def meld_checks_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, is_
             return Why.MELD_EXISTS  # one open meld per rank (Samba: a new one once it closes)
         if n_nat < params[Par.MIN_NATURALS]:
             return Why.RULE_OFF
-    if arr[hand_off + kind] < n_nat or arr[hand_off + Kind.TWO] < n_two or arr[hand_off + Kind.JOKER] < n_joker:
+    if (
+        arr[hand_off + kind] < n_nat
+        or arr[hand_off + Kind.TWO] < n_two
+        or arr[hand_off + Kind.JOKER] < n_joker
+    ):
         return Why.NO_CARDS
     wild = n_two + n_joker
     if wild > 0:
@@ -319,7 +356,11 @@ def meld_lookahead_nb(arr, hand_off, params, team, kind, n_nat, n_two, n_joker, 
     w = arr[Off.MELD_TWO + i] + arr[Off.MELD_JOKER + i]
     used = n_nat + n_two + n_joker
     hand = arr[hand_off : hand_off + N_KINDS]
-    gained = n_nat * params[Par.CARD_VALUE + kind] + n_two * params[Par.CARD_VALUE + Kind.TWO] + n_joker * params[Par.CARD_VALUE + Kind.JOKER]
+    gained = (
+        n_nat * params[Par.CARD_VALUE + kind]
+        + n_two * params[Par.CARD_VALUE + Kind.TWO]
+        + n_joker * params[Par.CARD_VALUE + Kind.JOKER]
+    )
     new_size = nat + w + used
     completes = 1 if kind != Kind.BLACK3 and nat + w < params[Par.CANASTA_SIZE] <= new_size else 0
     pend = gained if arr[Off.TEAM_OPENED + team] == 0 else 0
@@ -414,7 +455,23 @@ def discard_why_nb(arr, params, team) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def _seq_set_nb(arr, hand_off, team, slot, suit, low, length, kinds_lo, kinds_hi, from_hand, pending, completes, old_low, old_len, sign) -> None:
+def _seq_set_nb(
+    arr,
+    hand_off,
+    team,
+    slot,
+    suit,
+    low,
+    length,
+    kinds_lo,
+    kinds_hi,
+    from_hand,
+    pending,
+    completes,
+    old_low,
+    old_len,
+    sign,
+) -> None:
     """Move the suited cards kinds_lo..kinds_hi of `suit` from the hand into sequence `slot`
     (sign=1), or back (sign=-1, restoring old_low / old_len)."""
     so = suit_off_nb(hand_off)
@@ -492,11 +549,43 @@ def why_seq_nb(arr, hand_off, params, action, team) -> int:
         if left >= 2:
             return Why.OK
     pend = 0 if opened else points
-    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, np.int64(1))
+    _seq_set_nb(
+        arr,
+        hand_off,
+        team,
+        slot,
+        suit,
+        low,
+        length,
+        lo,
+        hi,
+        not take,
+        pend,
+        completes,
+        old_low,
+        old_len,
+        np.int64(1),
+    )
     hand = arr[hand_off : hand_off + N_KINDS]
     if take:
         why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, points, rest, new_kind)
     else:
         why = _after_move_ok_nb(arr, hand, params, team, np.int64(arr[Off.ASIDE_LEN]), hand_off)
-    _seq_set_nb(arr, hand_off, team, slot, suit, low, length, lo, hi, not take, pend, completes, old_low, old_len, np.int64(-1))
+    _seq_set_nb(
+        arr,
+        hand_off,
+        team,
+        slot,
+        suit,
+        low,
+        length,
+        lo,
+        hi,
+        not take,
+        pend,
+        completes,
+        old_low,
+        old_len,
+        np.int64(-1),
+    )
     return why

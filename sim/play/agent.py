@@ -26,7 +26,9 @@ def agent_hand_start(agent, state, seat_table):  # pragma: no cover - resolved b
     raise NotImplementedError
 
 
-def agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):  # pragma: no cover
+def agent_decide(
+    agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand
+):  # pragma: no cover
     """The action of ``seat``, the seat to act; ``obs`` holds its observation (`build_obs_nb`)."""
     raise NotImplementedError
 
@@ -50,8 +52,10 @@ def _plain_hand_start(agent, state, seat_table):
 @overload(agent_decide, inline="always")
 def _plain_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):
     if isinstance(agent, types.NoneType):
+
         def impl(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):
             return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
+
         return impl
 
 

@@ -72,13 +72,36 @@ def hand_result_nb(state, params, team, score) -> tuple:
     if state[Off.N_TEAMS] == 1:
         them = 0
     ws = state[Off.WENT_OUT_SEAT]
-    went = 1 if state[Off.END_REASON] == End.WENT_OUT and ws >= 0 and state[Off.TEAM_OF_SEAT + ws] == team else 0
+    went = (
+        1
+        if state[Off.END_REASON] == End.WENT_OUT
+        and ws >= 0
+        and state[Off.TEAM_OF_SEAT + ws] == team
+        else 0
+    )
     return us, them, went
 
 
 @njit(cache=True)
-def rollout_actions_nb(obs, know, params, actions, active, strat_ids, knobs, seed, start,
-                       model_id, model_knobs, tries, out_us, out_them, out_went, status, stats) -> int:
+def rollout_actions_nb(
+    obs,
+    know,
+    params,
+    actions,
+    active,
+    strat_ids,
+    knobs,
+    seed,
+    start,
+    model_id,
+    model_knobs,
+    tries,
+    out_us,
+    out_them,
+    out_went,
+    status,
+    stats,
+) -> int:
     """Rollouts start .. start+n-1 (n = out_us.shape[0]) of every active candidate action.
 
     Parameters
@@ -118,8 +141,22 @@ def rollout_actions_nb(obs, know, params, actions, active, strat_ids, knobs, see
         if model_id < 0:
             code = sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
         else:
-            code = sample_consistent_nb(obs, know, params, wrng, world, pool, unseen, suit_next,
-                                        model_ids, model_kn, tries, mobs, buf, stats)
+            code = sample_consistent_nb(
+                obs,
+                know,
+                params,
+                wrng,
+                world,
+                pool,
+                unseen,
+                suit_next,
+                model_ids,
+                model_kn,
+                tries,
+                mobs,
+                buf,
+                stats,
+            )
         if code != OK:
             status[0] = WORLD_ERROR
             status[1] = code

@@ -68,18 +68,29 @@ def _meld_sizes_nb(state: np.ndarray, team: int, dc: np.ndarray, r: int) -> None
     n_teams = state[Off.N_TEAMS]
     u = team * N_KINDS
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        dc[DC_MELD_US + k - FIRST_NATURAL, r] = state[Off.MELD_NAT + u + k] + state[Off.MELD_TWO + u + k] + state[Off.MELD_JOKER + u + k]
+        dc[DC_MELD_US + k - FIRST_NATURAL, r] = (
+            state[Off.MELD_NAT + u + k]
+            + state[Off.MELD_TWO + u + k]
+            + state[Off.MELD_JOKER + u + k]
+        )
     if n_teams == 2:  # one opposing team: no maximum to take
         o = (1 - team) * N_KINDS
         for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            dc[DC_MELD_THEM + k - FIRST_NATURAL, r] = state[Off.MELD_NAT + o + k] + state[Off.MELD_TWO + o + k] + state[Off.MELD_JOKER + o + k]
+            dc[DC_MELD_THEM + k - FIRST_NATURAL, r] = (
+                state[Off.MELD_NAT + o + k]
+                + state[Off.MELD_TWO + o + k]
+                + state[Off.MELD_JOKER + o + k]
+            )
         return
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         them = 0
         for t in range(n_teams):
             if t != team:
                 j = t * N_KINDS + k
-                them = max(them, state[Off.MELD_NAT + j] + state[Off.MELD_TWO + j] + state[Off.MELD_JOKER + j])
+                them = max(
+                    them,
+                    state[Off.MELD_NAT + j] + state[Off.MELD_TWO + j] + state[Off.MELD_JOKER + j],
+                )
         dc[DC_MELD_THEM + k - FIRST_NATURAL, r] = them
 
 
@@ -87,8 +98,16 @@ def _meld_sizes_nb(state: np.ndarray, team: int, dc: np.ndarray, r: int) -> None
 # then keeps fewer of its values in registers; inlined, a fully logged greedy hand costs about
 # 1 us less (benchmarks/bench_log_cost.py)
 @njit(cache=True, _nrt=False, inline="always")
-def log_cards_nb(state: np.ndarray, action: int, drawn1: int, drawn2: int, melds_fresh: bool, prev_team: int,
-                 dc: np.ndarray, r: int) -> None:
+def log_cards_nb(
+    state: np.ndarray,
+    action: int,
+    drawn1: int,
+    drawn2: int,
+    melds_fresh: bool,
+    prev_team: int,
+    dc: np.ndarray,
+    r: int,
+) -> None:
     """Card columns of decision row r, before the action is applied.
 
     Parameters
@@ -166,4 +185,3 @@ def drawn_kinds_nb(state: np.ndarray, pos0: int) -> tuple:
         elif b < 0:
             b = kind
     return a, b
-

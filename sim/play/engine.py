@@ -80,7 +80,6 @@ class ChunkResult:
         return self._decisions
 
 
-
 def _rotation_tables(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
     n_rot = 3 if rules.players == 5 else 1
     params = np.stack([rules.to_params(h) for h in range(n_rot)]).astype(np.int32)
@@ -91,16 +90,22 @@ def _rotation_tables(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
     return params, seats
 
 
-def strategy_tables(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray]:
+def strategy_tables(
+    rules: RuleSet, strategies: tuple[str, ...] | list[str]
+) -> tuple[np.ndarray, np.ndarray]:
     ids, knobs, _ = strategy_tables_search(rules, strategies)
     return ids, knobs
 
 
-def strategy_tables_search(rules: RuleSet, strategies: tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def strategy_tables_search(
+    rules: RuleSet, strategies: tuple[str, ...] | list[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per table seat: strategy id, knobs and search configuration (sim.play.search.loop.Cfg;
     all zero for a plain strategy).  A search player's id and knobs are its base strategy's."""
     if len(strategies) != rules.players:
-        raise ValueError(f"{len(strategies)} strategies given for {rules.players} seats; give one per seat")
+        raise ValueError(
+            f"{len(strategies)} strategies given for {rules.players} seats; give one per seat"
+        )
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     cfg = np.zeros((MAX_SEATS, CFG_SIZE), np.float64)
@@ -110,7 +115,9 @@ def strategy_tables_search(rules: RuleSet, strategies: tuple[str, ...] | list[st
             ids[s], knobs[s] = base_arrays(sp, rules.label)  # the base plays its table's tuned set
             cfg[s] = sp.cfg()
         else:
-            ids[s], knobs[s] = parse_spec(spec, rules.label)  # a strategy tuned per table plays its table's set
+            ids[s], knobs[s] = parse_spec(
+                spec, rules.label
+            )  # a strategy tuned per table plays its table's set
     return ids, knobs, cfg
 
 
@@ -173,7 +180,9 @@ def run_chunk(
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
     if any(str(x).startswith("openspiel-") for x in strategies):
         if seat_stock:
-            raise ValueError("OpenSpiel bots play without per-seat stock streams; leave seat_stock out")
+            raise ValueError(
+                "OpenSpiel bots play without per-seat stock streams; leave seat_stock out"
+            )
         return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
     # check=None (not False), log_rate=None (not 0) compile a loop without the invariant checks,
     # without the decision logging (sim/play/loop.py, play_chunk_nb)
@@ -181,26 +190,53 @@ def run_chunk(
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
     if search and seat_stock:
-        raise ValueError("search players (pimc, ismcts) play without per-seat stock streams; "
-                         "leave seat_stock out or seat only compiled strategies")
+        raise ValueError(
+            "search players (pimc, ismcts) play without per-seat stock streams; "
+            "leave seat_stock out or seat only compiled strategies"
+        )
     start_cum = _start_scores(start_scores, rules.n_teams, count)
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
     reserve = 4096
     # rows per logged hand: ~85 for good strategies, ~145 for random; too small a guess only costs
     # a rerun of the chunk (status BUFFER), never a different result
-    dec_cap = int(count * log_rate * 120 * (8 if games_mode else 1)) + reserve + 16 if log_rate > 0 else 1
+    dec_cap = (
+        int(count * log_rate * 120 * (8 if games_mode else 1)) + reserve + 16 if log_rate > 0 else 1
+    )
     while True:
         hand_out = _hand_records(hands_cap, reuse_buffers, bool(luck))
         game_out = np.zeros(count + 1, game_record_dt)
-        d8, d16, d32, d64, dc = _decision_columns(dec_cap, reuse_buffers, len(card_fields))  # used rows are written in full
+        d8, d16, d32, d64, dc = _decision_columns(
+            dec_cap, reuse_buffers, len(card_fields)
+        )  # used rows are written in full
         status = np.zeros(Slot.SIZE, np.int64)
         # search players: their context keeps their knowledge and scratch (sim.play.search.loop)
         agent = new_agent(cfg) if search else None
         done, n_h, n_g, n_d = play_chunk_nb(
-            params_rot, seat_tables, ids, knobs, seed, start, count, games_mode,
-            float(log_rate) if log_rate > 0 else None, True if check else None, hand_out, game_out, d8, d16, d32, d64, reserve if log_rate > 0 else 0, status,
-            start_cum, cards, dc, bool(luck), agent, bool(seat_stock),
+            params_rot,
+            seat_tables,
+            ids,
+            knobs,
+            seed,
+            start,
+            count,
+            games_mode,
+            float(log_rate) if log_rate > 0 else None,
+            True if check else None,
+            hand_out,
+            game_out,
+            d8,
+            d16,
+            d32,
+            d64,
+            reserve if log_rate > 0 else 0,
+            status,
+            start_cum,
+            cards,
+            dc,
+            bool(luck),
+            agent,
+            bool(seat_stock),
         )
         if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
@@ -238,19 +274,37 @@ def _start_scores(scores: npt.ArrayLike | None, n_teams: int, count: int) -> np.
     arr = np.asarray(scores)
     if arr.ndim == 1:
         arr = arr[None, :]
-    if arr.ndim != 2 or arr.shape[1] != n_teams or arr.shape[0] not in (1, count) or arr.dtype.kind not in "iu":
-        raise ValueError(f"start_scores: give integers of shape ({n_teams},) or ({count}, {n_teams}), "
-                         f"got {arr.dtype} {arr.shape}")
+    if (
+        arr.ndim != 2
+        or arr.shape[1] != n_teams
+        or arr.shape[0] not in (1, count)
+        or arr.dtype.kind not in "iu"
+    ):
+        raise ValueError(
+            f"start_scores: give integers of shape ({n_teams},) or ({count}, {n_teams}), "
+            f"got {arr.dtype} {arr.shape}"
+        )
     if np.abs(arr).max(initial=0) >= 1 << 30:
         raise ValueError("start_scores: scores must lie within +-2**30")
     out = np.zeros((arr.shape[0], MAX_TEAMS), np.int32)
     out[:, :n_teams] = arr
     return out
-def _run_openspiel_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int,
-                         mode: str, log_rate: float) -> ChunkResult:
+
+
+def _run_openspiel_chunk(
+    rules: RuleSet,
+    strategies: tuple[str, ...],
+    seed: int,
+    start: int,
+    count: int,
+    mode: str,
+    log_rate: float,
+) -> ChunkResult:
     """Tables with an OpenSpiel bot: the Python loop of sim.play.search.pyloop (optional extra)."""
     if mode != "hands" or log_rate > 0:
-        raise ValueError("OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)")
+        raise ValueError(
+            "OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)"
+        )
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -307,4 +361,3 @@ def action_text_safe(action: int) -> str:
         return repr(action_text(action))
     except Exception:  # any failure: only for the message
         return str(action)
-

@@ -49,9 +49,23 @@ from sim.core.rules import RuleSet
 from sim.play.loop import deck_composition_nb, fill_deck_nb
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 
-END_TEXT = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "stock exhausted",
-            End.RED3_LAST: "red three was the last stock card", End.TURN_LIMIT: "turn limit"}
-SCORE_PARTS = ("score", "meld_points", "canasta_bonus", "red3_points", "go_out_bonus", "hand_penalty", "canastas", "natural_canastas")
+END_TEXT = {
+    End.RUNNING: "running",
+    End.WENT_OUT: "went out",
+    End.EXHAUSTED: "stock exhausted",
+    End.RED3_LAST: "red three was the last stock card",
+    End.TURN_LIMIT: "turn limit",
+}
+SCORE_PARTS = (
+    "score",
+    "meld_points",
+    "canasta_bonus",
+    "red3_points",
+    "go_out_bonus",
+    "hand_penalty",
+    "canastas",
+    "natural_canastas",
+)
 
 
 class IllegalActionError(CanastaError):
@@ -91,7 +105,9 @@ class GameState:
     def _knows(self) -> np.ndarray:
         """``know``, which __post_init__ fills unless the hand does not track it (int32[n_seats, Know.SIZE])."""
         if self.know is None:
-            raise CanastaError("this hand keeps no knowledge (GameState.new_hand(track_knowledge=False))")
+            raise CanastaError(
+                "this hand keeps no knowledge (GameState.new_hand(track_knowledge=False))"
+            )
         return self.know
 
     # ------------------------------------------------------------------ creation
@@ -156,8 +172,15 @@ class GameState:
             cum[t] = v
         state = np.zeros(Off.STATE_SIZE, np.int32)
         init_hand_nb(state, params, kinds.astype(np.int32), n_cards, dealer, cum)
-        return cls(rules, state, params, kinds.astype(np.int32), tuple(rules.active_seats(hand)), key,
-                   tracks_knowledge=bool(track_knowledge))
+        return cls(
+            rules,
+            state,
+            params,
+            kinds.astype(np.int32),
+            tuple(rules.active_seats(hand)),
+            key,
+            tracks_knowledge=bool(track_knowledge),
+        )
 
     @classmethod
     def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
@@ -174,8 +197,16 @@ class GameState:
         for s in range(setup.n_seats):
             know_init_nb(know[s], s, position.pile_hidden)
         know[position.me] = setup.know
-        return cls(rules, state, setup.params, np.zeros(0, np.int32), tuple(range(setup.n_seats)), None,
-                   know=know, pile_hidden=position.pile_hidden)
+        return cls(
+            rules,
+            state,
+            setup.params,
+            np.zeros(0, np.int32),
+            tuple(range(setup.n_seats)),
+            None,
+            know=know,
+            pile_hidden=position.pile_hidden,
+        )
 
     def position(self, seat: int | None = None):
         """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
@@ -237,7 +268,10 @@ class GameState:
         return out
 
     def pile(self) -> list[str]:
-        return [kind_name(code_kind(int(k))) for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]]
+        return [
+            kind_name(code_kind(int(k)))
+            for k in self.state[Off.PILE : Off.PILE + self.state[Off.PILE_LEN]]
+        ]
 
     @property
     def pile_top(self) -> int:
@@ -263,7 +297,9 @@ class GameState:
         self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])
-        hidden = int(self._knows[0, Know.PILE_HIDDEN]) if self.tracks_knowledge else self.pile_hidden
+        hidden = (
+            int(self._knows[0, Know.PILE_HIDDEN]) if self.tracks_knowledge else self.pile_hidden
+        )
         observe_nb(self.state, self.seat if seat is None else seat, hidden, obs, samba)
         return obs
 
@@ -286,7 +322,11 @@ class GameState:
         for q in range(MAX_SEQS):
             j = team * MAX_SEQS + q
             if self.state[Off.SEQ_LEN + j]:
-                out[q] = (int(self.state[Off.SEQ_SUIT + j]), int(self.state[Off.SEQ_LOW + j]), int(self.state[Off.SEQ_LEN + j]))
+                out[q] = (
+                    int(self.state[Off.SEQ_SUIT + j]),
+                    int(self.state[Off.SEQ_LOW + j]),
+                    int(self.state[Off.SEQ_LEN + j]),
+                )
         return out
 
     def text(self, action: int) -> str:
@@ -308,7 +348,9 @@ class GameState:
         seat = self.seat
         why = int(why_illegal_nb(self.state, Off.HANDS + seat * N_KINDS, self.params, a))
         if why:
-            raise IllegalActionError(f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}")
+            raise IllegalActionError(
+                f"illegal action {text!r} for seat {self.seat_table[seat]}: {WHY_TEXT[why]}"
+            )
         for s in range(self.n_seats if self.tracks_knowledge else 0):
             know_update_nb(self._knows[s], self.state, self.params, a)
         # checked just above: the `do` half alone (apply_action_nb would check again, and
@@ -324,9 +366,13 @@ class GameState:
         if isinstance(action, str):
             return parse_action(action, self.pile_top, self.sequences(self.team))
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
-            raise ActionTextError(f"action {action!r}: give an action id 0..{N_ACTIONS - 1} or text like 'draw'")
+            raise ActionTextError(
+                f"action {action!r}: give an action id 0..{N_ACTIONS - 1} or text like 'draw'"
+            )
         if not 0 <= int(action) < N_ACTIONS:
-            raise ActionTextError(f"action {int(action)}: no such action id; ids run 0..{N_ACTIONS - 1}")
+            raise ActionTextError(
+                f"action {int(action)}: no such action id; ids run 0..{N_ACTIONS - 1}"
+            )
         return int(action)
 
     # ------------------------------------------------------------------ scoring
@@ -335,7 +381,9 @@ class GameState:
         hand penalty, canastas, natural canastas (meaningful once the hand is over)."""
         out = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
         score_hand_nb(self.state, self.params, out)
-        return {name: [int(v) for v in out[i, : self.n_teams]] for i, name in enumerate(SCORE_PARTS)}
+        return {
+            name: [int(v) for v in out[i, : self.n_teams]] for i, name in enumerate(SCORE_PARTS)
+        }
 
     @property
     def actions(self) -> list[int]:
@@ -350,7 +398,9 @@ def _check_cum(cum_scores: Any, n_teams: int) -> list[int] | None:
     if len(cum_scores) == 0:  # no scores: every team starts at 0
         return None
     if len(cum_scores) != n_teams:
-        raise CanastaError(f"cum_scores has {len(cum_scores)} scores; give one per team ({n_teams})")
+        raise CanastaError(
+            f"cum_scores has {len(cum_scores)} scores; give one per team ({n_teams})"
+        )
     return [check_int(f"cum_scores[{t}]", v, *limits.CUM_SCORE) for t, v in enumerate(cum_scores)]
 
 
@@ -362,8 +412,14 @@ def _check_deck(deck: Any) -> Any:
         raise DeckError(f"deck={deck!r}: give deck text ('AS 10H ...') or a list of card ids")
     ids = []
     for i, c in enumerate(deck):
-        if isinstance(c, bool) or not isinstance(c, numbers.Integral) or not 0 <= int(c) <= JOKER_ID:
-            raise DeckError(f"deck[{i}]={c!r}: card ids run 0..{JOKER_ID} (0..51 suited cards, {JOKER_ID} the joker)")
+        if (
+            isinstance(c, bool)
+            or not isinstance(c, numbers.Integral)
+            or not 0 <= int(c) <= JOKER_ID
+        ):
+            raise DeckError(
+                f"deck[{i}]={c!r}: card ids run 0..{JOKER_ID} (0..51 suited cards, {JOKER_ID} the joker)"
+            )
         ids.append(int(c))
     return ids
 

@@ -30,8 +30,17 @@ from sim.core.enums import MAX_SEATS, MAX_SEQS, N_KINDS, Act, Kind, Off
 from sim.core.layout import Field, layout
 from sim.play.loop import build_obs_nb
 
-__all__ = ["Know", "know_init_nb", "know_update_nb", "know_after_nb", "mask_pile_nb", "observe_nb", "new_know",
-           "is_take_nb", "take_hand_cards_nb"]
+__all__ = [
+    "Know",
+    "know_init_nb",
+    "know_update_nb",
+    "know_after_nb",
+    "mask_pile_nb",
+    "observe_nb",
+    "new_know",
+    "is_take_nb",
+    "take_hand_cards_nb",
+]
 
 _SK = MAX_SEATS * N_KINDS
 KNOW_ROWS = (
@@ -154,7 +163,11 @@ def _sequence_nb(know, state, seat, action) -> None:
         return
     slot = (action - Act.SEQ_ADD) // 2
     j = state[Off.TEAM_OF_SEAT + seat] * MAX_SEQS + slot
-    k = state[Off.SEQ_LOW + j] - 1 if (action - Act.SEQ_ADD) % 2 == 0 else state[Off.SEQ_LOW + j] + state[Off.SEQ_LEN + j]
+    k = (
+        state[Off.SEQ_LOW + j] - 1
+        if (action - Act.SEQ_ADD) % 2 == 0
+        else state[Off.SEQ_LOW + j] + state[Off.SEQ_LEN + j]
+    )
     _out_nb(know, seat, k, 1)
 
 
@@ -222,7 +235,11 @@ def mask_pile_nb(state: np.ndarray, hidden: int, obs: np.ndarray) -> None:
     known_freeze = 0
     for j in range(hidden):
         obs[Off.PILE_COUNTS + (state[Off.PILE + j] & 15)] -= 1
-    known_freeze = obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3]
+    known_freeze = (
+        obs[Off.PILE_COUNTS + Kind.TWO]
+        + obs[Off.PILE_COUNTS + Kind.JOKER]
+        + obs[Off.PILE_COUNTS + Kind.RED3]
+    )
     if not frozen:
         obs[Off.PILE_FREEZE] = 0
     else:

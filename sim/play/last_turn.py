@@ -30,10 +30,22 @@ import numpy as np
 from sim.core.actions import action_text
 from sim.core.enums import KIND_NAMES, MAX_SEQS, N_KINDS, Act, Kind, Off, Par, Phase
 
-__all__ = ["LastTurn", "parse_last_turn", "parse_last_turns", "last_turn_text", "turns_from_know", "draw_snapshot", "undo_later_turns",
-           "discard_visible", "DRAW_ACTIONS"]
+__all__ = [
+    "LastTurn",
+    "parse_last_turn",
+    "parse_last_turns",
+    "last_turn_text",
+    "turns_from_know",
+    "draw_snapshot",
+    "undo_later_turns",
+    "discard_visible",
+    "DRAW_ACTIONS",
+]
 
-DRAW_ACTIONS = {action_text(a): a for a in (Act.DRAW, Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO)}
+DRAW_ACTIONS = {
+    action_text(a): a
+    for a in (Act.DRAW, Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO)
+}
 DRAW_ACTIONS.update({action_text(a): a for a in range(Act.TAKE_SEQ, Act.TAKE_SEQ + 2 * MAX_SEQS)})
 
 
@@ -62,7 +74,9 @@ def parse_last_turn(seat: int, text: str, error) -> LastTurn:
     parts = [p.strip() for p in text.split("|")]
     first = " ".join(parts[0].lower().split()).replace("jk", "JK")
     if first not in DRAW_ACTIONS:
-        raise error(f"{label}: starts with {parts[0]!r}; use one of {', '.join(list(DRAW_ACTIONS)[:5])}")
+        raise error(
+            f"{label}: starts with {parts[0]!r}; use one of {', '.join(list(DRAW_ACTIONS)[:5])}"
+        )
     action = DRAW_ACTIONS[first]
     melded, took, discard = np.zeros(N_KINDS, np.int64), None, None
     for p in parts[1:]:
@@ -73,13 +87,17 @@ def parse_last_turn(seat: int, text: str, error) -> LastTurn:
         elif word == "took" and action != Act.DRAW:
             took = [card_kind(t) for t in rest.replace(",", " ").split()]
             if not took or took[-1] == Kind.RED3:
-                raise error(f"{label}: took lists the pile taken, bottom first, its top (not a red three) last")
+                raise error(
+                    f"{label}: took lists the pile taken, bottom first, its top (not a red three) last"
+                )
         elif word == "discard" and len(rest.split()) == 1:
             discard = card_kind(rest)
             if discard == Kind.RED3:
                 raise error(f"{label}: a red three is never discarded")
         else:
-            raise error(f"{label}: {p!r}; write 'took CARDS' (a take), 'melded CARDS' or 'discard CARD'")
+            raise error(
+                f"{label}: {p!r}; write 'took CARDS' (a take), 'melded CARDS' or 'discard CARD'"
+            )
     if discard is None:
         raise error(f"{label}: give the discard that ended the turn ('| discard CARD')")
     return LastTurn(action, discard, melded, took)
@@ -126,11 +144,22 @@ def turns_from_know(know: np.ndarray, state: np.ndarray, viewer: int) -> dict[in
 
     out = {}
     for s in range(int(state[Off.N_SEATS])):
-        if s == viewer or not know[Know.SNAP_VALID + s] or not know[Know.DRAW_VALID + s] or state[Off.LAST_DISCARD + s] < 0:
+        if (
+            s == viewer
+            or not know[Know.SNAP_VALID + s]
+            or not know[Know.DRAW_VALID + s]
+            or state[Off.LAST_DISCARD + s] < 0
+        ):
             continue
         base = Know.DSNAP + s * Off.PUB_SIZE
-        action, top, d = int(know[Know.DRAW_ACT + s]), int(know[base + Off.PILE_TOP]), int(state[Off.LAST_DISCARD + s])
-        melded = know[Know.TURN_OUT + s * N_KINDS : Know.TURN_OUT + (s + 1) * N_KINDS].astype(np.int64)
+        action, top, d = (
+            int(know[Know.DRAW_ACT + s]),
+            int(know[base + Off.PILE_TOP]),
+            int(state[Off.LAST_DISCARD + s]),
+        )
+        melded = know[Know.TURN_OUT + s * N_KINDS : Know.TURN_OUT + (s + 1) * N_KINDS].astype(
+            np.int64
+        )
         took = None
         if action != Act.DRAW:
             melded -= _take_cards(action, top)
@@ -163,7 +192,11 @@ def _table_before(snap: np.ndarray, team: int, laid: np.ndarray) -> None:
             snap[off + i] -= take
             wild[off] -= take
             snap[off + i] = min(int(snap[off + i]), int(snap[Off.MELD_NAT + i]))
-    if not any(snap[o + team * N_KINDS + k] for o in (Off.MELD_NAT, Off.MELD_TWO, Off.MELD_JOKER) for k in range(N_KINDS)):
+    if not any(
+        snap[o + team * N_KINDS + k]
+        for o in (Off.MELD_NAT, Off.MELD_TWO, Off.MELD_JOKER)
+        for k in range(N_KINDS)
+    ):
         snap[Off.TEAM_OPENED + team] = 0
 
 
@@ -193,7 +226,13 @@ def draw_snapshot(know: np.ndarray, params: np.ndarray, seat: int, lt: LastTurn)
     snap[Off.HAND_SIZE + seat] += int((lt.melded + take).sum()) - int(brought.sum()) - drawn
     snap[Off.STOCK_LEN] += drawn
     snap[Off.PHASE] = Phase.DRAW
-    for f in (Off.TOOK_PILE, Off.PENDING_VALUE, Off.ASIDE_LEN, Off.CANASTAS_THIS_TURN, Off.MELDED_BEFORE):
+    for f in (
+        Off.TOOK_PILE,
+        Off.PENDING_VALUE,
+        Off.ASIDE_LEN,
+        Off.CANASTAS_THIS_TURN,
+        Off.MELDED_BEFORE,
+    ):
         snap[f] = 0
     row = slice(seat * N_KINDS, (seat + 1) * N_KINDS)
     known = know[Know.KNOWN + row.start : Know.KNOWN + row.stop].astype(np.int64)
@@ -202,7 +241,9 @@ def draw_snapshot(know: np.ndarray, params: np.ndarray, seat: int, lt: LastTurn)
     know[Know.DRAW_VALID + seat] = 1
     know[Know.DRAW_ACT + seat] = lt.action
     know[Know.TURN_UNK + seat] = 0 if (lt.action == Act.DRAW or lt.took) else 1
-    know[Know.KNOWN_AT_DRAW + row.start : Know.KNOWN_AT_DRAW + row.stop] = np.maximum(known - brought, 0)
+    know[Know.KNOWN_AT_DRAW + row.start : Know.KNOWN_AT_DRAW + row.stop] = np.maximum(
+        known - brought, 0
+    )
     out = lt.melded + take
     out[lt.discard] += 1
     know[Know.TURN_OUT + row.start : Know.TURN_OUT + row.stop] = out
@@ -254,10 +295,14 @@ def parse_last_turns(raw, players, me, last, error) -> dict:
         if f"last_turn {s}" not in raw:
             continue
         if s >= players or s == me:
-            raise error(f"last_turn {s}: give the last turn of another seat 0..{players - 1} (not me)")
+            raise error(
+                f"last_turn {s}: give the last turn of another seat 0..{players - 1} (not me)"
+            )
         lt = parse_last_turn(s, raw[f"last_turn {s}"], error)
         if last is not None and last[s] not in (-1, lt.discard):
-            raise error(f"last_turn {s}: ends with discard {KIND_NAMES[lt.discard]} but last_discard "
-                                f"says {KIND_NAMES[last[s]]}")
+            raise error(
+                f"last_turn {s}: ends with discard {KIND_NAMES[lt.discard]} but last_discard "
+                f"says {KIND_NAMES[last[s]]}"
+            )
         turns[s] = lt
     return turns

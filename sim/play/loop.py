@@ -134,7 +134,13 @@ def log_hash_nb(seed: int, game: int, hand: int) -> float:
 
 
 @njit(cache=True, _nrt=False)
-def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarray, totals: np.ndarray, buf: np.ndarray) -> int:
+def check_state_nb(
+    state: np.ndarray,
+    params: np.ndarray,
+    composition: np.ndarray,
+    totals: np.ndarray,
+    buf: np.ndarray,
+) -> int:
     """Invariants after every action: a Check code (Check.FINE = 0; text in sim.play.status)."""
     if state[Off.PHASE] != Phase.OVER:
         if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
@@ -155,7 +161,10 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
             pile_freeze += c
     if params[Par.UPCARD_FREEZES] != 0 and pile_freeze != state[Off.PILE_FREEZE]:
         return Check.PILE_FREEZE
-    if state[Off.PILE_LEN] > 0 and code_kind_nb(state[Off.PILE + state[Off.PILE_LEN] - 1]) != state[Off.PILE_TOP]:
+    if (
+        state[Off.PILE_LEN] > 0
+        and code_kind_nb(state[Off.PILE + state[Off.PILE_LEN] - 1]) != state[Off.PILE_TOP]
+    ):
         return Check.PILE_FREEZE
     for s in range(state[Off.N_SEATS]):
         n = 0
@@ -168,7 +177,11 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
             return Check.HAND_SIZE
         if state[Off.HANDS + s * N_KINDS + Kind.RED3] != 0:
             return Check.HAND_SIZE
-        if n == 0 and not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT and state[Off.WENT_OUT_SEAT] == s):
+        if n == 0 and not (
+            state[Off.PHASE] == Phase.OVER
+            and state[Off.END_REASON] == End.WENT_OUT
+            and state[Off.WENT_OUT_SEAT] == s
+        ):
             if not (state[Off.ASIDE_LEN] > 0 and state[Off.SEAT] == s):
                 return Check.EMPTY_HAND
     for s in range(state[Off.N_SEATS]):
@@ -213,14 +226,18 @@ def check_state_nb(state: np.ndarray, params: np.ndarray, composition: np.ndarra
                 return Check.MELD
             if params[Par.MULTI_MELDS] != 0 and nat + w >= params[Par.CANASTA_SIZE]:
                 return Check.MELD  # a completed canasta is closed at once
-            if state[Off.TEAM_OPENED + t] == 0 and not (state[Off.TEAM_OF_SEAT + state[Off.SEAT]] == t and state[Off.PENDING_VALUE] > 0):
+            if state[Off.TEAM_OPENED + t] == 0 and not (
+                state[Off.TEAM_OF_SEAT + state[Off.SEAT]] == t and state[Off.PENDING_VALUE] > 0
+            ):
                 if not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT):
                     return Check.NOT_OPENED
     return Check.FINE
 
 
 @njit(cache=True, _nrt=False)
-def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, composition: np.ndarray) -> int:
+def check_score_nb(
+    state: np.ndarray, params: np.ndarray, score: np.ndarray, composition: np.ndarray
+) -> int:
     """Cross-check the score by a different route: the points on the table must equal the value
     of the whole deck minus what is in hands, pile, stock and aside; the parts must add up."""
     val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
@@ -250,7 +267,9 @@ def check_score_nb(state: np.ndarray, params: np.ndarray, score: np.ndarray, com
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one call site; ~60 arguments to pass otherwise
-def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, d8, d16, d32, d64, r, seed, game, hand) -> None:
+def _log_decision_nb(
+    state, seat_table, action, n_legal, can0, can1, can2, d8, d16, d32, d64, r, seed, game, hand
+) -> None:
     """Decision row r, column-wise (layout `D8`, `D16`, `D32`, `D64`): the key, who decides
     what, and the state features (docs/DATA.md).  can0..can2: the canastas of teams 0..2."""
     seat = state[Off.SEAT]
@@ -319,8 +338,33 @@ def _log_decision_nb(state, seat_table, action, n_legal, can0, can1, can2, d8, d
 # function: inlined too, it saves as much again but makes the expert loop ~5% slower.
 @njit(cache=True, _nrt=False, inline="always")
 def play_hand_nb(
-    state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-    seed, game, hand, log, d8, d16, d32, d64, dec_n, check, composition, totals, status, cards, dc, agent,
+    state,
+    params,
+    deck,
+    n_cards,
+    dealer,
+    cum,
+    strat_ids,
+    knobs,
+    rng,
+    obs,
+    buf,
+    seed,
+    game,
+    hand,
+    log,
+    d8,
+    d16,
+    d32,
+    d64,
+    dec_n,
+    check,
+    composition,
+    totals,
+    status,
+    cards,
+    dc,
+    agent,
 ) -> int:
     """Play one hand to its end from a dealt deck; returns the new number of decision rows.
 
@@ -349,8 +393,29 @@ def play_hand_nb(
             flag_invariant_nb(status, code, game, hand, -1)
             return dec_n
     return play_out_nb(
-        state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
-        check, composition, totals, status, cards, dc, agent,
+        state,
+        params,
+        strat_ids,
+        knobs,
+        rng,
+        obs,
+        buf,
+        seed,
+        game,
+        hand,
+        log,
+        d8,
+        d16,
+        d32,
+        d64,
+        dec_n,
+        check,
+        composition,
+        totals,
+        status,
+        cards,
+        dc,
+        agent,
     )
 
 
@@ -367,8 +432,29 @@ def _cached_canastas_wrong_nb(state, params, can0, can1, can2) -> bool:
 
 @njit(cache=True, _nrt=False)
 def play_out_nb(
-    state, params, strat_ids, knobs, rng, obs, buf, seed, game, hand, log, d8, d16, d32, d64, dec_n,
-    check, composition, totals, status, cards, dc, agent,
+    state,
+    params,
+    strat_ids,
+    knobs,
+    rng,
+    obs,
+    buf,
+    seed,
+    game,
+    hand,
+    log,
+    d8,
+    d16,
+    d32,
+    d64,
+    dec_n,
+    check,
+    composition,
+    totals,
+    status,
+    cards,
+    dc,
+    agent,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
     (or search player: `agent`, sim/play/agent.py) decides from its observation, the engine applies; optional decision log and invariant
@@ -399,7 +485,9 @@ def play_out_nb(
         if agent is None and log is None:
             action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
         else:
-            action = agent_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
+            action = agent_decide(
+                agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand
+            )
         agent_before(agent, state, params, action)
         if log is not None and log:  # None: a run without logs (pruned by type, as `check`)
             if dec_n >= d8.shape[1]:
@@ -408,11 +496,17 @@ def play_out_nb(
             # the legal list (from the state, not from the strategy's copy) gives n_legal and
             # verifies the action: a member needs no second check (verify / do)
             n_legal = legal_actions_nb(state, Off.HANDS + seat * N_KINDS, params, buf)
-            if recount >= 0 and recount_kind >= 0 and meld_size_nb(state, recount, recount_kind) < csize:
+            if (
+                recount >= 0
+                and recount_kind >= 0
+                and meld_size_nb(state, recount, recount_kind) < csize
+            ):
                 recount = -1
             if recount != -1:
                 n_teams = state[Off.N_TEAMS]
-                if recount == -2 or recount == 0:  # np.int64(t): one compiled canastas_nb, not one per literal
+                if (
+                    recount == -2 or recount == 0
+                ):  # np.int64(t): one compiled canastas_nb, not one per literal
                     can0 = canastas_nb(state, params, np.int64(0))
                 if (recount == -2 or recount == 1) and n_teams > 1:
                     can1 = canastas_nb(state, params, np.int64(1))
@@ -421,17 +515,44 @@ def play_out_nb(
             if check is not None and _cached_canastas_wrong_nb(state, params, can0, can1, can2):
                 flag_invariant_nb(status, Check.LOGGED_CANASTAS, game, hand, state[Off.TURN])
                 return dec_n
-            _log_decision_nb(state, status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS], action, n_legal, can0, can1, can2, d8, d16, d32, d64, dec_n, seed, game, hand)
+            _log_decision_nb(
+                state,
+                status[Slot.SEAT_TABLE : Slot.SEAT_TABLE + MAX_SEATS],
+                action,
+                n_legal,
+                can0,
+                can1,
+                can2,
+                d8,
+                d16,
+                d32,
+                d64,
+                dec_n,
+                seed,
+                game,
+                hand,
+            )
             if cards:
                 if state[Off.PHASE] == Phase.DRAW:
                     drawn1 = -1
                     drawn2 = -1
                 # typed arguments: a constant-started variable would compile a second, literal version
-                log_cards_nb(state, action, np.int64(drawn1), np.int64(drawn2), np.bool_(melds_fresh), np.int64(prev_team), dc, dec_n)
+                log_cards_nb(
+                    state,
+                    action,
+                    np.int64(drawn1),
+                    np.int64(drawn2),
+                    np.bool_(melds_fresh),
+                    np.int64(prev_team),
+                    dc,
+                    dec_n,
+                )
                 pos0 = state[Off.STOCK_POS]
                 prev_team = state[Off.TEAM_OF_SEAT + seat]
             dec_n += 1
-            melds = not (action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW)
+            melds = not (
+                action == Act.DRAW or action == Act.DECLINE or Act.DISCARD <= action < Act.SEQ_NEW
+            )
             recount = state[Off.TEAM_OF_SEAT + seat] if melds else -1
             melds_fresh = melds
             recount_kind = -1
@@ -442,7 +563,13 @@ def play_out_nb(
                 if buf[j] == action:
                     verify = False
                     break
-        elif check is not None or agent is not None or TRUSTED[strat_ids[seat]] == 0 or action < 0 or action >= N_ACTIONS:
+        elif (
+            check is not None
+            or agent is not None
+            or TRUSTED[strat_ids[seat]] == 0
+            or action < 0
+            or action >= N_ACTIONS
+        ):
             verify = True
         else:
             # a decision function of CHOOSES_LEGAL (strategies/registry.py) found this action
@@ -450,7 +577,11 @@ def play_out_nb(
             verify = False
         # verify, then do (apply_action_nb's two halves): one call site of each, since every
         # call site costs this function stack slots that its entry zeroes on every hand
-        why = why_illegal_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, action) if verify else np.int64(0)
+        why = (
+            why_illegal_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, action)
+            if verify
+            else np.int64(0)
+        )
         if why == 0:
             do_action_nb(state, params, action)
             if log is not None and log and cards and action == Act.DRAW:
@@ -530,7 +661,9 @@ def _fill_hand_record_nb(rec, state, params, score, seed, game, hand, seat_table
 def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> None:
     """Join the hand's outcome into its decision rows (score_us, score_them, went_out_us)."""
     ws = state[Off.WENT_OUT_SEAT]
-    went_team = state[Off.TEAM_OF_SEAT + ws] if ws >= 0 and state[Off.END_REASON] == End.WENT_OUT else -1
+    went_team = (
+        state[Off.TEAM_OF_SEAT + ws] if ws >= 0 and state[Off.END_REASON] == End.WENT_OUT else -1
+    )
     # the best opposing score per team (MAX_TEAMS = 3), worked out once, not per row
     s0 = score[0, 0]
     s1 = score[0, 1] if n_teams > 1 else 0
@@ -549,9 +682,30 @@ def _outcome_to_decisions_nb(d8, d32, start, stop, state, score, n_teams) -> Non
 
 @njit(cache=True)
 def play_chunk_nb(
-    params_rot, seat_tables, table_strats, table_knobs, seed, start, count, games_mode,
-    log_rate, check, hand_out, game_out, d8, d16, d32, d64, dec_reserve, status, start_cum, cards, dc, luck,
-    agent, seat_stock,
+    params_rot,
+    seat_tables,
+    table_strats,
+    table_knobs,
+    seed,
+    start,
+    count,
+    games_mode,
+    log_rate,
+    check,
+    hand_out,
+    game_out,
+    d8,
+    d16,
+    d32,
+    d64,
+    dec_reserve,
+    status,
+    start_cum,
+    cards,
+    dc,
+    luck,
+    agent,
+    seat_stock,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -628,11 +782,15 @@ def play_chunk_nb(
                 status[Slot.SEAT_TABLE + s] = seat_tables[rot, s]
                 if s < n_act:
                     strat_ids[s] = table_strats[seat_tables[rot, s]]
-                    for k in range(knobs.shape[1]):  # a loop: a row assignment compiles numba's shape-error message (~1.7 CPU-s)
+                    for k in range(
+                        knobs.shape[1]
+                    ):  # a loop: a row assignment compiles numba's shape-error message (~1.7 CPU-s)
                         knobs[s, k] = table_knobs[seat_tables[rot, s], k]
             n_cards = deck_composition_nb(params, composition)
             fill_deck_nb(composition, deck)
-            seed_rng_nb(deck_rng, seed, game, h, np.int64(STREAM_DECK))  # typed: the literal would compile a second signature
+            seed_rng_nb(
+                deck_rng, seed, game, h, np.int64(STREAM_DECK)
+            )  # typed: the literal would compile a second signature
             shuffle_nb(deck_rng, deck, n_cards)
             dealer = (game + h) % n_act
             if log_rate is None:  # no decision logs: the logging code is left out (see check)
@@ -646,8 +804,33 @@ def play_chunk_nb(
                 return done, n_hands, n_games, n_dec
             dec_start = n_dec
             n_dec = play_hand_nb(
-                state, params, deck, n_cards, dealer, cum, strat_ids, knobs, rng, obs, buf,
-                seed, game, h, log, d8, d16, d32, d64, n_dec, check, composition, totals, status, cards, dc, agent,
+                state,
+                params,
+                deck,
+                n_cards,
+                dealer,
+                cum,
+                strat_ids,
+                knobs,
+                rng,
+                obs,
+                buf,
+                seed,
+                game,
+                h,
+                log,
+                d8,
+                d16,
+                d32,
+                d64,
+                n_dec,
+                check,
+                composition,
+                totals,
+                status,
+                cards,
+                dc,
+                agent,
             )
             if status[Slot.CODE] != Status.OK:
                 return done, n_hands, n_games, n_dec
@@ -658,7 +841,9 @@ def play_chunk_nb(
                 if code != 0:
                     flag_invariant_nb(status, code, game, h, state[Off.TURN])
                     return done, n_hands, n_games, n_dec
-            _fill_hand_record_nb(hand_out[n_hands], state, params, score, seed, game, h, seat_table, n_teams)
+            _fill_hand_record_nb(
+                hand_out[n_hands], state, params, score, seed, game, h, seat_table, n_teams
+            )
             n_hands += 1
             if games_mode == 0:
                 break
@@ -669,7 +854,9 @@ def play_chunk_nb(
                     best = cum[t]
             h += 1
             if best >= params[Par.GAME_TARGET] or h >= params[Par.MAX_HANDS]:
-                _fill_game_record_nb(game_out[n_games], seed, game, h, cum, best, n_teams, params[Par.GAME_TARGET])
+                _fill_game_record_nb(
+                    game_out[n_games], seed, game, h, cum, best, n_teams, params[Par.GAME_TARGET]
+                )
                 n_games += 1
                 break
         done += 1

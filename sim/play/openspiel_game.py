@@ -60,14 +60,20 @@ MAX_GAME_LENGTH = 108 + 4000
 def rules_from_params(params: dict) -> RuleSet:
     """The RuleSet of the game parameters (ValueError naming what is wrong)."""
     sets = [s for s in str(params.get("set", "")).split(";") if s.strip()]
-    rules = RuleSet.preset(str(params.get("preset", "classic")), int(params.get("players", 4)),
-                           str(params.get("team_layout", "")) or None, **parse_overrides(sets))
+    rules = RuleSet.preset(
+        str(params.get("preset", "classic")),
+        int(params.get("players", 4)),
+        str(params.get("team_layout", "")) or None,
+        **parse_overrides(sets),
+    )
     reason = rules.engine_supported()
     if reason:
         raise ValueError(reason)
     if rules.n_active != rules.players:
-        raise ValueError(f"{rules.players} players: a seat sits out each hand; the OpenSpiel game "
-                         "needs every seat active (2, 3, 4 or 6 players)")
+        raise ValueError(
+            f"{rules.players} players: a seat sits out each hand; the OpenSpiel game "
+            "needs every seat active (2, 3, 4 or 6 players)"
+        )
     p = rules.to_params(0)
     if p[Par.SEQUENCES] or p[Par.MULTI_MELDS]:
         raise ValueError("Samba rules are not supported by the OpenSpiel game (worlds need suits)")
@@ -148,9 +154,15 @@ class CanastaGame(pyspiel.Game):
         merged = {**_DEFAULTS, **(params or {})}
         rules = rules_from_params(merged)
         bound = float(20_000)
-        info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=N_KINDS,
-                                num_players=rules.players, min_utility=-bound, max_utility=bound,
-                                utility_sum=None, max_game_length=MAX_GAME_LENGTH)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=N_ACTIONS,
+            max_chance_outcomes=N_KINDS,
+            num_players=rules.players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=None,
+            max_game_length=MAX_GAME_LENGTH,
+        )
         super().__init__(_game_type(), info, merged)
         _setup(merged)  # checks the dealer
 
@@ -211,8 +223,14 @@ class CanastaState(pyspiel.State):
 
     def _deal(self) -> None:
         deck = deck_codes_from_kinds(self.kinds)
-        init_hand_nb(self.state, self._g.params_arr, deck, len(deck), self._g.dealer,
-                     np.zeros(MAX_TEAMS, np.int32))
+        init_hand_nb(
+            self.state,
+            self._g.params_arr,
+            deck,
+            len(deck),
+            self._g.dealer,
+            np.zeros(MAX_TEAMS, np.int32),
+        )
         for s in range(self.know.shape[0]):
             know_init_nb(self.know[s], s, 0)
 
@@ -241,8 +259,16 @@ class CanastaState(pyspiel.State):
 
     # ------------------------------------------------------------------ information
     @classmethod
-    def from_engine(cls, game: CanastaGame, rules: RuleSet, state: np.ndarray, know: np.ndarray,
-                    deck_kinds: list[int], moves: list[tuple[int, int]], dealer: int) -> CanastaState:
+    def from_engine(
+        cls,
+        game: CanastaGame,
+        rules: RuleSet,
+        state: np.ndarray,
+        know: np.ndarray,
+        deck_kinds: list[int],
+        moves: list[tuple[int, int]],
+        dealer: int,
+    ) -> CanastaState:
         """A state of a hand the lab's own loop is playing (rules as a RuleSet, which may carry
         --set values), for an OpenSpiel bot to decide on."""
         out = cls(game)
@@ -272,15 +298,28 @@ class CanastaState(pyspiel.State):
         obs = self.observation_vector(player_id)
         know = self.know[player_id]
         rng = np.zeros(2, np.uint64)
-        rng[0] = np.uint64(int(probability_sampler() * 2**63) if callable(probability_sampler)
-                           else int(probability_sampler.sample() * 2**63))
+        rng[0] = np.uint64(
+            int(probability_sampler() * 2**63)
+            if callable(probability_sampler)
+            else int(probability_sampler.sample() * 2**63)
+        )
         world = np.zeros(Off.STATE_SIZE, np.int32)
-        code = sample_world_nb(obs, know, self._g.params_arr, rng, world, np.zeros(MAX_CARDS, np.int32),
-                               np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64))
+        code = sample_world_nb(
+            obs,
+            know,
+            self._g.params_arr,
+            rng,
+            world,
+            np.zeros(MAX_CARDS, np.int32),
+            np.zeros(N_KINDS, np.int64),
+            np.zeros(N_KINDS, np.int64),
+        )
         if code:
             raise pyspiel.SpielError(f"cannot resample: {ERROR_TEXT[int(code)]}")
         # private fields the observation does not carry but the rules use
-        world[Off.PILE_TAKES:Off.PILE_TAKES + MAX_TEAMS] = self.state[Off.PILE_TAKES:Off.PILE_TAKES + MAX_TEAMS]
+        world[Off.PILE_TAKES : Off.PILE_TAKES + MAX_TEAMS] = self.state[
+            Off.PILE_TAKES : Off.PILE_TAKES + MAX_TEAMS
+        ]
         out = self.clone()
         out.state = world
         return out

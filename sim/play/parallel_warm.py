@@ -57,16 +57,30 @@ WHY_SEQ = Unit("sim.core.why", "why_seq_nb", SIG_WHY)
 WHY_ILLEGAL = Unit("sim.core.why", "why_illegal_nb", f"{A}, int64, {A}, int64")
 LEGAL = Unit("sim.core.legal", "legal_actions_nb", f"{A}, int64, {A}, {A}")
 DRAW_ONE = Unit("sim.core.apply", "draw_one_nb", SIG_STATE_ACTION)
-MELD_CARDS = Unit("sim.core.apply", "_meld_cards_nb", f"{A}, {A}, int32, int32, int64, int64, int64, int64, int64, bool")
+MELD_CARDS = Unit(
+    "sim.core.apply",
+    "_meld_cards_nb",
+    f"{A}, {A}, int32, int32, int64, int64, int64, int64, int64, bool",
+)
 TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
 DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
 KNOW_UPDATE = Unit("sim.play.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
 OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
-MELD_CHOICE = Unit("strategies.heuristic", "_meld_choice_nb", f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool")
-H_DISCARD = Unit("strategies.heuristic", "_discard_nb", f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64")
+MELD_CHOICE = Unit(
+    "strategies.heuristic",
+    "_meld_choice_nb",
+    f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool",
+)
+H_DISCARD = Unit(
+    "strategies.heuristic",
+    "_discard_nb",
+    f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64",
+)
 G_DISCARD = Unit("strategies.greedy", "_discard_nb", f"{A}, {A}, {A}")
-MELD_LOOKAHEAD = Unit("sim.core.why", "meld_lookahead_nb", f"{A}, int64, {A}, int32, int64, int64, int64, int64, bool")
+MELD_LOOKAHEAD = Unit(
+    "sim.core.why", "meld_lookahead_nb", f"{A}, int64, {A}, int32, int64, int64, int64, int64, bool"
+)
 WHY_DISCARD = Unit("sim.core.why", "_why_discard_nb", f"{A}, int64, {A}, int64, int32")
 BLACK3_AFTER = Unit("sim.core.why", "_why_black3_after_nb", f"{A}, {A}, {A}, int32, int64")
 AFTER_MOVE = Unit("sim.core.why", "_after_move_ok_nb", f"{A}, {A}, {A}, int32, int64, int64")
@@ -76,24 +90,42 @@ CAN_GO_OUT = Unit("sim.core.opening", "can_go_out_concealed_nb", f"{A}, {A}, {A}
 FINISH_POSSIBLE = Unit("sim.core.opening", "finish_possible_nb", f"{A}, {A}, {A}, int32")
 INIT_HAND = Unit("sim.core.apply", "init_hand_nb", f"{A}, {A}, {A}, int64, int64, {A}")
 PLAY_CHUNK = Unit("sim.play.loop", "play_chunk_nb", "")  # only asked whether it is cached
-DECK_COMPOSITION = Unit("sim.play.loop", "deck_composition_nb", f"{A}, int64[::1]")  # GameState.new_hand's
+DECK_COMPOSITION = Unit(
+    "sim.play.loop", "deck_composition_nb", f"{A}, int64[::1]"
+)  # GameState.new_hand's
 FILL_DECK = Unit("sim.play.loop", "fill_deck_nb", f"int64[::1], {A}")
 SEED_RNG = Unit("sim.core.rng", "seed_rng_nb", "uint64[::1], int64, int64, int64, int64")
 SHUFFLE = Unit("sim.core.rng", "shuffle_nb", f"uint64[::1], {A}, int64")
 RANDINT = Unit("sim.core.rng", "randint_nb", "uint64[::1], int64")
-OUTCOME = Unit("sim.play.loop", "_outcome_to_decisions_nb", f"int8[:, ::1], int32[:, ::1], int64, int64, {A}, int32[:, ::1], int32")
+OUTCOME = Unit(
+    "sim.play.loop",
+    "_outcome_to_decisions_nb",
+    f"int8[:, ::1], int32[:, ::1], int64, int64, {A}, int32[:, ::1], int32",
+)
 # the self-play loop of `canasta simulate`'s default run (no logs, no --check, no search agent:
 # those arguments are None), as play_chunk_nb calls it
 D2 = "[:, ::1]"
-PLAY_OUT = Unit("sim.play.loop", "play_out_nb",
-                f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
-                f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none")
-DECIDE = {name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
-          for name, module in (("random", "random_play"), ("greedy", "greedy"), ("heuristic", "heuristic"))}
+PLAY_OUT = Unit(
+    "sim.play.loop",
+    "play_out_nb",
+    f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
+    f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none",
+)
+DECIDE = {
+    name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
+    for name, module in (
+        ("random", "random_play"),
+        ("greedy", "greedy"),
+        ("heuristic", "heuristic"),
+    )
+}
 # what a decision function compiles when Python calls it (strategies.registry.decision_kernel):
 # random's Python body calls legal_actions_nb (compiled anyway) and randint_nb; the others call
 # legal_actions_nb's kernels, which the helper compiles for `canasta play`
-PLAY_DECIDE: dict[str, tuple[Step, ...]] = {"random": (RANDINT,), **{k: (Await(LEGAL), DECIDE[k]) for k in ("greedy", "heuristic")}}
+PLAY_DECIDE: dict[str, tuple[Step, ...]] = {
+    "random": (RANDINT,),
+    **{k: (Await(LEGAL), DECIDE[k]) for k in ("greedy", "heuristic")},
+}
 
 # Who compiles what, and when.  Nearly every kernel calls why_illegal_nb, which waits for the
 # longest chain of the rules core: the opening kernels -> _after_move_ok_nb -> why_take_nb,
@@ -107,27 +139,100 @@ PLAY_DECIDE: dict[str, tuple[Step, ...]] = {"random": (RANDINT,), **{k: (Await(L
 # The helper, started first, takes the opening kernels that gate _after_move_ok_nb; after
 # why_illegal_nb the three kernels that link it (legal_actions_nb, init_hand_nb, do_action_nb,
 # 2.5-3.5 CPU seconds each) are split 2:1, the small ones beside do_action_nb.
-PLAY_HELPER = (OBSERVE, SHUFFLE, FINISH_POSSIBLE, CAN_GO_OUT, Await(SEQ_PLAN), Await(MAX_MELD), AFTER_MOVE,
-               Await(BLACK3_AFTER), MELD_LOOKAHEAD, FILL_DECK, WHY_SEQ, MELD_CARDS, SEED_RNG, Await(WHY_ILLEGAL), LEGAL,
-               Await(DRAW_ONE), INIT_HAND)
-PLAY_OWN = (SEQ_PLAN, MAX_MELD, BLACK3_AFTER, SCORE_HAND, Await(AFTER_MOVE), WHY_TAKE, WHY_DISCARD,
-            Await(MELD_LOOKAHEAD), WHY_MELD, Await(WHY_SEQ), WHY_ILLEGAL, TAKE_PILE, DECK_COMPOSITION, DRAW_ONE,
-            Await(MELD_CARDS), DO_ACTION)
+PLAY_HELPER = (
+    OBSERVE,
+    SHUFFLE,
+    FINISH_POSSIBLE,
+    CAN_GO_OUT,
+    Await(SEQ_PLAN),
+    Await(MAX_MELD),
+    AFTER_MOVE,
+    Await(BLACK3_AFTER),
+    MELD_LOOKAHEAD,
+    FILL_DECK,
+    WHY_SEQ,
+    MELD_CARDS,
+    SEED_RNG,
+    Await(WHY_ILLEGAL),
+    LEGAL,
+    Await(DRAW_ONE),
+    INIT_HAND,
+)
+PLAY_OWN = (
+    SEQ_PLAN,
+    MAX_MELD,
+    BLACK3_AFTER,
+    SCORE_HAND,
+    Await(AFTER_MOVE),
+    WHY_TAKE,
+    WHY_DISCARD,
+    Await(MELD_LOOKAHEAD),
+    WHY_MELD,
+    Await(WHY_SEQ),
+    WHY_ILLEGAL,
+    TAKE_PILE,
+    DECK_COMPOSITION,
+    DRAW_ONE,
+    Await(MELD_CARDS),
+    DO_ACTION,
+)
 PLAY_KNOWLEDGE = (KNOW_UPDATE,)  # GameState keeping what each seat knows (play --position-at)
-PLAY_OWN_LAST = (Await(LEGAL), Await(INIT_HAND), Await(FILL_DECK), Await(SEED_RNG), Await(SHUFFLE))  # after the strategies' kernels
+PLAY_OWN_LAST = (
+    Await(LEGAL),
+    Await(INIT_HAND),
+    Await(FILL_DECK),
+    Await(SEED_RNG),
+    Await(SHUFFLE),
+)  # after the strategies' kernels
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
 # simulate: its longest chain goes on from why_illegal_nb to legal_actions_nb, greedy's
 # _discard_nb and decide_nb, play_out_nb and play_chunk_nb (the warm-up's, last), so the small
 # kernels play_chunk_nb calls (the deck, the random streams, the decision outcomes) are compiled
 # in the waits instead of inside play_chunk_nb
 _SIMULATE_SMALL = (DECK_COMPOSITION, FILL_DECK, SEED_RNG, SHUFFLE, OUTCOME)
-SIMULATE_HELPER = (SEQ_PLAN, BLACK3_AFTER, MAX_MELD, FINISH_POSSIBLE, Await(CAN_GO_OUT), AFTER_MOVE, WHY_DISCARD,
-                   MELD_LOOKAHEAD, WHY_TAKE, *_SIMULATE_SMALL, H_DISCARD, Await(WHY_ILLEGAL), LEGAL, G_DISCARD,
-                   Await(MELD_CHOICE), DECIDE["heuristic"], Await(DRAW_ONE), INIT_HAND)
-SIMULATE_OWN = (SCORE_HAND, CAN_GO_OUT, DRAW_ONE, Await(AFTER_MOVE), WHY_SEQ, Await(MELD_LOOKAHEAD), WHY_MELD,
-                Await(WHY_TAKE), Await(WHY_DISCARD), WHY_ILLEGAL, TAKE_PILE, MELD_CHOICE, MELD_CARDS, DO_ACTION,
-                Await(LEGAL), Await(G_DISCARD), DECIDE["greedy"], Await(DECIDE["heuristic"]), PLAY_OUT,
-                Await(INIT_HAND), Await(OUTCOME))
+SIMULATE_HELPER = (
+    SEQ_PLAN,
+    BLACK3_AFTER,
+    MAX_MELD,
+    FINISH_POSSIBLE,
+    Await(CAN_GO_OUT),
+    AFTER_MOVE,
+    WHY_DISCARD,
+    MELD_LOOKAHEAD,
+    WHY_TAKE,
+    *_SIMULATE_SMALL,
+    H_DISCARD,
+    Await(WHY_ILLEGAL),
+    LEGAL,
+    G_DISCARD,
+    Await(MELD_CHOICE),
+    DECIDE["heuristic"],
+    Await(DRAW_ONE),
+    INIT_HAND,
+)
+SIMULATE_OWN = (
+    SCORE_HAND,
+    CAN_GO_OUT,
+    DRAW_ONE,
+    Await(AFTER_MOVE),
+    WHY_SEQ,
+    Await(MELD_LOOKAHEAD),
+    WHY_MELD,
+    Await(WHY_TAKE),
+    Await(WHY_DISCARD),
+    WHY_ILLEGAL,
+    TAKE_PILE,
+    MELD_CHOICE,
+    MELD_CARDS,
+    DO_ACTION,
+    Await(LEGAL),
+    Await(G_DISCARD),
+    DECIDE["greedy"],
+    Await(DECIDE["heuristic"]),
+    PLAY_OUT,
+    Await(INIT_HAND),
+    Await(OUTCOME),
+)
 
 
 def kernel(unit: Unit) -> Any:
@@ -205,13 +310,20 @@ class Helper:
 
     def __init__(self, steps: Sequence[Step], top: Unit | None = None) -> None:
         root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+        )
         args = [("@" + spec_of(s.unit)) if isinstance(s, Await) else spec_of(s) for s in steps]
         if top is not None:  # started early (start_early): it first checks the cache itself
             args.insert(0, "?" + spec_of(top))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sim.play.parallel_warm", *args], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+            [sys.executable, "-m", "sim.play.parallel_warm", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
         )
         assert self.proc.stdout is not None
         self.peer = Peer(self.proc.stdout)
@@ -241,13 +353,18 @@ def helper_wanted() -> bool:
     """A helper only pays with a second processor; CANASTA_COMPILE_HELPER=0 turns it off."""
     if os.environ.get("CANASTA_COMPILE_HELPER", "1").strip() in ("0", "no", "false", "off"):
         return False
-    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
+    cpus = (
+        os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
+    )
     return len(cpus) >= 2
 
 
 # the helper of each command (`canasta play`, `canasta simulate`): the kernel whose presence in
 # the cache means a warm cache, and the helper's steps
-PLANS: dict[str, tuple[Unit, tuple[Step, ...]]] = {"play": (PLAY_TOP, PLAY_HELPER), "simulate": (PLAY_CHUNK, SIMULATE_HELPER)}
+PLANS: dict[str, tuple[Unit, tuple[Step, ...]]] = {
+    "play": (PLAY_TOP, PLAY_HELPER),
+    "simulate": (PLAY_CHUNK, SIMULATE_HELPER),
+}
 _early: dict[tuple[Step, ...], Helper] = {}  # started by start_early, not yet taken by start_helper
 
 
@@ -367,7 +484,9 @@ def helper_main(args: Sequence[str]) -> int:
     steps = steps_of(args)
 
     def compile_quietly(unit: Unit) -> None:
-        with contextlib.suppress(Exception):  # a unit that does not compile is the parent's to compile
+        with contextlib.suppress(
+            Exception
+        ):  # a unit that does not compile is the parent's to compile
             compile_unit(unit)
 
     run_steps(steps, compile_quietly, parent)

@@ -62,8 +62,18 @@ from sim.core.errors import CanastaError
 from sim.play.last_turn import last_turn_text, parse_last_turns
 from sim.play.position_samba import check_suits, samba_keys, sequence_text, suited_text, top_suit_of
 
-__all__ = ["PositionError", "Position", "Meld", "parse_position", "load_position", "format_position", "parse_cards",
-           "card_kind", "pack_limits", "TEAM_NAMES"]
+__all__ = [
+    "PositionError",
+    "Position",
+    "Meld",
+    "parse_position",
+    "load_position",
+    "format_position",
+    "parse_cards",
+    "card_kind",
+    "pack_limits",
+    "TEAM_NAMES",
+]
 
 
 class PositionError(CanastaError):
@@ -77,9 +87,20 @@ CANASTA_SIZE = 7
 DISPLAY = (13, 0, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 14)  # JK 2 A K ... 4 3 R3
 
 _RANK_KIND = {
-    "2": Kind.TWO, "4": Kind.FOUR, "5": Kind.FIVE, "6": Kind.SIX, "7": Kind.SEVEN,
-    "8": Kind.EIGHT, "9": Kind.NINE, "10": Kind.TEN, "J": Kind.JACK, "Q": Kind.QUEEN,
-    "K": Kind.KING, "A": Kind.ACE, "JK": Kind.JOKER, "R3": Kind.RED3,
+    "2": Kind.TWO,
+    "4": Kind.FOUR,
+    "5": Kind.FIVE,
+    "6": Kind.SIX,
+    "7": Kind.SEVEN,
+    "8": Kind.EIGHT,
+    "9": Kind.NINE,
+    "10": Kind.TEN,
+    "J": Kind.JACK,
+    "Q": Kind.QUEEN,
+    "K": Kind.KING,
+    "A": Kind.ACE,
+    "JK": Kind.JOKER,
+    "R3": Kind.RED3,
 }
 WILD = (Kind.TWO, Kind.JOKER)
 
@@ -94,7 +115,9 @@ def card_kind(token: str) -> int:
         return Kind.RED3 if suit in ("D", "H") else Kind.BLACK3
     if rank in _RANK_KIND and rank not in ("JK", "R3"):
         return _RANK_KIND[rank]
-    raise PositionError(f"unknown card {token!r} (use 2-10 J Q K A JK, optionally with a suit C D H S)")
+    raise PositionError(
+        f"unknown card {token!r} (use 2-10 J Q K A JK, optionally with a suit C D H S)"
+    )
 
 
 def parse_cards(text: str) -> np.ndarray:
@@ -107,7 +130,9 @@ def parse_cards(text: str) -> np.ndarray:
 
 def cards_text(counts) -> str:
     """Counts per kind -> card tokens (jokers and twos first, black threes last)."""
-    return " ".join(KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in DISPLAY for _ in range(int(counts[k])))
+    return " ".join(
+        KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in DISPLAY for _ in range(int(counts[k]))
+    )
 
 
 def pack_limits(decks: int) -> np.ndarray:
@@ -134,7 +159,9 @@ class Meld:
         return self.size >= CANASTA_SIZE
 
     def text(self) -> str:
-        return " ".join([KIND_NAMES[self.kind]] * self.naturals + ["2"] * self.twos + ["JK"] * self.jokers)
+        return " ".join(
+            [KIND_NAMES[self.kind]] * self.naturals + ["2"] * self.twos + ["JK"] * self.jokers
+        )
 
 
 @dataclass
@@ -243,12 +270,40 @@ def _meld(team: str, text: str) -> Meld:
     return m
 
 
-KEYS = {
-    "players", "decks", "me", "to_move", "hand", "pile", "pile_top", "frozen", "hand_sizes",
-    "stock", "scores", "turn", "pile_cards", "melded", "rules", "set", "team_layout", "phase",
-    "opened", "last_discard", "took_pile", "pending", "aside", "canastas_this_turn", "melded_before",
-} | {f"melds {t}" for t in TEAM_NAMES} | {f"red3 {t}" for t in TEAM_NAMES} | {f"known {s}" for s in range(6)} \
-    | {f"last_turn {s}" for s in range(6)} | {f"sequences {t}" for t in TEAM_NAMES}
+KEYS = (
+    {
+        "players",
+        "decks",
+        "me",
+        "to_move",
+        "hand",
+        "pile",
+        "pile_top",
+        "frozen",
+        "hand_sizes",
+        "stock",
+        "scores",
+        "turn",
+        "pile_cards",
+        "melded",
+        "rules",
+        "set",
+        "team_layout",
+        "phase",
+        "opened",
+        "last_discard",
+        "took_pile",
+        "pending",
+        "aside",
+        "canastas_this_turn",
+        "melded_before",
+    }
+    | {f"melds {t}" for t in TEAM_NAMES}
+    | {f"red3 {t}" for t in TEAM_NAMES}
+    | {f"known {s}" for s in range(6)}
+    | {f"last_turn {s}" for s in range(6)}
+    | {f"sequences {t}" for t in TEAM_NAMES}
+)
 MELD_PHASE_KEYS = ("took_pile", "pending", "aside", "canastas_this_turn", "melded_before")
 
 
@@ -262,8 +317,18 @@ def _read_lines(text: str) -> dict[str, str]:
         if not colon:
             raise PositionError(f"line {lineno}: expected 'key: value', got {line!r}")
         key = " ".join(key.lower().split())
-        for multi in ("to move", "pile top", "hand sizes", "pile cards", "team layout", "last discard",
-                      "took pile", "canastas this turn", "melded before", "last turn"):
+        for multi in (
+            "to move",
+            "pile top",
+            "hand sizes",
+            "pile cards",
+            "team layout",
+            "last discard",
+            "took pile",
+            "canastas this turn",
+            "melded before",
+            "last turn",
+        ):
             key = key.replace(multi, multi.replace(" ", "_"))
         if key not in KEYS:
             raise PositionError(f"line {lineno}: unknown key {key!r}")
@@ -298,11 +363,15 @@ def _parse_teams(raw, players, n_teams, decks, ruleset=None):
     for t in teams:
         ms = [_meld(t, part) for part in raw.get(f"melds {t}", "").split("|") if part.strip()]
         multi = ruleset is not None and ruleset.multiple_melds_per_rank
-        ranks = [m.kind for m in ms if not (multi and m.size >= ruleset.canasta_size)]  # closed canastas
+        ranks = [
+            m.kind for m in ms if not (multi and m.size >= ruleset.canasta_size)
+        ]  # closed canastas
         dup = {r for r in ranks if ranks.count(r) > 1}
         if dup:
-            raise PositionError(f"melds {t}: two open melds of {KIND_NAMES[min(dup)]}s (one per rank"
-                                + (", closed canastas aside)" if multi else ")"))
+            raise PositionError(
+                f"melds {t}: two open melds of {KIND_NAMES[min(dup)]}s (one per rank"
+                + (", closed canastas aside)" if multi else ")")
+            )
         melds.append(ms)
     red3 = [_int(f"red3 {t}", raw.get(f"red3 {t}", "0"), 0, 2 * decks) for t in teams]
     opened = None
@@ -320,10 +389,16 @@ def _parse_pile(raw, decks):
     if "pile_cards" in raw:
         pile_cards = [card_kind(t) for t in raw["pile_cards"].replace(",", " ").split()]
         if not pile_cards:
-            raise PositionError("pile_cards: list the pile's cards bottom first (or leave the key out)")
+            raise PositionError(
+                "pile_cards: list the pile's cards bottom first (or leave the key out)"
+            )
         if pile_cards[-1] == Kind.RED3:
             raise PositionError("pile_cards: a red three is never the top card of the pile")
-    size = _int("pile", raw["pile"], 0, 54 * decks) if "pile" in raw else (len(pile_cards) if pile_cards else 0)
+    size = (
+        _int("pile", raw["pile"], 0, 54 * decks)
+        if "pile" in raw
+        else (len(pile_cards) if pile_cards else 0)
+    )
     if pile_cards and size < len(pile_cards):
         raise PositionError(f"pile: {size} but pile_cards lists {len(pile_cards)} cards")
     top = -1
@@ -336,7 +411,9 @@ def _parse_pile(raw, decks):
             raise PositionError("pile_top: a red three is never on the pile")
     if pile_cards:
         if top >= 0 and top != pile_cards[-1]:
-            raise PositionError(f"pile_top: {KIND_NAMES[top]} but pile_cards ends with {KIND_NAMES[pile_cards[-1]]}")
+            raise PositionError(
+                f"pile_top: {KIND_NAMES[top]} but pile_cards ends with {KIND_NAMES[pile_cards[-1]]}"
+            )
         top = pile_cards[-1]
     if size > 0 and top < 0:
         raise PositionError("pile_top is required when the pile is not empty")
@@ -353,9 +430,16 @@ def _pile_frozen(raw, size, top, pile_cards) -> bool:
     if pile_cards:
         has_freezer = any(k in WILD or k == Kind.RED3 for k in pile_cards)
         complete = size == len(pile_cards)
-        if "frozen" in raw and frozen != has_freezer and top not in WILD and (complete or has_freezer):
-            raise PositionError(f"frozen: {raw['frozen']} contradicts pile_cards "
-                             f"({'a' if has_freezer else 'no'} wild card or red three in the pile)")
+        if (
+            "frozen" in raw
+            and frozen != has_freezer
+            and top not in WILD
+            and (complete or has_freezer)
+        ):
+            raise PositionError(
+                f"frozen: {raw['frozen']} contradicts pile_cards "
+                f"({'a' if has_freezer else 'no'} wild card or red three in the pile)"
+            )
         frozen = has_freezer or (frozen and not complete)
     elif frozen and size == 1 and top not in WILD:
         raise PositionError("frozen: a pile of one natural card cannot be frozen")
@@ -368,28 +452,38 @@ def _parse_seats(raw, players, me, hand, decks):
     """``players``: the seats in the hand (four of five players play each hand)."""
     if "hand_sizes" not in raw:
         raise PositionError("the position needs 'hand_sizes:' (one number per seat)")
-    sizes = [_int("hand_sizes", v, 0, 54 * decks) for v in raw["hand_sizes"].replace(",", " ").split()]
+    sizes = [
+        _int("hand_sizes", v, 0, 54 * decks) for v in raw["hand_sizes"].replace(",", " ").split()
+    ]
     if len(sizes) != players:
         raise PositionError(f"hand_sizes: {len(sizes)} numbers for {players} seats in the hand")
     if sizes[me] != int(hand.sum()):
-        raise PositionError(f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards")
+        raise PositionError(
+            f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards"
+        )
     known = {}
     for s in range(6):
         if f"known {s}" not in raw:
             continue
         if s >= players or s == me:
-            raise PositionError(f"known {s}: give the known cards of another seat 0..{players - 1} (not me)")
+            raise PositionError(
+                f"known {s}: give the known cards of another seat 0..{players - 1} (not me)"
+            )
         c = parse_cards(raw[f"known {s}"])
         if c[Kind.RED3]:
             raise PositionError(f"known {s}: red threes never stay in a hand")
         if c.sum() > sizes[s]:
-            raise PositionError(f"known {s}: {int(c.sum())} cards known but seat {s} holds {sizes[s]}")
+            raise PositionError(
+                f"known {s}: {int(c.sum())} cards known but seat {s} holds {sizes[s]}"
+            )
         known[s] = c
     last = None
     if "last_discard" in raw:
         toks = raw["last_discard"].replace(",", " ").split()
         if len(toks) != players:
-            raise PositionError(f"last_discard: {len(toks)} entries for {players} seats (use - for none)")
+            raise PositionError(
+                f"last_discard: {len(toks)} entries for {players} seats (use - for none)"
+            )
         last = [-1 if t == "-" else card_kind(t) for t in toks]
         if Kind.RED3 in last:
             raise PositionError("last_discard: a red three is never discarded")
@@ -400,7 +494,13 @@ def _parse_seats(raw, players, me, hand, decks):
             last[s] = lt.discard
     melded = None
     if "melded" in raw:
-        melded = sorted({_int("melded", v, 0, players - 1) for v in raw["melded"].replace(",", " ").split() if v != "-"})
+        melded = sorted(
+            {
+                _int("melded", v, 0, players - 1)
+                for v in raw["melded"].replace(",", " ").split()
+                if v != "-"
+            }
+        )
     return sizes, known, last, melded, turns
 
 
@@ -408,19 +508,25 @@ def _parse_turn_state(raw, phase: str) -> dict:
     if phase == "draw":
         extra = [k for k in MELD_PHASE_KEYS if k in raw]
         if extra:
-            raise PositionError(f"{extra[0]}: only with phase: meld (after drawing or taking the pile)")
+            raise PositionError(
+                f"{extra[0]}: only with phase: meld (after drawing or taking the pile)"
+            )
         return {}
     aside = parse_cards(raw["aside"]) if "aside" in raw else None
     if aside is not None and aside[Kind.RED3]:
         raise PositionError("aside: red threes from the pile are laid at once")
-    out = {"took_pile": _bool("took_pile", raw.get("took_pile", "no")),
-           "pending": _int("pending", raw.get("pending", "0"), 0),
-           "aside": aside if aside is not None and aside.sum() else None,
-           "canastas_this_turn": _int("canastas_this_turn", raw.get("canastas_this_turn", "0"), 0, 20)}
+    out = {
+        "took_pile": _bool("took_pile", raw.get("took_pile", "no")),
+        "pending": _int("pending", raw.get("pending", "0"), 0),
+        "aside": aside if aside is not None and aside.sum() else None,
+        "canastas_this_turn": _int("canastas_this_turn", raw.get("canastas_this_turn", "0"), 0, 20),
+    }
     if "melded_before" in raw:
         out["melded_before"] = _bool("melded_before", raw["melded_before"])
     if out["aside"] is not None and not out["took_pile"]:
-        raise PositionError("aside: cards are held aside only after taking the pile (took_pile: yes)")
+        raise PositionError(
+            "aside: cards are held aside only after taking the pile (took_pile: yes)"
+        )
     return out
 
 
@@ -438,7 +544,9 @@ def parse_position(text: str) -> Position:
     to_move = _int("to_move", raw.get("to_move", str(me)), 0, seats - 1)
     phase = raw.get("phase", "draw").strip().lower()
     if phase not in ("draw", "meld"):
-        raise PositionError(f"phase: {phase!r}; use draw (before drawing or taking) or meld (after it)")
+        raise PositionError(
+            f"phase: {phase!r}; use draw (before drawing or taking) or meld (after it)"
+        )
     samba = samba_keys(raw, ruleset, TEAM_NAMES[:n_teams], PositionError)
     hand = parse_cards(raw.get("hand", ""))
     if hand[Kind.RED3]:
@@ -453,10 +561,34 @@ def parse_position(text: str) -> Position:
     if len(scores) != n_teams:
         raise PositionError(f"scores: {len(scores)} numbers for {n_teams} teams")
     turn = _int("turn", raw["turn"], 0) if "turn" in raw else None
-    pos = Position(players, decks, me, to_move, hand, melds, red3, pile_size, pile_top, frozen,
-                   sizes, stock, scores, turn, pile_cards=pile_cards, melded=melded, rules=rules,
-                   overrides=overrides, team_layout=layout, phase=phase, opened=opened, known=known,
-                   last_discard=last, last_turns=turns, **samba, **_parse_turn_state(raw, phase))
+    pos = Position(
+        players,
+        decks,
+        me,
+        to_move,
+        hand,
+        melds,
+        red3,
+        pile_size,
+        pile_top,
+        frozen,
+        sizes,
+        stock,
+        scores,
+        turn,
+        pile_cards=pile_cards,
+        melded=melded,
+        rules=rules,
+        overrides=overrides,
+        team_layout=layout,
+        phase=phase,
+        opened=opened,
+        known=known,
+        last_discard=last,
+        last_turns=turns,
+        **samba,
+        **_parse_turn_state(raw, phase),
+    )
     if pos.sequences is not None:
         pos.pile_top_suit = top_suit_of(raw, pile_top, PositionError)
     _check_position(pos)
@@ -485,27 +617,44 @@ def _check_position(pos: Position) -> None:
     over = np.flatnonzero(seen > lim)
     if over.size:
         k = int(over[0])
-        raise PositionError(f"{KIND_NAMES[k]}: {int(seen[k])} cards seen but {pos.decks} packs hold {int(lim[k])}")
-    melded = sum(m.size for ms in pos.melds for m in ms) + sum(q[2] for qs in pos.sequences or [] for q in qs)
+        raise PositionError(
+            f"{KIND_NAMES[k]}: {int(seen[k])} cards seen but {pos.decks} packs hold {int(lim[k])}"
+        )
+    melded = sum(m.size for ms in pos.melds for m in ms) + sum(
+        q[2] for qs in pos.sequences or [] for q in qs
+    )
     check_suits(pos, PositionError)
     total = pos.stock + pos.pile_size + sum(pos.hand_sizes) + aside + melded + sum(pos.red3)
     if total != 54 * pos.decks:
         raise PositionError(
             f"cards do not add up: stock {pos.stock} + pile {pos.pile_size} + hands {sum(pos.hand_sizes)} "
             + (f"+ aside {aside} " if aside else "")
-            + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs hold {54 * pos.decks}")
+            + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs hold {54 * pos.decks}"
+        )
     if aside and pos.pile_size:
-        raise PositionError("aside: cards are held aside right after taking the pile, so the pile is empty")
+        raise PositionError(
+            "aside: cards are held aside right after taking the pile, so the pile is empty"
+        )
     mover_team = pos.team_of_seat(pos.to_move)
     for t in range(pos.n_teams):
-        if pos.melds[t] and not pos.team_opened(t) and not (t == mover_team and pos.phase == "meld" and pos.pending > 0):
-            raise PositionError(f"opened: team {TEAM_NAMES[t]} has melds on the table, so it has opened "
-                             "(only the team to move can have melds before reaching its minimum: pending: N)")
+        if (
+            pos.melds[t]
+            and not pos.team_opened(t)
+            and not (t == mover_team and pos.phase == "meld" and pos.pending > 0)
+        ):
+            raise PositionError(
+                f"opened: team {TEAM_NAMES[t]} has melds on the table, so it has opened "
+                "(only the team to move can have melds before reaching its minimum: pending: N)"
+            )
     if pos.pending and not pos.melds[mover_team]:
-        raise PositionError("pending: points laid this turn need melds of the team to move on the table")
+        raise PositionError(
+            "pending: points laid this turn need melds of the team to move on the table"
+        )
     for s in pos.melded or []:
         if not pos.melds[pos.team_of_seat(s)]:
-            raise PositionError(f"melded: seat {s} cannot have melded, its team has no melds on the table")
+            raise PositionError(
+                f"melded: seat {s} cannot have melded, its team has no melds on the table"
+            )
 
 
 def load_position(path) -> Position:
@@ -517,7 +666,9 @@ def load_position(path) -> Position:
     except UnicodeDecodeError:
         raise PositionError(f"position file {p}: not a text file (not UTF-8)") from None
     except OSError as exc:
-        raise PositionError(f"position file {p}: cannot read it ({exc.strerror or type(exc).__name__})") from None
+        raise PositionError(
+            f"position file {p}: cannot read it ({exc.strerror or type(exc).__name__})"
+        ) from None
     try:
         return parse_position(text)
     except PositionError as exc:  # name the file: the parser only knows the line
@@ -558,20 +709,34 @@ def format_position(pos: Position) -> str:
         out.append(f"set: {_set_text(pos.overrides)}")
     if pos.team_layout:
         out.append(f"team_layout: {pos.team_layout}")
-    out += [f"players: {pos.players}", f"decks: {pos.decks}", f"me: {pos.me}", f"to_move: {pos.to_move}",
-            f"phase: {pos.phase}", f"hand: {_hand_text(pos)}"]
+    out += [
+        f"players: {pos.players}",
+        f"decks: {pos.decks}",
+        f"me: {pos.me}",
+        f"to_move: {pos.to_move}",
+        f"phase: {pos.phase}",
+        f"hand: {_hand_text(pos)}",
+    ]
     for t, name in enumerate(teams):
         if pos.melds[t]:
             out.append(f"melds {name}: " + " | ".join(m.text() for m in pos.melds[t]))
         if pos.sequences and pos.sequences[t]:
-            out.append(f"sequences {name}: " + " | ".join(sequence_text(q) for q in pos.sequences[t]))
+            out.append(
+                f"sequences {name}: " + " | ".join(sequence_text(q) for q in pos.sequences[t])
+            )
         if pos.red3[t]:
             out.append(f"red3 {name}: {pos.red3[t]}")
     out.append("opened: " + (" ".join(n for t, n in enumerate(teams) if pos.team_opened(t)) or "-"))
     out.append(f"pile: {pos.pile_size}")
-    suit = "CDHS"[pos.pile_top_suit] if pos.pile_top_suit >= 0 and pos.pile_top != Kind.JOKER else ""
+    suit = (
+        "CDHS"[pos.pile_top_suit] if pos.pile_top_suit >= 0 and pos.pile_top != Kind.JOKER else ""
+    )
     if pos.pile_cards:
-        out.append("pile_cards: " + " ".join(KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in pos.pile_cards) + suit)
+        out.append(
+            "pile_cards: "
+            + " ".join(KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in pos.pile_cards)
+            + suit
+        )
     elif pos.pile_top >= 0:
         out.append(f"pile_top: {KIND_NAMES[pos.pile_top]}{suit}")
     out.append(f"frozen: {'yes' if pos.frozen else 'no'}")
@@ -585,12 +750,17 @@ def format_position(pos: Position) -> str:
     if pos.melded is not None:
         out.append("melded: " + (" ".join(str(s) for s in pos.melded) or "-"))
     if pos.last_discard is not None:
-        out.append("last_discard: " + " ".join("-" if k < 0 else KIND_NAMES[k] for k in pos.last_discard))
+        out.append(
+            "last_discard: " + " ".join("-" if k < 0 else KIND_NAMES[k] for k in pos.last_discard)
+        )
     if pos.last_turns:
         out += [f"last_turn {s}: {last_turn_text(lt)}" for s, lt in sorted(pos.last_turns.items())]
     if pos.phase == "meld":
-        out += [f"took_pile: {'yes' if pos.took_pile else 'no'}", f"pending: {pos.pending}",
-                f"canastas_this_turn: {pos.canastas_this_turn}"]
+        out += [
+            f"took_pile: {'yes' if pos.took_pile else 'no'}",
+            f"pending: {pos.pending}",
+            f"canastas_this_turn: {pos.canastas_this_turn}",
+        ]
         if pos.aside is not None:
             out.append(f"aside: {cards_text(pos.aside)}")
         if pos.melded_before is not None:

@@ -22,8 +22,18 @@ import numpy as np
 
 from sim.core.enums import FIRST_NATURAL, KIND_NAMES, LAST_NATURAL, MAX_SEQS, N_KINDS, Kind, Off
 
-__all__ = ["SUIT_LETTERS", "samba_keys", "top_suit_of", "check_suits", "parse_suited", "parse_sequences", "sequence_text", "suited_text", "closed_melds",
-           "sequences_of"]
+__all__ = [
+    "SUIT_LETTERS",
+    "samba_keys",
+    "top_suit_of",
+    "check_suits",
+    "parse_suited",
+    "parse_sequences",
+    "sequence_text",
+    "suited_text",
+    "closed_melds",
+    "sequences_of",
+]
 
 SUIT_LETTERS = "CDHS"
 MAX_SEQ_LEN = 7
@@ -31,7 +41,11 @@ MAX_SEQ_LEN = 7
 
 def _suit_of(token: str) -> int:
     t = token.strip().upper()
-    return SUIT_LETTERS.index(t[-1]) if len(t) >= 2 and t[-1] in SUIT_LETTERS and t not in ("JK",) else -1
+    return (
+        SUIT_LETTERS.index(t[-1])
+        if len(t) >= 2 and t[-1] in SUIT_LETTERS and t not in ("JK",)
+        else -1
+    )
 
 
 def parse_suited(text: str, label: str, error) -> tuple[np.ndarray, np.ndarray]:
@@ -46,7 +60,9 @@ def parse_suited(text: str, label: str, error) -> tuple[np.ndarray, np.ndarray]:
         if FIRST_NATURAL <= k <= LAST_NATURAL:
             s = _suit_of(tok)
             if s < 0:
-                raise error(f"{label}: {tok!r} needs a suit under Samba rules (sequences): e.g. {tok}H")
+                raise error(
+                    f"{label}: {tok!r} needs a suit under Samba rules (sequences): e.g. {tok}H"
+                )
             suits[s, k - FIRST_NATURAL] += 1
     return counts, suits
 
@@ -58,7 +74,9 @@ def top_suit(token: str, kind: int, samba: bool, error) -> int:
         return 0
     s = _suit_of(token)
     if samba and FIRST_NATURAL <= kind <= LAST_NATURAL and s < 0:
-        raise error(f"pile top {token!r}: give its suit under Samba rules (sequences), e.g. {token}H")
+        raise error(
+            f"pile top {token!r}: give its suit under Samba rules (sequences), e.g. {token}H"
+        )
     return s
 
 
@@ -74,7 +92,11 @@ def parse_sequences(team: str, text: str, error) -> list[tuple[int, int, int]]:
         suits = {_suit_of(t) for t in toks}
         if not 3 <= len(toks) <= MAX_SEQ_LEN:
             raise error(f"{label}: a sequence has 3 to {MAX_SEQ_LEN} cards")
-        if len(suits) != 1 or -1 in suits or any(not FIRST_NATURAL <= k <= LAST_NATURAL for k in kinds):
+        if (
+            len(suits) != 1
+            or -1 in suits
+            or any(not FIRST_NATURAL <= k <= LAST_NATURAL for k in kinds)
+        ):
             raise error(f"{label}: naturals 4..A of one suit, each with its suit letter")
         ks = sorted(kinds)
         if ks != list(range(ks[0], ks[0] + len(ks))):
@@ -92,7 +114,11 @@ def suited_text(counts, suits) -> str:
     toks = []
     for k in DISPLAY:
         if FIRST_NATURAL <= k <= LAST_NATURAL:
-            toks += [KIND_NAMES[k] + SUIT_LETTERS[s] for s in range(4) for _ in range(int(suits[s, k - FIRST_NATURAL]))]
+            toks += [
+                KIND_NAMES[k] + SUIT_LETTERS[s]
+                for s in range(4)
+                for _ in range(int(suits[s, k - FIRST_NATURAL]))
+            ]
         else:
             toks += [KIND_NAMES[k] if k != Kind.RED3 else "R3"] * int(counts[k])
     return " ".join(toks)
@@ -108,7 +134,13 @@ def sequences_of(state: np.ndarray, team: int) -> list[tuple[int, int, int]]:
     for q in range(MAX_SEQS):
         j = team * MAX_SEQS + q
         if state[Off.SEQ_LEN + j]:
-            out.append((int(state[Off.SEQ_SUIT + j]), int(state[Off.SEQ_LOW + j]), int(state[Off.SEQ_LEN + j])))
+            out.append(
+                (
+                    int(state[Off.SEQ_SUIT + j]),
+                    int(state[Off.SEQ_LOW + j]),
+                    int(state[Off.SEQ_LEN + j]),
+                )
+            )
     return out
 
 
@@ -124,7 +156,9 @@ def closed_melds(state: np.ndarray, team: int, size: int, max_wild: int):
         nat = int(state[Off.CLOSED_NAT + team * N_KINDS + k])
         for j in range(c):
             melds.append(Meld(k, nat // c + (1 if j < nat % c else 0), 0, 0))
-    wild = [Kind.TWO] * int(state[Off.CLOSED_TWO + team]) + [Kind.JOKER] * int(state[Off.CLOSED_JOKER + team])
+    wild = [Kind.TWO] * int(state[Off.CLOSED_TWO + team]) + [Kind.JOKER] * int(
+        state[Off.CLOSED_JOKER + team]
+    )
     mixed = len(melds) - int(state[Off.CLOSED_NATURAL + team])
     order = sorted(melds, key=lambda m: m.naturals)[:mixed]
     for i, card in enumerate(wild):  # round robin over the mixed ones, at most max_wild each
@@ -148,14 +182,20 @@ def samba_keys(raw, ruleset, teams, error) -> dict:
             raise error(f"sequences {bad[0]}: sequences need rules with sequences (rules: samba)")
         return {}
     _, suits = parse_suited(raw.get("hand", ""), "hand", error)
-    return {"hand_suits": suits,
-            "sequences": [parse_sequences(t, raw.get(f"sequences {t}", ""), error) for t in teams]}
+    return {
+        "hand_suits": suits,
+        "sequences": [parse_sequences(t, raw.get(f"sequences {t}", ""), error) for t in teams],
+    }
 
 
 def top_suit_of(raw, top: int, error) -> int:
     if top < 0:
         return -1
-    tok = raw["pile_cards"].replace(",", " ").split()[-1] if "pile_cards" in raw else raw["pile_top"].split()[0]
+    tok = (
+        raw["pile_cards"].replace(",", " ").split()[-1]
+        if "pile_cards" in raw
+        else raw["pile_top"].split()[0]
+    )
     return top_suit(tok, top, True, error)
 
 
@@ -171,4 +211,6 @@ def check_suits(pos, error) -> None:
     over = np.argwhere(suited > pos.decks)
     if over.size:
         s, r = (int(x) for x in over[0])
-        raise error(f"{KIND_NAMES[r + 2]}{'CDHS'[s]}: {int(suited[s, r])} seen but {pos.decks} packs hold {pos.decks}")
+        raise error(
+            f"{KIND_NAMES[r + 2]}{'CDHS'[s]}: {int(suited[s, r])} seen but {pos.decks} packs hold {pos.decks}"
+        )

@@ -30,7 +30,11 @@ def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -
         ms = []
         for k in range(N_KINDS):
             i = t * N_KINDS + k
-            nat, two, jk = int(state[Off.MELD_NAT + i]), int(state[Off.MELD_TWO + i]), int(state[Off.MELD_JOKER + i])
+            nat, two, jk = (
+                int(state[Off.MELD_NAT + i]),
+                int(state[Off.MELD_TWO + i]),
+                int(state[Off.MELD_JOKER + i]),
+            )
             if nat + two + jk:
                 ms.append(Meld(k, nat, two, jk))
         if rules.multiple_melds_per_rank:
@@ -38,26 +42,49 @@ def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -
         melds.append(ms)
     hidden, size = int(know[Know.PILE_HIDDEN]), int(state[Off.PILE_LEN])
     pile = [int(c) & 15 for c in state[Off.PILE + hidden : Off.PILE + size]]
-    known = {s: know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].astype(np.int64)
-             for s in range(n) if s != seat and know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].any()}
+    known = {
+        s: know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].astype(np.int64)
+        for s in range(n)
+        if s != seat and know[Know.KNOWN + s * N_KINDS : Know.KNOWN + (s + 1) * N_KINDS].any()
+    }
     pos = Position(
-        rules.players, rules.decks, seat, int(state[Off.SEAT]),
+        rules.players,
+        rules.decks,
+        seat,
+        int(state[Off.SEAT]),
         state[Off.HANDS + seat * N_KINDS : Off.HANDS + (seat + 1) * N_KINDS].astype(np.int64),
-        melds, [int(state[Off.TEAM_RED3 + t]) for t in eng], size, pile[-1] if pile else -1,
-        int(state[Off.PILE_FREEZE]) > 0, [int(x) for x in state[Off.HAND_SIZE : Off.HAND_SIZE + n]],
-        int(state[Off.STOCK_LEN]), [int(state[Off.CUM_SCORE + t]) for t in eng], int(state[Off.TURN]),
-        pile_cards=pile or None, melded=[s for s in range(n) if state[Off.SEAT_MELDED + s]],
-        rules=rules.name, overrides={k: getattr(rules, k) for k in rules.differences_from_preset()},
-        team_layout=rules.team_layout or None, phase="draw" if int(state[Off.PHASE]) == Phase.DRAW else "meld",
-        opened=[bool(state[Off.TEAM_OPENED + t]) for t in eng], known=known,
+        melds,
+        [int(state[Off.TEAM_RED3 + t]) for t in eng],
+        size,
+        pile[-1] if pile else -1,
+        int(state[Off.PILE_FREEZE]) > 0,
+        [int(x) for x in state[Off.HAND_SIZE : Off.HAND_SIZE + n]],
+        int(state[Off.STOCK_LEN]),
+        [int(state[Off.CUM_SCORE + t]) for t in eng],
+        int(state[Off.TURN]),
+        pile_cards=pile or None,
+        melded=[s for s in range(n) if state[Off.SEAT_MELDED + s]],
+        rules=rules.name,
+        overrides={k: getattr(rules, k) for k in rules.differences_from_preset()},
+        team_layout=rules.team_layout or None,
+        phase="draw" if int(state[Off.PHASE]) == Phase.DRAW else "meld",
+        opened=[bool(state[Off.TEAM_OPENED + t]) for t in eng],
+        known=known,
         last_discard=[int(x) for x in state[Off.LAST_DISCARD : Off.LAST_DISCARD + n]],
-        last_turns=turns_from_know(know, state, seat))
+        last_turns=turns_from_know(know, state, seat),
+    )
     if rules.sequences:
-        pos.hand_suits = state[Off.HAND_SUITS + seat * N_SUITED : Off.HAND_SUITS + (seat + 1) * N_SUITED].reshape(4, 11).astype(np.int64)
+        pos.hand_suits = (
+            state[Off.HAND_SUITS + seat * N_SUITED : Off.HAND_SUITS + (seat + 1) * N_SUITED]
+            .reshape(4, 11)
+            .astype(np.int64)
+        )
         pos.sequences = [sequences_of(state, t) for t in eng]
         pos.pile_top_suit = int(state[Off.PILE_TOP_SUIT]) if size else -1
     # only the turns a reader can use: the seat's discard still shows on the pile
-    pos.last_turns = {s: lt for s, lt in pos.last_turns.items() if discard_visible(pos, (pos.to_move - s) % n)}
+    pos.last_turns = {
+        s: lt for s, lt in pos.last_turns.items() if discard_visible(pos, (pos.to_move - s) % n)
+    }
     if pos.phase == "meld":
         aside = know[Know.ASIDE : Know.ASIDE + N_KINDS].astype(np.int64)
         pos.took_pile = bool(state[Off.TOOK_PILE])

@@ -70,7 +70,9 @@ def play_hand_py(
     return gs
 
 
-def play_game_py(rules: RuleSet, strategies: list[Any], seed: int = 0, game: int = 0) -> list[GameState]:
+def play_game_py(
+    rules: RuleSet, strategies: list[Any], seed: int = 0, game: int = 0
+) -> list[GameState]:
     cum = [0] * rules.n_teams
     hands = []
     for h in range(rules.max_hands):
@@ -81,4 +83,3 @@ def play_game_py(rules: RuleSet, strategies: list[Any], seed: int = 0, game: int
         if max(cum) >= rules.game_target:
             break
     return hands
-

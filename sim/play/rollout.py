@@ -119,7 +119,9 @@ rollout_record_dt = np.dtype(
 
 
 @njit(cache=True)
-def rollouts_nb(obs, know, params, begin, strat_ids, knobs, seed, start, n, check, out, status) -> int:
+def rollouts_nb(
+    obs, know, params, begin, strat_ids, knobs, seed, start, n, check, out, status
+) -> int:
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
     Rollout i samples a world from the viewer's observation ``obs`` and knowledge ``know``
@@ -163,7 +165,20 @@ def rollouts_nb(obs, know, params, begin, strat_ids, knobs, seed, start, n, chec
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
         if check:
-            _play_checked_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i)
+            _play_checked_nb(
+                state,
+                params,
+                strat_ids,
+                knobs,
+                rng,
+                sobs,
+                buf,
+                hidden,
+                composition,
+                totals,
+                status,
+                i,
+            )
         else:
             play_out_hidden_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, status)
             if status[0] != OK:
@@ -188,7 +203,9 @@ def rollouts_nb(obs, know, params, begin, strat_ids, knobs, seed, start, n, chec
 
 
 @njit(cache=True, _nrt=False)
-def _play_checked_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i) -> None:
+def _play_checked_nb(
+    state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i
+) -> None:
     """`play_out_hidden_nb` one action at a time, with the invariants checked after each."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     while state[Off.PHASE] != Phase.OVER:
@@ -222,7 +239,9 @@ class RolloutSetup:
 
     params: np.ndarray  # int32[N_PARAMS]
     obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds)
-    know: np.ndarray  # int32[Know.SIZE], the viewer's knowledge: hidden pile cards, known hands, aside
+    know: (
+        np.ndarray
+    )  # int32[Know.SIZE], the viewer's knowledge: hidden pile cards, known hands, aside
     engine_team: tuple[int, ...]  # engine team of each position team (0 = us)
     position_team: tuple[int, ...]  # position team of each engine team
     n_seats: int
@@ -234,20 +253,32 @@ def rules_for_position(position, rules):
     from sim.core.rules import RuleSet
 
     if rules is None:
-        rules = RuleSet.preset(position.rules or "classic", position.players, position.team_layout,
-                               **(position.overrides or {}))
+        rules = RuleSet.preset(
+            position.rules or "classic",
+            position.players,
+            position.team_layout,
+            **(position.overrides or {}),
+        )
     if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a sim.core.rules.RuleSet or None, got {type(rules).__name__}")
+        raise TypeError(
+            f"rules must be a sim.core.rules.RuleSet or None, got {type(rules).__name__}"
+        )
     reason = rules.engine_supported()
     if reason:
         raise ValueError(reason)
     if rules.sequences and position.sequences is None:
-        raise ValueError("the rules have sequences (Samba) but the position was read without them: "
-                         "give rules: samba in the position")
+        raise ValueError(
+            "the rules have sequences (Samba) but the position was read without them: "
+            "give rules: samba in the position"
+        )
     if rules.players != position.players:
-        raise ValueError(f"the rules are for {rules.players} players but the position has {position.players}")
+        raise ValueError(
+            f"the rules are for {rules.players} players but the position has {position.players}"
+        )
     if rules.decks != position.decks:
-        raise ValueError(f"the rules use {rules.decks} packs but the position says decks: {position.decks}")
+        raise ValueError(
+            f"the rules use {rules.decks} packs but the position says decks: {position.decks}"
+        )
     return rules
 
 
@@ -255,12 +286,16 @@ def _teams(position, params) -> tuple[list[int], list[int]]:
     """Engine team of each position team, and position team of each engine team."""
     n, nt = int(params[Par.N_ACTIVE]), int(params[Par.N_TEAMS])
     if nt != position.n_teams:
-        raise ValueError(f"the rules have {nt} teams but the position has {position.n_teams} (team layout)")
+        raise ValueError(
+            f"the rules have {nt} teams but the position has {position.n_teams} (team layout)"
+        )
     eng = [-1] * nt
     for s in range(n):
         pt, et = position.team_of_seat(s), int(params[Par.TEAM_OF_SEAT + s])
         if eng[pt] not in (-1, et):
-            raise ValueError("the rules' team layout does not match the position's (teams = seat % teams)")
+            raise ValueError(
+                "the rules' team layout does not match the position's (teams = seat % teams)"
+            )
         eng[pt] = et
     pos_team = [0] * nt
     for pt, et in enumerate(eng):
@@ -299,7 +334,9 @@ def _turn_fields(obs, position, n: int, melded: set[int]) -> None:
         before = position.melded_before if position.melded_before is not None else mover in melded
         obs[Off.MELDED_BEFORE] = 1 if before else 0
     for s in range(MAX_SEATS):
-        obs[Off.LAST_DISCARD + s] = -1 if position.last_discard is None or s >= n else position.last_discard[s]
+        obs[Off.LAST_DISCARD + s] = (
+            -1 if position.last_discard is None or s >= n else position.last_discard[s]
+        )
     for s in range(n):
         obs[Off.HAND_SIZE + s] = position.hand_sizes[s]
         obs[Off.SEAT_MELDED + s] = 1 if s in melded else 0
@@ -334,7 +371,11 @@ def _team_fields(obs, position, params, eng) -> None:
 def _pile_fields(obs, position, rules) -> None:
     """The known pile cards (the top one, or the listed ones); PILE_FREEZE counts the known
     freezing cards, 1 when only hidden cards can freeze the pile."""
-    listed = list(position.pile_cards) if position.pile_cards else ([position.pile_top] if position.pile_size else [])
+    listed = (
+        list(position.pile_cards)
+        if position.pile_cards
+        else ([position.pile_top] if position.pile_size else [])
+    )
     freeze = 0
     for k in listed:
         obs[Off.PILE_COUNTS + k] += 1
@@ -355,19 +396,40 @@ def _check_cards(obs, know, params, position) -> None:
     deck_composition_nb(params, comp)
     if unseen_nb(obs, know, params, unseen) != 0:
         k = int(np.flatnonzero(unseen < 0)[0])
-        raise ValueError(f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold {int(comp[k])}")
+        raise ValueError(
+            f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold {int(comp[k])}"
+        )
     hidden = int(know[Know.PILE_HIDDEN])
     n_plain = int(unseen.sum() - unseen[Kind.TWO] - unseen[Kind.JOKER] - unseen[Kind.RED3])
     n_wild = int(unseen[Kind.TWO] + unseen[Kind.JOKER])
     if unseen[Kind.RED3] > position.stock:
-        raise ValueError(f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only {position.stock} "
-                         "cards (a red three never stays in a hand: lay them with 'red3 ...')")
+        raise ValueError(
+            f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only {position.stock} "
+            "cards (a red three never stays in a hand: lay them with 'red3 ...')"
+        )
     if hidden and not position.frozen and hidden > n_plain:
-        raise ValueError(f"the pile is not frozen, so its {hidden} hidden cards are natural, "
-                         f"but only {n_plain} natural cards are unseen")
-    if hidden and position.frozen and obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3] == 0 and n_wild == 0:
+        raise ValueError(
+            f"the pile is not frozen, so its {hidden} hidden cards are natural, "
+            f"but only {n_plain} natural cards are unseen"
+        )
+    if (
+        hidden
+        and position.frozen
+        and obs[Off.PILE_COUNTS + Kind.TWO]
+        + obs[Off.PILE_COUNTS + Kind.JOKER]
+        + obs[Off.PILE_COUNTS + Kind.RED3]
+        == 0
+        and n_wild == 0
+    ):
         raise ValueError("the pile is frozen but every wild card is accounted for elsewhere")
-    if position.frozen and not hidden and obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3] == 0:
+    if (
+        position.frozen
+        and not hidden
+        and obs[Off.PILE_COUNTS + Kind.TWO]
+        + obs[Off.PILE_COUNTS + Kind.JOKER]
+        + obs[Off.PILE_COUNTS + Kind.RED3]
+        == 0
+    ):
         raise ValueError("frozen: the pile holds no wild card or red three")
     if hidden > n_plain + n_wild:
         raise ValueError(f"the pile's {hidden} hidden cards cannot all be red threes")
@@ -395,8 +457,15 @@ def _typed_snapshots(obs, know, position, n: int) -> None:
         rest = listed[: len(listed) - d]
         snap[Off.PILE_TOP] = rest[-1] if rest else -1
         freeze = sum(1 for k in rest if k in (Kind.TWO, Kind.JOKER, Kind.RED3))
-        snap[Off.PILE_FREEZE] = freeze if freeze or not rest else int(bool(obs[Off.PILE_FREEZE]) and hidden > 0
-                                                                         and not any(k in (Kind.TWO, Kind.JOKER, Kind.RED3) for k in listed))
+        snap[Off.PILE_FREEZE] = (
+            freeze
+            if freeze or not rest
+            else int(
+                bool(obs[Off.PILE_FREEZE])
+                and hidden > 0
+                and not any(k in (Kind.TWO, Kind.JOKER, Kind.RED3) for k in listed)
+            )
+        )
         snap[Off.SEAT] = s
         snap[Off.PHASE] = Phase.MELD
         snap[Off.TURN] = max(int(snap[Off.TURN]) - d, 0)
@@ -418,7 +487,9 @@ def prepare(position, rules=None) -> RolloutSetup:
     eng, pos_team = _teams(position, params)
     for s, size in enumerate(position.hand_sizes):
         if size == 0:
-            raise ValueError(f"hand_sizes: seat {s} holds no cards (only a player who went out can)")
+            raise ValueError(
+                f"hand_sizes: seat {s} holds no cards (only a player who went out can)"
+            )
     obs = np.zeros(Off.STATE_SIZE, np.int32)
     obs[Off.N_TEAMS] = nt
     for s in range(MAX_SEATS):
@@ -439,7 +510,9 @@ def prepare(position, rules=None) -> RolloutSetup:
     for s, lt in position.last_turns.items():
         draw_snapshot(know, params, s, lt)
     undo_later_turns(know, params, position, n)
-    return RolloutSetup(params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw", rules.label)
+    return RolloutSetup(
+        params, obs, know, tuple(eng), tuple(pos_team), n, position.phase == "draw", rules.label
+    )
 
 
 def _rng_array(rng) -> np.ndarray:
@@ -453,7 +526,9 @@ def _rng_array(rng) -> np.ndarray:
         arr = np.zeros(2, np.uint64)
         seed_rng_nb(arr, int(rng), 0, 0, STREAM_DECK)
         return arr
-    raise ValueError(f"rng={rng!r}: give a non-negative int seed, a numpy Generator or a sim.core.rng stream")
+    raise ValueError(
+        f"rng={rng!r}: give a non-negative int seed, a numpy Generator or a sim.core.rng stream"
+    )
 
 
 def _check_text(code: int) -> str:
@@ -468,8 +543,16 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
     setup = prepare(position, rules)
     state = np.zeros(Off.STATE_SIZE, np.int32)
-    code = sample_world_nb(setup.obs, setup.know, setup.params, _rng_array(rng), state, np.zeros(MAX_CARDS, np.int32),
-                           np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64))
+    code = sample_world_nb(
+        setup.obs,
+        setup.know,
+        setup.params,
+        _rng_array(rng),
+        state,
+        np.zeros(MAX_CARDS, np.int32),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(N_KINDS, np.int64),
+    )
     if code != 0:
         raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[code]}")
     _keep_pile_order(state, position)
@@ -477,7 +560,9 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
         begin_turn_nb(state, setup.params)
     comp = np.zeros(N_KINDS, np.int64)
     deck_composition_nb(setup.params, comp)
-    code = check_state_nb(state, setup.params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32))
+    code = check_state_nb(
+        state, setup.params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32)
+    )
     if code != 0:
         raise ValueError(f"the position is impossible under these rules: {_check_text(code)}")
     return state
@@ -497,7 +582,9 @@ def _keep_pile_order(state: np.ndarray, position) -> None:
         state[Off.PILE + lo + j] = c
 
 
-def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, check: bool = False) -> np.ndarray:
+def run_rollouts(
+    setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, check: bool = False
+) -> np.ndarray:
     """Play ``rollouts`` completions of ``setup`` (rollout_record_dt records, engine teams).
     ``strategies``: one spec for every seat or one per seat (strategies.registry.parse_spec)."""
     from sim.core.legal import WHY_TEXT
@@ -510,7 +597,9 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
     if len(strategies) == 1:
         strategies = strategies * setup.n_seats
     if len(strategies) != setup.n_seats:
-        raise ValueError(f"{len(strategies)} strategies for {setup.n_seats} seats: give one, or one per seat")
+        raise ValueError(
+            f"{len(strategies)} strategies for {setup.n_seats} seats: give one, or one per seat"
+        )
     if rollouts < 1 or seed < 0:
         raise ValueError("rollouts must be >= 1 and the seed >= 0")
     ids = np.zeros(MAX_SEATS, np.int64)
@@ -519,18 +608,37 @@ def run_rollouts(setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, 
         ids[s], knobs[s] = parse_spec(spec, setup.table or None)
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(16, np.int64)
-    done = rollouts_nb(setup.obs, setup.know, setup.params, setup.begin, ids, knobs, int(seed), 0, int(rollouts),
-                       bool(check), out, status)
+    done = rollouts_nb(
+        setup.obs,
+        setup.know,
+        setup.params,
+        setup.begin,
+        ids,
+        knobs,
+        int(seed),
+        0,
+        int(rollouts),
+        bool(check),
+        out,
+        status,
+    )
     if status[0] == ILLEGAL:
         raise RuntimeError(
             f"strategy {STRATEGY_NAMES[int(status[6])]!r} (seat {int(status[1])}) chose an illegal action "
-            f"{action_text_safe(int(status[2]))}: {WHY_TEXT[int(status[3])]}; rollout {int(status[4])} seed {seed}")
+            f"{action_text_safe(int(status[2]))}: {WHY_TEXT[int(status[3])]}; rollout {int(status[4])} seed {seed}"
+        )
     if status[0] == INVARIANT:
         if int(status[1]) >= 100:
-            raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[int(status[1]) - 100]}")
+            raise ValueError(
+                f"the position is impossible under these rules: {ERROR_TEXT[int(status[1]) - 100]}"
+            )
         if int(status[3]) < 0:
-            raise ValueError(f"the position is impossible under these rules: {_check_text(int(status[1]))}")
-        raise RuntimeError(f"invariant broken: {_check_text(int(status[1]))} in rollout {int(status[2])} "
-                           f"turn {int(status[4])} seed {seed}")
+            raise ValueError(
+                f"the position is impossible under these rules: {_check_text(int(status[1]))}"
+            )
+        raise RuntimeError(
+            f"invariant broken: {_check_text(int(status[1]))} in rollout {int(status[2])} "
+            f"turn {int(status[4])} seed {seed}"
+        )
     assert done == rollouts
     return out

@@ -12,12 +12,15 @@ from typing import NamedTuple
 
 from sim.core.layout import code_table
 
-Status, STATUS_TEXT = code_table("StatusT", (
-    ("OK", "finished"),
-    ("ILLEGAL", "a strategy chose an illegal action"),
-    ("INVARIANT", "--check found a broken invariant"),
-    ("BUFFER", "a record buffer is too small: the caller reruns the chunk with larger ones"),
-))
+Status, STATUS_TEXT = code_table(
+    "StatusT",
+    (
+        ("OK", "finished"),
+        ("ILLEGAL", "a strategy chose an illegal action"),
+        ("INVARIANT", "--check found a broken invariant"),
+        ("BUFFER", "a record buffer is too small: the caller reruns the chunk with larger ones"),
+    ),
+)
 
 
 class IllegalT(NamedTuple):
@@ -54,20 +57,26 @@ Illegal = IllegalT()
 Broken = BrokenT()
 Slot = SlotT()
 
-Check, _CHECK_TEXTS = code_table("CheckT", (
-    ("FINE", "no invariant broken"),
-    ("CARDS", "a card is missing or counted twice (card accounting)"),
-    ("PILE_COUNTS", "the pile's kind counts do not match its cards"),
-    ("PILE_FREEZE", "the frozen state or top card does not match the pile"),
-    ("HAND_SIZE", "a hand size does not match the hand's cards (or a red three stayed in a hand)"),
-    ("EMPTY_HAND", "a hand reached zero cards without going out"),
-    ("MELD", "an illegal meld is on the table"),
-    ("NOT_OPENED", "a team has melds without having made its initial meld"),
-    ("SCORE_PARTS", "the score breakdown does not add up"),
-    ("MELDED_POINTS", "the melded points do not match the cards on the table"),
-    ("DEAD_END", "the player to act has no legal action (dead end)"),
-    ("SUITS", "a hand's suited card counts do not match its kind counts"),
-    ("SEQUENCE", "an illegal sequence is on the table"),
-    ("LOGGED_CANASTAS", "a decision row's canasta counts do not match the table"),
-))
+Check, _CHECK_TEXTS = code_table(
+    "CheckT",
+    (
+        ("FINE", "no invariant broken"),
+        ("CARDS", "a card is missing or counted twice (card accounting)"),
+        ("PILE_COUNTS", "the pile's kind counts do not match its cards"),
+        ("PILE_FREEZE", "the frozen state or top card does not match the pile"),
+        (
+            "HAND_SIZE",
+            "a hand size does not match the hand's cards (or a red three stayed in a hand)",
+        ),
+        ("EMPTY_HAND", "a hand reached zero cards without going out"),
+        ("MELD", "an illegal meld is on the table"),
+        ("NOT_OPENED", "a team has melds without having made its initial meld"),
+        ("SCORE_PARTS", "the score breakdown does not add up"),
+        ("MELDED_POINTS", "the melded points do not match the cards on the table"),
+        ("DEAD_END", "the player to act has no legal action (dead end)"),
+        ("SUITS", "a hand's suited card counts do not match its kind counts"),
+        ("SEQUENCE", "an illegal sequence is on the table"),
+        ("LOGGED_CANASTAS", "a decision row's canasta counts do not match the table"),
+    ),
+)
 CHECK_TEXT: dict[int, str] = dict(enumerate(_CHECK_TEXTS))  # Check code -> what broke

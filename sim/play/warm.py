@@ -39,8 +39,9 @@ NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilatio
 
 
 @contextlib.contextmanager
-def compile_notice(what: str, seconds: int, stream: TextIO | None = None,
-                   spinner: bool | None = None) -> Iterator[None]:
+def compile_notice(
+    what: str, seconds: int, stream: TextIO | None = None, spinner: bool | None = None
+) -> Iterator[None]:
     """Announce a compilation that takes longer than NOTICE_AFTER seconds.
 
     One line on `stream` (stderr by default), then, when `stream` is a terminal (or `spinner`
@@ -62,7 +63,9 @@ def compile_notice(what: str, seconds: int, stream: TextIO | None = None,
             print(line, file=out, flush=True)
             return
         for mark in itertools.cycle("|/-\\"):
-            print(f"\r{line} {mark} {time.perf_counter() - t0:4.0f} s", end="", file=out, flush=True)
+            print(
+                f"\r{line} {mark} {time.perf_counter() - t0:4.0f} s", end="", file=out, flush=True
+            )
             if done.wait(0.25):
                 break
         print(f"\r{line}: done in {time.perf_counter() - t0:.0f} s", file=out, flush=True)
@@ -76,7 +79,9 @@ def compile_notice(what: str, seconds: int, stream: TextIO | None = None,
         thread.join()
 
 
-def warm_simulate(checks: Sequence[bool] = (False, True), logs: Sequence[bool] = (False, True)) -> None:
+def warm_simulate(
+    checks: Sequence[bool] = (False, True), logs: Sequence[bool] = (False, True)
+) -> None:
     """Compile the self-play kernels (every strategy, hands and games) for each combination of
     `checks` (the loop without the --check invariants, with them) and `logs` (without the
     decision logging, with it): each is a compilation of its own (sim/play/loop.py,
@@ -92,7 +97,9 @@ def warm_simulate(checks: Sequence[bool] = (False, True), logs: Sequence[bool] =
     def finish() -> None:
         for check in dict.fromkeys(bool(c) for c in checks):
             for log in dict.fromkeys(bool(x) for x in logs):
-                run_chunk(rules, seats, 0, 0, 1, mode="hands", log_rate=1.0 if log else 0.0, check=check)
+                run_chunk(
+                    rules, seats, 0, 0, 1, mode="hands", log_rate=1.0 if log else 0.0, check=check
+                )
 
     pw.warm_in_parallel(pw.PLAY_CHUNK, pw.SIMULATE_OWN, pw.SIMULATE_HELPER, finish)
 
@@ -102,7 +109,9 @@ def play_compile_seconds(strategies: Sequence[str] | None = None) -> int:
     from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec
 
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
-    kernels = {list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]] for n in names if n in STRATEGY_NAMES}
+    kernels = {
+        list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]] for n in names if n in STRATEGY_NAMES
+    }
     return COLD_COMPILE_SECONDS["play"] + sum(PLAY_KERNEL_SECONDS.get(k, 5) for k in kernels)
 
 
@@ -120,11 +129,20 @@ def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
     one_each = {KERNEL_OF[STRATEGY_NAMES.index(n)]: n for n in names if n in STRATEGY_NAMES}
     seats = list(one_each.values()) or ["random"]
-    decide = [step for n in seats for step in pw.PLAY_DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]]]
+    decide = [
+        step
+        for n in seats
+        for step in pw.PLAY_DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]]
+    ]
+
     def finish() -> None:
         rules = RuleSet.preset("classic")
-        play_hand_py(rules, [seats[i % len(seats)] for i in range(4)], seed=0,
-                     gs=GameState.new_hand(rules, track_knowledge=knowledge))
+        play_hand_py(
+            rules,
+            [seats[i % len(seats)] for i in range(4)],
+            seed=0,
+            gs=GameState.new_hand(rules, track_knowledge=knowledge),
+        )
 
     own = (*pw.PLAY_OWN, *(pw.PLAY_KNOWLEDGE if knowledge else ()), *decide, *pw.PLAY_OWN_LAST)
     pw.warm_in_parallel(pw.PLAY_TOP, own, pw.PLAY_HELPER, finish)

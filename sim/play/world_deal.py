@@ -24,9 +24,25 @@ from sim.core.rng import randint_nb
 from sim.play.knowledge import Know
 from sim.play.loop import deck_composition_nb
 
-__all__ = ["OK", "COUNTS", "PILE", "SAMBA", "ERROR_TEXT", "WILD_TRIES", "STREAM_WORLD", "unseen_nb",
-           "sample_world_nb", "known_part_nb", "known_and_pile_nb", "hidden_pile_nb", "pile_mode_nb", "place_pile_nb", "sample_nb",
-           "fill_stock_nb", "to_hand_nb"]
+__all__ = [
+    "OK",
+    "COUNTS",
+    "PILE",
+    "SAMBA",
+    "ERROR_TEXT",
+    "WILD_TRIES",
+    "STREAM_WORLD",
+    "unseen_nb",
+    "sample_world_nb",
+    "known_part_nb",
+    "known_and_pile_nb",
+    "hidden_pile_nb",
+    "pile_mode_nb",
+    "place_pile_nb",
+    "sample_nb",
+    "fill_stock_nb",
+    "to_hand_nb",
+]
 
 OK = 0
 COUNTS = 1
@@ -34,7 +50,7 @@ PILE = 2
 SAMBA = 3
 ERROR_TEXT = {
     COUNTS: "the cards do not add up: more cards of a kind known than the packs hold, or the unseen "
-            "cards do not fill the hidden places",
+    "cards do not fill the hidden places",
     PILE: "the hidden pile cards cannot be dealt (not frozen: natural cards only; frozen: a wild card)",
     SAMBA: "worlds cannot be sampled under these rules",  # no longer returned: Samba worlds are dealt
 }
@@ -43,6 +59,7 @@ STREAM_WORLD = 16  # random stream of world j: key (seed, j, 0, STREAM_WORLD)
 _PLAIN = 0  # hidden pile modes
 _ANY = 1
 _NEED_WILD = 2
+
 
 @njit(cache=True, _nrt=False)
 def unseen_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, out: np.ndarray) -> int:
@@ -98,7 +115,9 @@ def _suits_left_nb(obs, params, left) -> bool:
 
 
 @njit(cache=True, _nrt=False)
-def _code_nb(kind: int, suit_next: np.ndarray, left: np.ndarray, rng: np.ndarray, samba: bool) -> int:
+def _code_nb(
+    kind: int, suit_next: np.ndarray, left: np.ndarray, rng: np.ndarray, samba: bool
+) -> int:
     """A card code for ``kind``: natural ranks take the suits in rotation, or under Samba rules
     a uniformly random one of the copies left (``left``, `_suits_left_nb`; drawn without
     replacement, so the suits of all the cards placed are a uniform draw of those copies)."""
@@ -235,9 +254,15 @@ def known_part_nb(obs, know, params, out, pool, unseen, suit_next, rng) -> int:
                 out[Off.PILE + j] = _code_nb(k, suit_next, left, rng, samba)
                 j += 1
         ts = obs[Off.PILE_TOP_SUIT]
-        out[Off.PILE + plen - 1] = top | (ts << 4) if FIRST_NATURAL <= top <= LAST_NATURAL and ts >= 0 else top
+        out[Off.PILE + plen - 1] = (
+            top | (ts << 4) if FIRST_NATURAL <= top <= LAST_NATURAL and ts >= 0 else top
+        )
         if hidden > 0:  # the true count: known freezing cards (+ hidden ones, added when dealt)
-            out[Off.PILE_FREEZE] = obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3]
+            out[Off.PILE_FREEZE] = (
+                obs[Off.PILE_COUNTS + Kind.TWO]
+                + obs[Off.PILE_COUNTS + Kind.JOKER]
+                + obs[Off.PILE_COUNTS + Kind.RED3]
+            )
     nr = 0
     for k in range(N_KINDS):
         if k != Kind.TWO and k != Kind.JOKER and k != Kind.RED3:
@@ -266,7 +291,12 @@ def known_part_nb(obs, know, params, out, pool, unseen, suit_next, rng) -> int:
 def pile_mode_nb(obs) -> int:
     if obs[Off.PILE_FREEZE] == 0:
         return _PLAIN
-    if obs[Off.PILE_COUNTS + Kind.TWO] + obs[Off.PILE_COUNTS + Kind.JOKER] + obs[Off.PILE_COUNTS + Kind.RED3] > 0:
+    if (
+        obs[Off.PILE_COUNTS + Kind.TWO]
+        + obs[Off.PILE_COUNTS + Kind.JOKER]
+        + obs[Off.PILE_COUNTS + Kind.RED3]
+        > 0
+    ):
         return _ANY
     return _NEED_WILD
 
@@ -321,8 +351,16 @@ def fill_stock_nb(rng, out, pool, idx, nr, n_r3) -> None:
 
 
 @njit(cache=True, _nrt=False)
-def sample_world_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, rng: np.ndarray,
-                    out: np.ndarray, pool: np.ndarray, unseen: np.ndarray, suit_next: np.ndarray) -> int:
+def sample_world_nb(
+    obs: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    rng: np.ndarray,
+    out: np.ndarray,
+    pool: np.ndarray,
+    unseen: np.ndarray,
+    suit_next: np.ndarray,
+) -> int:
     """One uniformly random world consistent with ``obs`` and ``know`` into ``out``.
 
     Parameters
@@ -353,4 +391,3 @@ def sample_world_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, rng: 
             idx += 1
     fill_stock_nb(rng, out, pool, idx, nr, unseen[Kind.RED3])
     return OK
-

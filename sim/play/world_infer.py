@@ -78,7 +78,9 @@ def _remove_nb(mobs, k) -> None:
 
 
 @njit(cache=True, _nrt=False)
-def model_agrees_nb(out, know, params, s, pool, lo, c, model_id, model_knobs, rng, mobs, buf) -> bool:
+def model_agrees_nb(
+    out, know, params, s, pool, lo, c, model_id, model_knobs, rng, mobs, buf
+) -> bool:
     """Would the model, holding seat s's known cards + pool[lo:lo+c] + its last discard at the
     snapshot of that decision, have made that discard?"""
     _hand_in_nb(mobs, know, Know.SNAP + s * Off.PUB_SIZE, s, pool, lo, c)
@@ -139,10 +141,22 @@ def one_model_nb(model_id: int, model_knobs: np.ndarray) -> tuple[np.ndarray, np
 
 
 @njit(cache=True, _nrt=False)
-def sample_consistent_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, rng: np.ndarray,
-                         out: np.ndarray, pool: np.ndarray, unseen: np.ndarray, suit_next: np.ndarray,
-                         model_ids: np.ndarray, model_knobs: np.ndarray, tries: int, mobs: np.ndarray,
-                         buf: np.ndarray, stats: np.ndarray) -> int:
+def sample_consistent_nb(
+    obs: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    rng: np.ndarray,
+    out: np.ndarray,
+    pool: np.ndarray,
+    unseen: np.ndarray,
+    suit_next: np.ndarray,
+    model_ids: np.ndarray,
+    model_knobs: np.ndarray,
+    tries: int,
+    mobs: np.ndarray,
+    buf: np.ndarray,
+    stats: np.ndarray,
+) -> int:
     """Like `sample_world_nb`, but each other seat with a known last discard (``SNAP_VALID``)
     gets hidden cards its model strategy ``model_ids[s]`` (int64[MAX_SEATS]; knobs
     ``model_knobs[s]``, float64[MAX_SEATS, n_knobs]) agrees with, on
@@ -167,9 +181,11 @@ def sample_consistent_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, 
             stats[0] += 1
             ok = False
             for _t in range(tries):
-                if (model_agrees_nb(out, know, params, s, pool, idx, c, model_ids[s], model_knobs[s], rng, mobs, buf)
-                        and draw_agrees_nb(know, params, s, pool, idx, c, model_ids[s], model_knobs[s], rng, mobs,
-                                           buf)):
+                if model_agrees_nb(
+                    out, know, params, s, pool, idx, c, model_ids[s], model_knobs[s], rng, mobs, buf
+                ) and draw_agrees_nb(
+                    know, params, s, pool, idx, c, model_ids[s], model_knobs[s], rng, mobs, buf
+                ):
                     ok = True
                     break
                 sample_nb(rng, pool, idx, nr, c)

@@ -121,9 +121,18 @@ __all__ = [
 
 
 @njit(cache=True)
-def sample_worlds_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, seed: int, start: int,
-                     out: np.ndarray, model_id: int, model_knobs: np.ndarray, tries: int,
-                     stats: np.ndarray) -> int:
+def sample_worlds_nb(
+    obs: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    start: int,
+    out: np.ndarray,
+    model_id: int,
+    model_knobs: np.ndarray,
+    tries: int,
+    stats: np.ndarray,
+) -> int:
     """Worlds start .. start+n-1 into out[0:n] (int32[n, STATE_SIZE]); world i uses the stream
     keyed (seed, i, 0, STREAM_WORLD), so it depends only on (seed, i) and the inputs.
     ``model_id`` < 0: uniform worlds (`sample_world_nb`), else model-consistent ones
@@ -140,8 +149,22 @@ def sample_worlds_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, seed
         if model_id < 0:
             code = sample_world_nb(obs, know, params, rng, out[j], pool, unseen, suit_next)
         else:
-            code = sample_consistent_nb(obs, know, params, rng, out[j], pool, unseen, suit_next,
-                                        model_ids, model_kn, tries, mobs, buf, stats)
+            code = sample_consistent_nb(
+                obs,
+                know,
+                params,
+                rng,
+                out[j],
+                pool,
+                unseen,
+                suit_next,
+                model_ids,
+                model_kn,
+                tries,
+                mobs,
+                buf,
+                stats,
+            )
         if code != OK:
             return code
     return OK

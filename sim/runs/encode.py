@@ -32,7 +32,11 @@ COMPRESSION = "zstd"
 def _dtype_map() -> dict[str, dict[str, np.dtype]]:
     """Compact numpy dtype of every integer column of each table, from the record dtypes."""
     out: dict[str, dict[str, np.dtype]] = {}
-    for table, rec in (("hands", hand_record_dt), ("decisions", decision_record_dt), ("games", game_record_dt)):
+    for table, rec in (
+        ("hands", hand_record_dt),
+        ("decisions", decision_record_dt),
+        ("games", game_record_dt),
+    ):
         m: dict[str, np.dtype] = {}
         assert rec.names is not None and rec.fields is not None  # record dtypes are structured
         for name in rec.names:
@@ -50,7 +54,9 @@ def _dtype_map() -> dict[str, dict[str, np.dtype]]:
         score_us=np.dtype(np.int32), score_them=np.dtype(np.int32), went_out_us=np.dtype(np.int8)
     )
     # --log-detail cards (the strategy column is a dictionary-encoded string: see strategy_column)
-    out["decisions"].update({c.name: np.dtype(c.dtype) for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str})
+    out["decisions"].update(
+        {c.name: np.dtype(c.dtype) for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str}
+    )
     return out
 
 
@@ -59,15 +65,23 @@ COLUMN_DTYPES = _dtype_map()
 # at 20,000 rows by default, and each page costs a compressor set-up and a checksum (about 1 us per
 # logged hand with the card columns; files 1.5% smaller); older ones have no row cap (option absent).
 _PAGE_ROWS = (
-    {"max_rows_per_page": 1 << 20} if "max_rows_per_page" in inspect.signature(pq.ParquetWriter).parameters else {}
+    {"max_rows_per_page": 1 << 20}
+    if "max_rows_per_page" in inspect.signature(pq.ParquetWriter).parameters
+    else {}
 )
-KEY_COLUMNS = {"hands": ("seed", "game", "hand"), "decisions": ("seed", "game", "hand"), "games": ("seed", "game")}
+KEY_COLUMNS = {
+    "hands": ("seed", "game", "hand"),
+    "decisions": ("seed", "game", "hand"),
+    "games": ("seed", "game"),
+}
 # decision columns that hold one value for a whole hand (or nearly): plain lz4 makes them
 # almost as small as zstd does, at half its cost (0.4 us less per logged hand, 4% more bytes)
 RUN_COLUMNS = {"decisions": ("seed", "game", "hand", "cum_us", "cum_them", "pile_frozen")}
 # --log-detail cards: the card columns (int8 values, which parquet stores as INT32) under lz4
 # rather than zstd: half the encoding time for about twice the bytes (docs/DATA.md)
-FAST_COLUMNS = {"decisions": tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)}
+FAST_COLUMNS = {
+    "decisions": tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)
+}
 # ... and a decision table with card columns has every column under lz4 (the basic ones too:
 # 1.9 us less per logged hand for 16% more bytes, issue 15's cost budget); basic logs keep zstd
 CARDS_MARK = "pile_top"
@@ -89,7 +103,15 @@ HAND_TEAM_FIELDS = (
     "pile_takes",
     "cum_before",
 )
-HAND_SCALAR_FIELDS = ("dealer", "end_reason", "went_out_seat", "went_out_team", "concealed", "turns", "decisions")
+HAND_SCALAR_FIELDS = (
+    "dealer",
+    "end_reason",
+    "went_out_seat",
+    "went_out_team",
+    "concealed",
+    "turns",
+    "decisions",
+)
 
 
 def records_to_frames(
@@ -132,7 +154,11 @@ def records_to_frames(
     g["capped"] = games["capped"]
     # the engine's records carry score_us / score_them / went_out_us; other chunk functions may
     # leave them out, and conform_frames then joins them from the hands
-    d = {name: decisions[name] for name in decision_record_dt.names or () if name in (decisions.dtype.names or ())}
+    d = {
+        name: decisions[name]
+        for name in decision_record_dt.names or ()
+        if name in (decisions.dtype.names or ())
+    }
     return {
         "hands": pd.DataFrame(h, copy=True),
         "decisions": pd.DataFrame(d, copy=True),
@@ -184,8 +210,16 @@ def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.Da
         return dec
     scores = np.stack([hands[f"score_t{t}"].to_numpy(np.int64) for t in range(n_teams)], axis=1)
     if n:
-        hk = (hands["seed"].to_numpy(np.int64), hands["game"].to_numpy(np.int64), hands["hand"].to_numpy(np.int64))
-        dk = (dec["seed"].to_numpy(np.int64), dec["game"].to_numpy(np.int64), dec["hand"].to_numpy(np.int64))
+        hk = (
+            hands["seed"].to_numpy(np.int64),
+            hands["game"].to_numpy(np.int64),
+            hands["hand"].to_numpy(np.int64),
+        )
+        dk = (
+            dec["seed"].to_numpy(np.int64),
+            dec["game"].to_numpy(np.int64),
+            dec["hand"].to_numpy(np.int64),
+        )
         idx = _match_keys(hk, dk)
         if np.any(idx < 0):
             bad = int(np.argmin(idx))
@@ -224,7 +258,9 @@ def conform_frames(frames: Mapping[str, pd.DataFrame], n_teams: int) -> dict[str
         df = frames[table]
         if table == "decisions":
             df = _join_outcome(df, hands, n_teams)
-        casts = {c: dt for c, dt in COLUMN_DTYPES[table].items() if c in df.columns and df[c].dtype != dt}
+        casts = {
+            c: dt for c, dt in COLUMN_DTYPES[table].items() if c in df.columns and df[c].dtype != dt
+        }
         if casts:
             df = df.astype(casts)
         for c in df.columns:
@@ -238,7 +274,10 @@ def conform_frames(frames: Mapping[str, pd.DataFrame], n_teams: int) -> dict[str
 def _to_arrow(df: pd.DataFrame) -> pa.Table:
     table = pa.Table.from_pandas(df, preserve_index=False)
     # plain utf8 strings whatever the pandas string flavour
-    fields = [pa.field(f.name, pa.string()) if pa.types.is_large_string(f.type) else f for f in table.schema]
+    fields = [
+        pa.field(f.name, pa.string()) if pa.types.is_large_string(f.type) else f
+        for f in table.schema
+    ]
     schema = pa.schema(fields, metadata=table.schema.metadata)
     return table.cast(schema) if schema != table.schema else table
 
@@ -298,13 +337,17 @@ def record_tables(
         for f in HAND_TEAM_FIELDS:
             h[f"{f}_t{t}"] = _column(hands[f][:, t], hd[f"{f}_t{t}"])
     gd = COLUMN_DTYPES["games"]
-    g: dict[str, pa.Array] = {k: _column(games[k], gd[k]) for k in ("seed", "game", "hands", "winner_team")}
+    g: dict[str, pa.Array] = {
+        k: _column(games[k], gd[k]) for k in ("seed", "game", "hands", "winner_team")
+    }
     for t in range(n_teams):
         g[f"final_t{t}"] = _column(games["final"][:, t], gd[f"final_t{t}"])
     g["capped"] = _column(games["capped"], gd["capped"])
     dd = COLUMN_DTYPES["decisions"]
     d = {k: _column(decisions[k], dd[k]) for k in decision_record_dt.names or ()}
-    if "pile_top" in names:  # --log-detail cards: the strategy, then the card columns the engine gave
+    if (
+        "pile_top" in names
+    ):  # --log-detail cards: the strategy, then the card columns the engine gave
         d["strategy"] = strategy_column(np.asarray(decisions["seat"]), strategies)
         for c in CARD_COLUMNS + SUIT_COLUMNS:
             if c.name in names:
@@ -340,18 +383,27 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     7.7 us per hand for the basic decisions (20.8 with pyarrow's defaults), 16.5 with the card
     columns (benchmarks/bench_log_cost.py, docs/DATA.md).  Every page carries a CRC32 checksum
     and the footer the chunk's key range `key` (sim.runs.integrity)."""
-    fields = [pa.field(f.name, f.type, nullable=table.column(i).null_count > 0) for i, f in enumerate(table.schema)]
+    fields = [
+        pa.field(f.name, f.type, nullable=table.column(i).null_count > 0)
+        for i, f in enumerate(table.schema)
+    ]
     meta = dict(table.schema.metadata or {}) or _pandas_metadata(table)
     meta = integrity.with_chunk_key(meta, key)
     table = pa.Table.from_arrays(table.columns, schema=pa.schema(fields, metadata=meta))
     # the column names once: `table.column_names` builds a new list at each use (asked per
     # card column, that cost 10 ms per chunk, 4 us per logged hand)
     present = set(table.column_names)
-    strings = [f.name for f in fields if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
+    strings = [
+        f.name for f in fields if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)
+    ]
     runs = {k for k in RUN_COLUMNS.get(name, ()) if k in present}
     cards = name == "decisions" and CARDS_MARK in present
     plain = runs | {k for k in SIGNED_CARD_COLUMNS if k in present} if cards else runs
-    numbers = {f.name: "PLAIN" if f.name in plain else "BYTE_STREAM_SPLIT" for f in fields if f.name not in strings}
+    numbers = {
+        f.name: "PLAIN" if f.name in plain else "BYTE_STREAM_SPLIT"
+        for f in fields
+        if f.name not in strings
+    }
     lz4 = runs | {k for k in FAST_COLUMNS.get(name, ()) if k in present}
     compression: str | dict[str, str] = COMPRESSION
     if cards:
@@ -361,15 +413,22 @@ def encode_table(table: pa.Table, name: str, key: Mapping[str, int] | None = Non
     keys = [k for k in KEY_COLUMNS[name] if k in present]
     sink = pa.BufferOutputStream()
     pq.write_table(
-        table, sink, compression=compression, use_dictionary=strings or False,
-        column_encoding=numbers or None, write_statistics=keys or False,
+        table,
+        sink,
+        compression=compression,
+        use_dictionary=strings or False,
+        column_encoding=numbers or None,
+        write_statistics=keys or False,
         write_batch_size=1 << 18,  # fewer, larger batches: faster than the default 1024 rows
-        write_page_checksum=True, **_PAGE_ROWS,
+        write_page_checksum=True,
+        **_PAGE_ROWS,
     )
     return sink.getvalue().to_pybytes()
 
 
-def encode_tables(tables: Mapping[str, pa.Table], key: Mapping[str, int] | None = None) -> dict[str, bytes]:
+def encode_tables(
+    tables: Mapping[str, pa.Table], key: Mapping[str, int] | None = None
+) -> dict[str, bytes]:
     """Each table of a chunk as parquet bytes (done in the worker)."""
     return {name: encode_table(tables[name], name, key) for name in TABLES}
 
@@ -380,7 +439,9 @@ def chunk_payload(
     """A chunk function's result as parquet bytes per table and row counts: straight from the
     records when possible, else through pandas (records_to_frames + conform_frames)."""
     columns = getattr(res, "decision_columns", None)
-    tables = record_tables(res.hands, columns if columns is not None else res.decisions, res.games, rules, strategies)
+    tables = record_tables(
+        res.hands, columns if columns is not None else res.decisions, res.games, rules, strategies
+    )
     if tables is None:
         frames = records_to_frames(res.hands, res.decisions, res.games, rules, strategies)
         tables = frame_tables(conform_frames(frames, int(rules.n_teams)))

@@ -47,10 +47,17 @@ class DamagedShardError(RunFolderError):
 
 def chunk_key(index: int, seed: int, start: int, count: int) -> dict[str, int]:
     """The key range of chunk `index`: games start .. start+count-1 of `seed`."""
-    return {"chunk": int(index), "seed": int(seed), "first_game": int(start), "last_game": int(start + count - 1)}
+    return {
+        "chunk": int(index),
+        "seed": int(seed),
+        "first_game": int(start),
+        "last_game": int(start + count - 1),
+    }
 
 
-def with_chunk_key(schema_meta: Mapping[bytes, bytes] | None, key: Mapping[str, int] | None) -> dict:
+def with_chunk_key(
+    schema_meta: Mapping[bytes, bytes] | None, key: Mapping[str, int] | None
+) -> dict:
     """Schema metadata plus the chunk's key range (the columns' bytes are unchanged)."""
     meta = dict(schema_meta or {})
     if key is not None:
@@ -79,7 +86,9 @@ def _stats_range(md: pq.FileMetaData, column: str) -> tuple[int, int] | None:
     return int(lo), int(hi)
 
 
-def footer_problem(path: Path, key: Mapping[str, int] | None, rows: int | None, size: int | None) -> str | None:
+def footer_problem(
+    path: Path, key: Mapping[str, int] | None, rows: int | None, size: int | None
+) -> str | None:
     """Why the shard's file or footer does not match its marker (None if it does)."""
     try:
         actual = path.stat().st_size
@@ -119,7 +128,11 @@ def footer_problem(path: Path, key: Mapping[str, int] | None, rows: int | None, 
 def data_problem(path: Path, columns: Sequence[str] | None = None) -> str | None:
     """Why the shard's pages do not read back (checksum or decoding failure), or None."""
     try:
-        pq.read_table(path, columns=list(columns) if columns is not None else None, page_checksum_verification=True)
+        pq.read_table(
+            path,
+            columns=list(columns) if columns is not None else None,
+            page_checksum_verification=True,
+        )
     except READ_ERRORS as exc:
         return f"has a damaged data page ({one_line(exc)[:120]})"
     return None
@@ -143,7 +156,9 @@ def scan_format() -> ds.ParquetFileFormat:
     )
 
 
-def scan(files: Sequence[Path], columns: Sequence[str] | None, filters: Any, root: str | os.PathLike) -> pa.Table:
+def scan(
+    files: Sequence[Path], columns: Sequence[str] | None, filters: Any, root: str | os.PathLike
+) -> pa.Table:
     """Read `files` as one table, verifying page checksums.  A filter or column the table does
     not have is a CanastaError naming it; a damaged page a DamagedShardError naming its shard."""
     dataset = ds.dataset([str(f) for f in files], format=scan_format())
@@ -151,28 +166,38 @@ def scan(files: Sequence[Path], columns: Sequence[str] | None, filters: Any, roo
     if columns is not None:
         unknown = [c for c in columns if c not in names]
         if unknown:
-            raise CanastaError(f"unknown column '{unknown[0]}'; the table's columns: {', '.join(names)}")
+            raise CanastaError(
+                f"unknown column '{unknown[0]}'; the table's columns: {', '.join(names)}"
+            )
     if filters is not None:
         try:  # the filter against an empty table of the same schema: its errors are the user's
             ds.dataset(dataset.schema.empty_table()).to_table(filter=filters)
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise CanastaError(f"bad filter {filters}: {one_line(exc)[:160]}") from None
     try:
-        return dataset.to_table(columns=list(columns) if columns is not None else None, filter=filters)
+        return dataset.to_table(
+            columns=list(columns) if columns is not None else None, filter=filters
+        )
     except READ_ERRORS:
         pass
     for f in files:  # which shard: read them one by one (only on this error path)
         why = data_problem(Path(f), columns)
         if why:
-            raise DamagedShardError(f"{root}: damaged shard {f} ({why}); {damage_hint(root)}") from None
+            raise DamagedShardError(
+                f"{root}: damaged shard {f} ({why}); {damage_hint(root)}"
+            ) from None
     raise DamagedShardError(f"{root}: a shard failed to read; {damage_hint(root)}")
 
 
-def check_footers(root: Path, files: Iterable[tuple[int, Path, Mapping[str, Any]]], table: str) -> None:
+def check_footers(
+    root: Path, files: Iterable[tuple[int, Path, Mapping[str, Any]]], table: str
+) -> None:
     """DamagedShardError naming the first shard whose file or footer does not match its
     chunk's marker: (chunk index, shard path, marker record with 'key' / 'rows' / 'bytes')."""
     for index, path, rec in files:
         key = rec.get("key")
         why = footer_problem(path, key, rec["rows"].get(table), (rec.get("bytes") or {}).get(table))
         if why:
-            raise DamagedShardError(f"{root}: damaged shard {path} of chunk {index} ({why}); {damage_hint(root)}")
+            raise DamagedShardError(
+                f"{root}: damaged shard {path} of chunk {index} ({why}); {damage_hint(root)}"
+            )

@@ -16,13 +16,29 @@ def on_terminal() -> bool:
     return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
-def new_bar(total: int | None, unit: str, enabled: bool, desc: str | None = None, initial: int = 0,
-            leave: bool = True) -> Any:
+def new_bar(
+    total: int | None,
+    unit: str,
+    enabled: bool,
+    desc: str | None = None,
+    initial: int = 0,
+    leave: bool = True,
+) -> Any:
     """A tqdm bar on stderr (disabled: draws nothing) with the lab's settings."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, unit=unit, unit_scale=True, disable=not enabled, desc=desc,
-                dynamic_ncols=True, smoothing=0.1, file=sys.stderr, leave=leave)
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit=unit,
+        unit_scale=True,
+        disable=not enabled,
+        desc=desc,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        file=sys.stderr,
+        leave=leave,
+    )
 
 
 @contextmanager

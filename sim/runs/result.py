@@ -46,7 +46,9 @@ class RunResult:
         m = self.manifest
         return f"<RunResult {m['mode']}={m['total']} seed={m['seed']} {','.join(m['strategies'])} {where}>"
 
-    def read(self, table: str = "hands", columns: Sequence[str] | None = None, filters: Any = None) -> pd.DataFrame:
+    def read(
+        self, table: str = "hands", columns: Sequence[str] | None = None, filters: Any = None
+    ) -> pd.DataFrame:
         if table not in store.TABLES:
             raise CanastaError(f"unknown table '{table}': choose one of {', '.join(store.TABLES)}")
         if self._frames is not None:

@@ -43,7 +43,9 @@ from strategies import registry
 
 DEFAULT_HANDS = 20_000
 DEFAULT_CHUNK_HANDS = 5_000  # hands per chunk of a run with decision logs (mode "hands")
-DEFAULT_CHUNK_GAMES = 500  # games per chunk of a run with decision logs (mode "games": a classic game is ~5-10 hands)
+DEFAULT_CHUNK_GAMES = (
+    500  # games per chunk of a run with decision logs (mode "games": a classic game is ~5-10 hands)
+)
 # without decision logs: a chunk has a fixed cost of about 5 ms (three parquet writers, four
 # files, the engine's tables), a fifth of a greedy chunk of 5,000 hands; 20,000 hands cut it to
 # 0.25 us per hand (whole `simulate --jobs 1`, 1M greedy hands: 84,900-88,900 hands/s with
@@ -131,7 +133,9 @@ def team_of_seat(rules: Any) -> tuple[int, ...]:
     return tuple(int(t) for t in tos)
 
 
-def default_team_strategies(n_teams: int, available: Sequence[str] | None = None) -> tuple[str, ...]:
+def default_team_strategies(
+    n_teams: int, available: Sequence[str] | None = None
+) -> tuple[str, ...]:
     """expert for team 0, greedy for the others (what exists of them)."""
     first, rest = DEFAULT_STRATEGIES
     if available:
@@ -156,7 +160,9 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
     if isinstance(strategies, str):
         strategies = split_strategies(strategies)
     if not isinstance(strategies, Sequence) or not all(isinstance(s, str) for s in strategies):
-        raise CanastaError(f"strategies {strategies!r}: give names like 'expert,greedy' or a list of them")
+        raise CanastaError(
+            f"strategies {strategies!r}: give names like 'expert,greedy' or a list of them"
+        )
     names = [s.strip() for s in strategies]
     if any(not s for s in names):
         raise CanastaError(f"--strategies '{','.join(names)}': empty strategy name")
@@ -184,7 +190,9 @@ def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) 
         if name not in available:
             close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise CanastaError(f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}")
+            raise CanastaError(
+                f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}"
+            )
 
 
 def check_engine_supports(rules: Any) -> None:
@@ -213,7 +221,9 @@ def _check_rate(value: Any) -> float:
     except (TypeError, ValueError):
         raise CanastaError(f"log_decisions={value!r} must be a number between 0 and 1") from None
     if not 0.0 <= rate <= 1.0:  # also refuses nan
-        raise CanastaError(f"log_decisions={value!r} must be between 0 and 1 (fraction of hands logged)")
+        raise CanastaError(
+            f"log_decisions={value!r} must be between 0 and 1 (fraction of hands logged)"
+        )
     return rate
 
 
@@ -222,13 +232,24 @@ def resolve_chunk_fn(chunk_fn: ChunkFn | None) -> ChunkFn:
     if chunk_fn is None:
         return engine.run_chunk
     if not callable(chunk_fn):
-        raise CanastaError(f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk")
+        raise CanastaError(
+            f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk"
+        )
     return chunk_fn
 
 
 def package_versions() -> dict[str, str]:
     out = {"python": sys.version.split()[0]}
-    for pkg in ("canasta-lab", "numba", "numpy", "pandas", "pyarrow", "joblib", "dask", "distributed"):
+    for pkg in (
+        "canasta-lab",
+        "numba",
+        "numpy",
+        "pandas",
+        "pyarrow",
+        "joblib",
+        "dask",
+        "distributed",
+    ):
         try:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
@@ -276,8 +297,12 @@ def run_chunk_task(
     kw: dict[str, Any] = {"reuse_buffers": True} if takes_option(chunk_fn, "reuse_buffers") else {}
     if log_detail != "basic":
         kw["log_detail"] = log_detail
-    res = chunk_fn(rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw)
-    payload, rows = store.chunk_payload(res, rules, strategies, integrity.chunk_key(index, seed, start, count))
+    res = chunk_fn(
+        rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw
+    )
+    payload, rows = store.chunk_payload(
+        res, rules, strategies, integrity.chunk_key(index, seed, start, count)
+    )
     if freeze_gc:
         _freeze_gc_once()
     return index, payload, rows
@@ -365,12 +390,27 @@ def _execute(
     """Results of the chunks in completion order (dispatch is bounded by pre_dispatch)."""
     from joblib import Parallel, delayed
 
-    kw: dict[str, Any] = dict(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
+    kw: dict[str, Any] = dict(
+        n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
+    )
     if backend == "loky":
         kw.update(workers.loky_kwargs())  # workers end when this process dies (even by kill -9)
     freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
-        delayed(run_chunk_task)(chunk_fn, rules, strategies, seed, i, start, count, mode, log_rate, check, freeze, log_detail)
+        delayed(run_chunk_task)(
+            chunk_fn,
+            rules,
+            strategies,
+            seed,
+            i,
+            start,
+            count,
+            mode,
+            log_rate,
+            check,
+            freeze,
+            log_detail,
+        )
         for i, start, count in tasks
     )
     try:
@@ -449,7 +489,9 @@ def _same_experiment(root: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     return existing
 
 
-def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple[dict[str, Any], list[int] | None]:
+def _prepare_folder(
+    root: Path, manifest: dict[str, Any], resume: bool
+) -> tuple[dict[str, Any], list[int] | None]:
     """Create or reuse the run folder (simulate has refused a file or a foreign folder before
     locking it); returns (manifest in force, done chunks or None if new)."""
     if not store.folder_has_files(root):
@@ -466,7 +508,9 @@ def _prepare_folder(root: Path, manifest: dict[str, Any], resume: bool) -> tuple
             "add --resume to finish it, or choose a new --out"
         )
     if resume:
-        done = store.intact_chunks(root, done, existing)  # a chunk with a damaged shard is done again
+        done = store.intact_chunks(
+            root, done, existing
+        )  # a chunk with a damaged shard is done again
         store.clean_unfinished(root, done)
         for sub in (*store.TABLES, store.DONE_DIR):
             (root / sub).mkdir(exist_ok=True)
@@ -485,14 +529,19 @@ def _resumed_chunk_size(root: Path, mode: str) -> int | None:
     return size if there.get("mode") == mode and isinstance(size, int) else None
 
 
-def _check_plan(hands: int | None, games: int | None, chunk_size: int | None, log_rate: float = 0.0) -> Plan:
+def _check_plan(
+    hands: int | None, games: int | None, chunk_size: int | None, log_rate: float = 0.0
+) -> Plan:
     """The run's chunks from hands= or games= and chunk_size= (each in its documented range)."""
     if hands is not None and games is not None:
         raise CanastaError("give either hands or games, not both")
     if games is not None:
         mode, total = "games", check_int("games", games, *limits.RUN_COUNT)
     else:
-        mode, total = "hands", check_int("hands", DEFAULT_HANDS if hands is None else hands, *limits.RUN_COUNT)
+        mode, total = (
+            "hands",
+            check_int("hands", DEFAULT_HANDS if hands is None else hands, *limits.RUN_COUNT),
+        )
     if chunk_size is None:
         chunk_size = default_chunk_size(mode, total, log_rate)
     return Plan(mode, total, check_int("chunk_size", chunk_size, *limits.CHUNK))
@@ -505,20 +554,31 @@ def _check_out(root: Path, manifest: dict[str, Any]) -> None:
     for up in root.parents:
         if up.exists():
             if not up.is_dir():
-                raise RunFolderError(f"cannot make {root}: {up} is a file, not a folder; choose another --out")
+                raise RunFolderError(
+                    f"cannot make {root}: {up} is a file, not a folder; choose another --out"
+                )
             break
     if store.folder_has_files(root):
         _same_experiment(root, manifest)  # refuse a foreign folder before writing anything into it
 
 
-def _in_memory(manifest: dict[str, Any], payloads: dict[int, dict[str, bytes]], elapsed: float,
-               n_tasks: int, units: int) -> RunResult:
+def _in_memory(
+    manifest: dict[str, Any],
+    payloads: dict[int, dict[str, bytes]],
+    elapsed: float,
+    n_tasks: int,
+    units: int,
+) -> RunResult:
     """The result of a run without a folder: its shards decoded into frames."""
     frames = {}
     for table in store.TABLES:
         parts = [store.decode_table(payloads[i][table]) for i in sorted(payloads)]
-        frames[table] = pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
-    return RunResult(None, manifest, frames=frames, elapsed=elapsed, chunks_run=n_tasks, units_run=units)
+        frames[table] = (
+            pd.concat(parts, ignore_index=True) if parts else store._empty_frame(None, table, None)
+        )
+    return RunResult(
+        None, manifest, frames=frames, elapsed=elapsed, chunks_run=n_tasks, units_run=units
+    )
 
 
 def simulate(
@@ -577,7 +637,9 @@ def simulate(
     fn = resolve_chunk_fn(chunk_fn)
     log_detail = _check_detail(log_detail, fn)
 
-    manifest = build_manifest(rules, seat_strategies, plan, seed, log_rate, check, command, log_detail)
+    manifest = build_manifest(
+        rules, seat_strategies, plan, seed, log_rate, check, command, log_detail
+    )
     root = Path(out) if out is not None else None
     if root is not None:
         _check_out(root, manifest)
@@ -612,10 +674,22 @@ def simulate(
                 t0 = time.perf_counter()
                 with _progress_bar(progress, plan, initial) as bar:
                     for index, payload, rows in _execute(
-                        tasks, fn, rules, seat_strategies, seed, mode, log_rate, check, jobs, backend, log_detail
+                        tasks,
+                        fn,
+                        rules,
+                        seat_strategies,
+                        seed,
+                        mode,
+                        log_rate,
+                        check,
+                        jobs,
+                        backend,
+                        log_detail,
                     ):
                         if root is not None:
-                            store.write_chunk(root, index, payload, rows, store.chunk_key_of(manifest, index))
+                            store.write_chunk(
+                                root, index, payload, rows, store.chunk_key_of(manifest, index)
+                            )
                         else:
                             payloads[index] = payload
                         finished += 1
@@ -623,7 +697,9 @@ def simulate(
                         bar.update(plan.chunk(index)[1])
                         elapsed = time.perf_counter() - t0
                         if mode == "games" and elapsed > 0:
-                            bar.set_postfix_str(f"{hands_played / elapsed:,.0f} hands/s", refresh=False)
+                            bar.set_postfix_str(
+                                f"{hands_played / elapsed:,.0f} hands/s", refresh=False
+                            )
         except KeyboardInterrupt:
             if root is not None:
                 store.clean_unfinished(root, store.done_chunks(root, plan.n_chunks))

@@ -163,9 +163,13 @@ def read_manifest(path: str | os.PathLike) -> dict[str, Any]:
     try:
         manifest = json.loads(mpath.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunFolderError(f"{root} is not a canasta run folder (corrupt {MANIFEST}: {exc})") from None
+        raise RunFolderError(
+            f"{root} is not a canasta run folder (corrupt {MANIFEST}: {exc})"
+        ) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise RunFolderError(f"{root} is not a canasta run folder ({MANIFEST} has no format '{FORMAT}')")
+        raise RunFolderError(
+            f"{root} is not a canasta run folder ({MANIFEST} has no format '{FORMAT}')"
+        )
     if manifest.get("version") not in READ_VERSIONS:
         raise RunFolderError(
             f"{root}: run format version {manifest.get('version')!r}, this canasta-lab reads "
@@ -215,7 +219,9 @@ def done_chunks(root: str | os.PathLike, n_chunks: int | None = None) -> list[in
     return sorted(done)
 
 
-def intact_chunks(root: str | os.PathLike, indices: Iterable[int], manifest: Mapping[str, Any] | None = None) -> list[int]:
+def intact_chunks(
+    root: str | os.PathLike, indices: Iterable[int], manifest: Mapping[str, Any] | None = None
+) -> list[int]:
     """The chunks among `indices` whose shards are whole (sim.runs.integrity): each one's size,
     row count and key range are the ones its marker and the run's plan give, and every page's
     checksum matches.  Shards are not synced to disk (that would cost about 1 ms per file), so
@@ -243,7 +249,9 @@ def chunk_problems(root: Path, index: int, manifest: Mapping[str, Any], data: bo
     out = []
     for t in TABLES:
         path = shard_path(root, t, index)
-        why = integrity.footer_problem(path, key, rec["rows"].get(t), (rec.get("bytes") or {}).get(t))
+        why = integrity.footer_problem(
+            path, key, rec["rows"].get(t), (rec.get("bytes") or {}).get(t)
+        )
         if why is None and data:
             why = integrity.data_problem(path)
         if why:
@@ -279,7 +287,9 @@ def clean_unfinished(root: str | os.PathLike, keep: Iterable[int]) -> int:
 def folder_has_files(root: Path) -> bool:
     """Whether the folder holds anything but our lock and temporary files (a kill -9 during
     the first manifest write leaves only those: such a folder is started afresh)."""
-    return root.is_dir() and any(e.name != LOCK and not e.name.endswith(TMP_SUFFIX) for e in os.scandir(root))
+    return root.is_dir() and any(
+        e.name != LOCK and not e.name.endswith(TMP_SUFFIX) for e in os.scandir(root)
+    )
 
 
 @contextlib.contextmanager
@@ -366,10 +376,15 @@ def shard_files(path: str | os.PathLike, table: str = "hands") -> list[Path]:
     for i in sorted(marked):
         rec = integrity.read_marker(marker_path(root, i))
         if rec is None:
-            raise DamagedShardError(f"{root}: done marker {marker_path(root, i)} is unreadable; {integrity.damage_hint(root)}")
+            raise DamagedShardError(
+                f"{root}: done marker {marker_path(root, i)} is unreadable; {integrity.damage_hint(root)}"
+            )
         key = chunk_key_of(manifest, i)
         if key is not None:
-            rec = {**rec, "key": key}  # the plan's range, not the marker's (a marker can be copied too)
+            rec = {
+                **rec,
+                "key": key,
+            }  # the plan's range, not the marker's (a marker can be copied too)
         files.append((i, shard_path(root, table, i), rec))
     integrity.check_footers(root, files, table)
     return [f for _, f, _ in files]
@@ -410,7 +425,9 @@ def readable_shards(root: str | os.PathLike) -> Iterator[None]:
         raise
     except (OSError, pa.ArrowException) as exc:
         what = one_line(exc)[:160]
-        raise DamagedShardError(f"{root}: a damaged shard ({what}); {integrity.damage_hint(root)}") from None
+        raise DamagedShardError(
+            f"{root}: a damaged shard ({what}); {integrity.damage_hint(root)}"
+        ) from None
 
 
 def read_run(
@@ -437,9 +454,13 @@ def read_run(
     return integrity.scan(files, columns, expr, path).to_pandas()
 
 
-def _empty_frame(path: str | os.PathLike | None, table: str, columns: list[str] | None) -> pd.DataFrame:
+def _empty_frame(
+    path: str | os.PathLike | None, table: str, columns: list[str] | None
+) -> pd.DataFrame:
     cols = list(KEY_COLUMNS[table]) if columns is None else columns
-    return pd.DataFrame({c: pd.Series([], dtype=COLUMN_DTYPES[table].get(c, "object")) for c in cols})
+    return pd.DataFrame(
+        {c: pd.Series([], dtype=COLUMN_DTYPES[table].get(c, "object")) for c in cols}
+    )
 
 
 def now_iso() -> str:

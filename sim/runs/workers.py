@@ -30,7 +30,9 @@ def watch_parent(parent: int) -> None:
     """loky initializer: end this worker within POLL_S of its parent's death."""
     if os.getpid() == parent:  # not a worker (jobs=1 runs in the parent)
         return
-    threading.Thread(target=_watch, args=(parent,), name="canasta-watch-parent", daemon=True).start()
+    threading.Thread(
+        target=_watch, args=(parent,), name="canasta-watch-parent", daemon=True
+    ).start()
 
 
 def loky_kwargs() -> dict[str, Any]:

@@ -42,7 +42,8 @@ class Legality(Opening, Moves):
                 if self.stock:
                     return "decline only when the stock is empty"
                 if self.rules.exhausted_forced_take and any(
-                        self.is_legal(t) is None for t in (Act.TAKE_ONTO,) + TAKE_SEQS):
+                    self.is_legal(t) is None for t in (Act.TAKE_ONTO,) + TAKE_SEQS
+                ):
                     # the core also counts a sequence the top card extends as a meld it fits
                     return "the top card fits a team meld: the take is forced on an empty stock"
                 return None
@@ -88,8 +89,11 @@ class Legality(Opening, Moves):
             if meld is None and 3 < r.min_naturals:
                 return f"a new meld needs {r.min_naturals} naturals"
             return None
-        why_frozen = "frozen pile (a wild card in it)" if self.pile_freeze > 0 else \
-            "pile frozen until the team's initial meld"
+        why_frozen = (
+            "frozen pile (a wild card in it)"
+            if self.pile_freeze > 0
+            else "pile frozen until the team's initial meld"
+        )
         if canasta and r.take_onto_canasta == 2:
             return f"onto the canasta of {KIND_NAMES[top]}s only with a natural pair"
         if a in (Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER):
@@ -190,7 +194,9 @@ class Legality(Opening, Moves):
         if kind != Kind.BLACK3 and kind not in NATURALS:
             return f"{KIND_NAMES[kind]} cannot be melded"
         if kind in self.melds[team]:  # several melds per rank: only one open at a time
-            return f"the team already has {'an open' if r.multi else 'a'} meld of {KIND_NAMES[kind]}s"
+            return (
+                f"the team already has {'an open' if r.multi else 'a'} meld of {KIND_NAMES[kind]}s"
+            )
         if kind != Kind.BLACK3 and Kind.BLACK3 in self.melds[team]:
             return "black threes were melded: only going out remains"
         naturals = 3 if variant == 0 else 2
@@ -212,7 +218,9 @@ class Legality(Opening, Moves):
 
     def _add_reason(self, a: int) -> str | None:
         r = self.rules
-        base = Act.ADD_NAT if a < Act.ADD_TWO else Act.ADD_TWO if a < Act.ADD_JOKER else Act.ADD_JOKER
+        base = (
+            Act.ADD_NAT if a < Act.ADD_TWO else Act.ADD_TWO if a < Act.ADD_JOKER else Act.ADD_JOKER
+        )
         kind = a - base
         card = kind if base == Act.ADD_NAT else Kind.TWO if base == Act.ADD_TWO else Kind.JOKER
         team = self.team
@@ -270,8 +278,10 @@ class Legality(Opening, Moves):
         if Kind.BLACK3 in self.melds[team]:
             return "black threes were melded: this turn must end by going out"
         if not self.opened[team] and self.pending > 0:
-            return (f"initial meld pending ({self.pending} < {self.team_min[team]}): "
-                    "no discard unless going out concealed")
+            return (
+                f"initial meld pending ({self.pending} < {self.team_min[team]}): "
+                "no discard unless going out concealed"
+            )
         return None
 
     def _going_out_reason(self) -> str | None:
@@ -279,15 +289,21 @@ class Legality(Opening, Moves):
         r = self.rules
         team = self.team
         if not self.may_go_out(team):
-            return (f"going out needs {r.canastas_to_go_out} canasta(s), the team has "
-                    f"{self.canastas(team)}")
+            return (
+                f"going out needs {r.canastas_to_go_out} canasta(s), the team has "
+                f"{self.canastas(team)}"
+            )
         if not self.opened[team]:
             if self.melded_before or self.canastas_this_turn < 1:
-                return (f"initial meld not made ({self.pending} < {self.team_min[team]}) and "
-                        "not a concealed going out")
+                return (
+                    f"initial meld not made ({self.pending} < {self.team_min[team]}) and "
+                    "not a concealed going out"
+                )
             if r.concealed_needs_min or self.took_pile:
-                return (f"initial meld not made ({self.pending} < {self.team_min[team]}): "
-                        "this concealed going out still needs the minimum")
+                return (
+                    f"initial meld not made ({self.pending} < {self.team_min[team]}): "
+                    "this concealed going out still needs the minimum"
+                )
         return None
 
     def _after_move_reason(self, a: int) -> str | None:
@@ -299,8 +315,10 @@ class Legality(Opening, Moves):
         if total == 0:
             return sim._going_out_reason()
         if total < 2 and not sim.may_go_out(team) and not sim._last_card_goes_out():
-            return (f"must keep at least two cards: the team has {sim.canastas(team)} "
-                    f"canasta(s), needs {self.rules.canastas_to_go_out} to go out")
+            return (
+                f"must keep at least two cards: the team has {sim.canastas(team)} "
+                f"canasta(s), needs {self.rules.canastas_to_go_out} to go out"
+            )
         if not sim.opened[team]:
             need = sim.team_min[team] - sim.pending
             if self.rules.general:
@@ -308,15 +326,19 @@ class Legality(Opening, Moves):
                     return None
                 if sim.concealed_out_possible():
                     return None
-                return (f"initial meld: {sim.pending} laid and the hand cannot add {need} more "
-                        f"(minimum {sim.team_min[team]}), and no concealed going out is possible")
+                return (
+                    f"initial meld: {sim.pending} laid and the hand cannot add {need} more "
+                    f"(minimum {sim.team_min[team]}), and no concealed going out is possible"
+                )
             more = sim.max_more_points()
             if sim.pending + more >= sim.team_min[team]:
                 return None
             if sim.concealed_out_possible():
                 return None
-            return (f"initial meld: {sim.pending} laid + at most {more} more from the hand "
-                    f"< {sim.team_min[team]}, and no concealed going out is possible")
+            return (
+                f"initial meld: {sim.pending} laid + at most {more} more from the hand "
+                f"< {sim.team_min[team]}, and no concealed going out is possible"
+            )
         return None
 
     def _last_card_goes_out(self) -> bool:

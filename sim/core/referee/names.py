@@ -14,11 +14,21 @@ WILDS = (Kind.TWO, Kind.JOKER)
 TAKES = (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO)
 TAKE_SEQS = tuple(range(Act.TAKE_SEQ, N_ACTIONS))  # take the pile onto a sequence (Samba)
 SUIT_NAMES = "CDHS"
-END_NAMES = {End.RUNNING: "running", End.WENT_OUT: "went out", End.EXHAUSTED: "exhausted",
-             End.RED3_LAST: "red three last", End.TURN_LIMIT: "turn limit"}
-_SIMPLE = {Act.DRAW: "draw", Act.TAKE_PAIR: "take pair", Act.TAKE_NAT_TWO: "take nat+2",
-           Act.TAKE_NAT_JOKER: "take nat+JK", Act.TAKE_ONTO: "take onto meld",
-           Act.DECLINE: "decline"}
+END_NAMES = {
+    End.RUNNING: "running",
+    End.WENT_OUT: "went out",
+    End.EXHAUSTED: "exhausted",
+    End.RED3_LAST: "red three last",
+    End.TURN_LIMIT: "turn limit",
+}
+_SIMPLE = {
+    Act.DRAW: "draw",
+    Act.TAKE_PAIR: "take pair",
+    Act.TAKE_NAT_TWO: "take nat+2",
+    Act.TAKE_NAT_JOKER: "take nat+JK",
+    Act.TAKE_ONTO: "take onto meld",
+    Act.DECLINE: "decline",
+}
 
 
 def action_name(action: int) -> str:

@@ -68,8 +68,10 @@ class Opening(Position):
                     if nxt.get(key, -1) < value:
                         nxt[key] = value
             states = nxt
-        wild_values = sorted([r.value[Kind.JOKER]] * hand[Kind.JOKER]
-                             + [r.value[Kind.TWO]] * hand[Kind.TWO], reverse=True)
+        wild_values = sorted(
+            [r.value[Kind.JOKER]] * hand[Kind.JOKER] + [r.value[Kind.TWO]] * hand[Kind.TWO],
+            reverse=True,
+        )
         best = 0
         for (used, lo, hi), pts in states.items():
             w = min(hi, len(wild_values), budget - used)
@@ -100,8 +102,13 @@ class Opening(Position):
         combined: dict[tuple[tuple[int, ...], int], int] = {(zero, 0): 0}  # (usage, new runs)
         for s in range(4):
             counts = tuple(suits[s][k] for k in NATURALS)
-            existing = tuple(sorted((q.low - FIRST_NATURAL, q.length) for q in self.seqs[team]
-                                    if q is not None and q.suit == s))
+            existing = tuple(
+                sorted(
+                    (q.low - FIRST_NATURAL, q.length)
+                    for q in self.seqs[team]
+                    if q is not None and q.suit == s
+                )
+            )
             if not any(counts):
                 continue
             options = suit_runs(counts, existing, r.canasta_size, free)
@@ -132,11 +139,17 @@ class Opening(Position):
             return 0
         target = stop_at if stop_at is not None else 1 << 30
         # an upper bound first: the `budget` most valuable meldable cards
-        values = sorted((r.value[k] for k in NATURALS + WILDS for _ in range(hand[k])), reverse=True)
+        values = sorted(
+            (r.value[k] for k in NATURALS + WILDS for _ in range(hand[k])), reverse=True
+        )
         if sum(values[:budget]) < target:
             target = 1 << 30  # cannot stop early; compute the exact maximum
-        wild_values = tuple(sorted([r.value[Kind.JOKER]] * hand[Kind.JOKER]
-                                   + [r.value[Kind.TWO]] * hand[Kind.TWO], reverse=True))
+        wild_values = tuple(
+            sorted(
+                [r.value[Kind.JOKER]] * hand[Kind.JOKER] + [r.value[Kind.TWO]] * hand[Kind.TWO],
+                reverse=True,
+            )
+        )
         nats = tuple(hand[k] for k in NATURALS)
         nat_values = tuple(r.value[k] for k in NATURALS)
         states = self._group_states(team)
@@ -165,8 +178,10 @@ class Opening(Position):
         cards = list(self.hand)
         general = None  # Samba-style rules: the sequence usages and group states, once
         if self.rules.general:
-            general = (self.sequence_usages(self.team, self.suits[self.seat]),
-                       self._group_states(self.team))
+            general = (
+                self.sequence_usages(self.team, self.suits[self.seat]),
+                self._group_states(self.team),
+            )
         for discard in [None] + [k for k in range(N_KINDS) if cards[k] > 0]:
             rest = list(cards)
             if discard is not None:
@@ -207,8 +222,12 @@ class Opening(Position):
                 return False
         return True
 
-    def _general_new_canastas(self, rest: list[int], usages: dict[tuple[int, ...], int],
-                              states: tuple[tuple[int, int, bool, bool], ...]) -> int:
+    def _general_new_canastas(
+        self,
+        rest: list[int],
+        usages: dict[tuple[int, ...], int],
+        states: tuple[tuple[int, int, bool, bool], ...],
+    ) -> int:
         """Samba-style rules: the most canastas completed by melding every natural and wild
         card of `rest` in sequences (`usages`, from `sequence_usages`) and group melds (the
         ranks in `states`), or -1 when that is impossible."""

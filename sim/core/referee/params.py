@@ -50,8 +50,14 @@ class Rules:
         self.samba_bonus = p[Par.SAMBA_BONUS]
         # Samba-style rules take the general (slower) opening search below
         self.general = self.sequences or self.multi
-        self.group_key = (self.max_wild, self.wild_le_nat, self.min_naturals, self.canasta_size,
-                          self.wild_onto_canasta, self.multi)
+        self.group_key = (
+            self.max_wild,
+            self.wild_le_nat,
+            self.min_naturals,
+            self.canasta_size,
+            self.wild_onto_canasta,
+            self.multi,
+        )
 
     def minimum_for(self, cum: int) -> int:
         """Initial-meld minimum: below zero its own value, else the band with the largest start

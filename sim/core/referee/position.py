@@ -53,7 +53,9 @@ class Seq:
         return self.low - 1 if end == 0 else self.low + self.length
 
     def text(self) -> str:
-        return f"{card_name(self.low, self.suit)}..{card_name(self.low + self.length - 1, self.suit)}"
+        return (
+            f"{card_name(self.low, self.suit)}..{card_name(self.low + self.length - 1, self.suit)}"
+        )
 
 
 class Position:
@@ -174,8 +176,11 @@ class Position:
             return held[0]
 
         def near(s: int) -> int:
-            return sum(1 for j in (kind - 2, kind - 1, kind + 1, kind + 2)
-                       if FIRST_NATURAL <= j <= LAST_NATURAL and mine[s][j] > 0)
+            return sum(
+                1
+                for j in (kind - 2, kind - 1, kind + 1, kind + 2)
+                if FIRST_NATURAL <= j <= LAST_NATURAL and mine[s][j] > 0
+            )
 
         return min(held, key=lambda s: (near(s), s))
 
@@ -206,15 +211,25 @@ class Position:
             cards = " ".join(f"{KIND_NAMES[k]}x{c}" for k, c in enumerate(self.hands[s]) if c)
             lines.append(f"  seat {s} (team {self.rules.team_of_seat[s]}): {cards}")
         for t in range(self.n_teams):
-            melds = " ".join(f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
-                             for k, m in sorted(self.melds[t].items()))
-            closed = " ".join(f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
-                              for k, ms in sorted(self.closed[t].items()) for m in ms)
+            melds = " ".join(
+                f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
+                for k, m in sorted(self.melds[t].items())
+            )
+            closed = " ".join(
+                f"{KIND_NAMES[k]}:{m.nat}+{m.two}*2+{m.joker}*JK"
+                for k, ms in sorted(self.closed[t].items())
+                for m in ms
+            )
             seqs = " ".join(q.text() for q in self.seqs[t] if q is not None)
-            lines.append(f"  team {t} opened={self.opened[t]} red3={self.red3[t]} {melds}"
-                         + (f" closed {closed}" if closed else "") + (f" seqs {seqs}" if seqs else ""))
-        lines.append(f"  pile {[card_name(c & 15, c >> 4) for c in self.pile]} freeze={self.pile_freeze} "
-                     f"stock {len(self.stock)} pending {self.pending} aside {len(self.aside)}")
+            lines.append(
+                f"  team {t} opened={self.opened[t]} red3={self.red3[t]} {melds}"
+                + (f" closed {closed}" if closed else "")
+                + (f" seqs {seqs}" if seqs else "")
+            )
+        lines.append(
+            f"  pile {[card_name(c & 15, c >> 4) for c in self.pile]} freeze={self.pile_freeze} "
+            f"stock {len(self.stock)} pending {self.pending} aside {len(self.aside)}"
+        )
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ deal and turns

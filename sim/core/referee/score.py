@@ -52,7 +52,9 @@ def _team_table(pos: Position, t: int) -> _TeamTable:
     groups = list(pos.melds[t].items())
     groups += [(k, m) for k, ms in pos.closed[t].items() for m in ms]
     for k, m in groups:
-        out.meld_points += m.nat * r.value[k] + m.two * r.value[Kind.TWO] + m.joker * r.value[Kind.JOKER]
+        out.meld_points += (
+            m.nat * r.value[k] + m.two * r.value[Kind.TWO] + m.joker * r.value[Kind.JOKER]
+        )
         if k in NATURALS and m.size >= cs:
             out.canastas += 1
             if m.wild == 0:
@@ -107,8 +109,10 @@ def hand_score(pos: Position) -> RefereeResult:
         penalty[t] += sum(c * r.value[k] for k, c in enumerate(pos.hands[s]))
         if s == pos.seat:
             penalty[t] += sum(r.value[c & 15] for c in pos.aside)
-    score = [tables[t].meld_points + tables[t].canasta_bonus + red3_points[t] + go_out[t]
-             - penalty[t] for t in range(nt)]
+    score = [
+        tables[t].meld_points + tables[t].canasta_bonus + red3_points[t] + go_out[t] - penalty[t]
+        for t in range(nt)
+    ]
     return RefereeResult(
         score=score,
         meld_points=[x.meld_points for x in tables],

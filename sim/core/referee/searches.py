@@ -10,8 +10,9 @@ from functools import cache, lru_cache
 
 
 @cache
-def group_outcomes(key: tuple, n: int, nat: int, wild: int, is_open: bool,
-                   closed_any: bool) -> frozenset[tuple[int, int]]:
+def group_outcomes(
+    key: tuple, n: int, nat: int, wild: int, is_open: bool, closed_any: bool
+) -> frozenset[tuple[int, int]]:
     """Group melds of one rank: every (wild cards placed, canastas completed) reachable by
     melding exactly `n` more naturals of the rank, one card at a time as the actions allow.
     The rank's current state: an open meld (`nat`, `wild`) if `is_open`, closed canastas if
@@ -23,8 +24,11 @@ def group_outcomes(key: tuple, n: int, nat: int, wild: int, is_open: bool,
         out.add((0, 0))
 
     def fits(nat_after: int, wild_after: int, size_before: int) -> bool:
-        return (wild_after <= max_wild and (not wild_le_nat or wild_after <= nat_after)
-                and (wild_onto or size_before < size))
+        return (
+            wild_after <= max_wild
+            and (not wild_le_nat or wild_after <= nat_after)
+            and (wild_onto or size_before < size)
+        )
 
     def go(nat2: int, wild2: int, used: int, dw: int, size_before: int) -> None:
         crossed = 1 if size_before < size <= nat2 + wild2 else 0
@@ -62,8 +66,14 @@ def intervals(values: list[int]) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=1 << 15)
-def group_best(key: tuple, rest: tuple[int, ...], budget: int, wild_values: tuple[int, ...],
-               states: tuple, nat_values: tuple[int, ...]) -> int:
+def group_best(
+    key: tuple,
+    rest: tuple[int, ...],
+    budget: int,
+    wild_values: tuple[int, ...],
+    states: tuple,
+    nat_values: tuple[int, ...],
+) -> int:
     """The most points group melds can add with at most `budget` cards: `rest` naturals per
     rank, wild cards worth `wild_values` (best first), each rank in state `states[i]`.  A
     dynamic programme over (naturals used, fewest wilds, most wilds) -> natural points."""
@@ -112,8 +122,9 @@ def groups_use_all(key: tuple, rest: tuple[int, ...], wilds: int, states: tuple)
 
 
 @lru_cache(maxsize=1 << 14)
-def suit_runs(counts: tuple[int, ...], existing: tuple[tuple[int, int], ...], size: int,
-              free: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+def suit_runs(
+    counts: tuple[int, ...], existing: tuple[tuple[int, int], ...], size: int, free: int
+) -> tuple[tuple[tuple[int, ...], int, int], ...]:
     """Sequences of one suit: every (cards used per rank, new runs, sambas completed) from
     `counts` (per rank index 0..10 = kinds 4..A): the team's sequences `existing` (low index,
     length) extended at either end, then at most `free` new runs of 3..`size` cards."""

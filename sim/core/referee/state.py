@@ -95,6 +95,7 @@ def referee_hand(
         state.apply(int(action), step)
     if not state.over:
         phase = "draw" if state.phase == Phase.DRAW else "meld/discard"
-        raise IllegalAction(len(actions), -1,
-                            f"the hand is not over: seat {state.seat} is to act ({phase} phase)")
+        raise IllegalAction(
+            len(actions), -1, f"the hand is not over: seat {state.seat} is to act ({phase} phase)"
+        )
     return state.result()

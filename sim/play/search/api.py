@@ -14,8 +14,9 @@ from sim.play.worlds import Know, observe_nb
 __all__ = ["search_decide", "model_table"]
 
 
-def model_table(base_id: int, base_knobs: np.ndarray,
-                seated: dict[int, tuple[int, np.ndarray]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def model_table(
+    base_id: int, base_knobs: np.ndarray, seated: dict[int, tuple[int, np.ndarray]] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The ``table`` of `search_decide`: the base strategy at every seat but those of ``seated``
     (seat -> (strategy id, knob vector))."""
     ids = np.full(MAX_SEATS, base_id, np.int64)
@@ -25,9 +26,14 @@ def model_table(base_id: int, base_knobs: np.ndarray,
     return ids, knobs
 
 
-def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.ndarray,
-                  key: tuple[int, int, int] = (0, 0, 0), table: tuple[np.ndarray, np.ndarray] | None = None,
-                  ) -> tuple[int, np.ndarray]:
+def search_decide(
+    spec: str,
+    state: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    key: tuple[int, int, int] = (0, 0, 0),
+    table: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[int, np.ndarray]:
     """The action the search player ``spec`` (e.g. ``"pimc:worlds=16"``) plays for the seat to
     act in ``state`` (int32[STATE_SIZE]; only that seat's observation of it is used) with that
     seat's knowledge ``know`` (int32[Know.SIZE], `sim.play.game.GameState.knowledge`), under
@@ -38,7 +44,9 @@ def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.nda
     sp = parse_search(spec)
     seat = int(state[Off.SEAT])
     if int(know[Know.VIEWER]) != seat:
-        raise ValueError(f"the knowledge array is seat {int(know[Know.VIEWER])}'s, but seat {seat} is to act")
+        raise ValueError(
+            f"the knowledge array is seat {int(know[Know.VIEWER])}'s, but seat {seat} is to act"
+        )
     base_id, base_knobs = base_arrays(sp)
     samba = bool(params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0)
     obs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -50,8 +58,25 @@ def search_decide(spec: str, state: np.ndarray, know: np.ndarray, params: np.nda
     stats = np.zeros(8, np.int64)
     cfg = sp.cfg()
     sc = new_scratch(int(cfg[Cfg.BUDGET]) if cfg[Cfg.KIND] == ISMCTS else 0, base_knobs.shape[0])
-    table_ids, table_knobs = model_table(base_id, base_knobs) if table is None else (
-        np.ascontiguousarray(table[0], np.int64), np.ascontiguousarray(table[1], np.float64))
-    action = search_decide_nb(cfg, obs, know, params, base_id, base_knobs, table_ids, table_knobs, rng[seat],
-                              seed, game, hand, stats, sc)
+    table_ids, table_knobs = (
+        model_table(base_id, base_knobs)
+        if table is None
+        else (np.ascontiguousarray(table[0], np.int64), np.ascontiguousarray(table[1], np.float64))
+    )
+    action = search_decide_nb(
+        cfg,
+        obs,
+        know,
+        params,
+        base_id,
+        base_knobs,
+        table_ids,
+        table_knobs,
+        rng[seat],
+        seed,
+        game,
+        hand,
+        stats,
+        sc,
+    )
     return int(action), stats

@@ -40,7 +40,9 @@ __all__ = ["ismcts_decide_nb"]
 
 
 @njit(cache=True, _nrt=False)
-def _new_node_nb(child: np.ndarray, visits: np.ndarray, avail: np.ndarray, total: np.ndarray, ch: int) -> None:
+def _new_node_nb(
+    child: np.ndarray, visits: np.ndarray, avail: np.ndarray, total: np.ndarray, ch: int
+) -> None:
     """Node ``ch`` fresh: no children, no visits (the scratch tree is reused across decisions)."""
     for a in range(child.shape[1]):
         child[ch, a] = -1
@@ -50,9 +52,22 @@ def _new_node_nb(child: np.ndarray, visits: np.ndarray, avail: np.ndarray, total
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_id: int,
-                     base_knobs: np.ndarray, base_action: int, iters: int, mask: int, c: float,
-                     tries: int, infer: bool, dseed: int, stats: np.ndarray, sc: Scratch) -> int:
+def ismcts_decide_nb(
+    obs: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    base_id: int,
+    base_knobs: np.ndarray,
+    base_action: int,
+    iters: int,
+    mask: int,
+    c: float,
+    tries: int,
+    infer: bool,
+    dseed: int,
+    stats: np.ndarray,
+    sc: Scratch,
+) -> int:
     """The ismcts player's action at the viewer's decision (arguments as in
     `sim.play.search.pimc.pimc_decide_nb`; ``iters`` iterations, exploration constant ``c``;
     ``sc`` from `sim.play.search.pimc.new_scratch` with at least ``iters`` iterations)."""
@@ -78,8 +93,22 @@ def ismcts_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base
     for it in range(iters):
         seed_rng_nb(wrng, dseed, it, 0, STREAM_WORLD)
         if infer:
-            code = sample_consistent_nb(obs, know, params, wrng, world, pool, unseen, suit_next,
-                                        ids, knobs, tries, mobs, buf, wstats)
+            code = sample_consistent_nb(
+                obs,
+                know,
+                params,
+                wrng,
+                world,
+                pool,
+                unseen,
+                suit_next,
+                ids,
+                knobs,
+                tries,
+                mobs,
+                buf,
+                wstats,
+            )
         else:
             code = sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
         if code != 0:

@@ -42,7 +42,16 @@ from sim.play.search.pimc import (
 from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, mask_pile_nb
 from strategies.registry import decide_nb
 
-__all__ = ["Cfg", "CFG_SIZE", "NONE", "PIMC", "ISMCTS", "SearchAgent", "new_agent", "search_decide_nb"]
+__all__ = [
+    "Cfg",
+    "CFG_SIZE",
+    "NONE",
+    "PIMC",
+    "ISMCTS",
+    "SearchAgent",
+    "new_agent",
+    "search_decide_nb",
+]
 
 NONE = 0
 PIMC = 1
@@ -81,14 +90,32 @@ def new_agent(table_cfg: np.ndarray) -> SearchAgent:
     table_cfg = np.ascontiguousarray(table_cfg, np.float64)
     ismcts = table_cfg[:, Cfg.KIND] == ISMCTS
     iters = int(table_cfg[ismcts, Cfg.BUDGET].max()) if ismcts.any() else 0
-    return SearchAgent(table_cfg, np.zeros_like(table_cfg), np.zeros((MAX_SEATS, Know.SIZE), np.int32),
-                       np.zeros(8, np.int64), new_scratch(iters))
+    return SearchAgent(
+        table_cfg,
+        np.zeros_like(table_cfg),
+        np.zeros((MAX_SEATS, Know.SIZE), np.int32),
+        np.zeros(8, np.int64),
+        new_scratch(iters),
+    )
 
 
 @njit(cache=True, _nrt=False)
-def search_decide_nb(cfg: np.ndarray, obs: np.ndarray, know: np.ndarray, params: np.ndarray,
-                     base_id: int, base_knobs: np.ndarray, table_ids: np.ndarray, table_knobs: np.ndarray,
-                     rng: np.ndarray, seed: int, game: int, hand: int, stats: np.ndarray, sc: Scratch) -> int:
+def search_decide_nb(
+    cfg: np.ndarray,
+    obs: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    base_id: int,
+    base_knobs: np.ndarray,
+    table_ids: np.ndarray,
+    table_knobs: np.ndarray,
+    rng: np.ndarray,
+    seed: int,
+    game: int,
+    hand: int,
+    stats: np.ndarray,
+    sc: Scratch,
+) -> int:
     """The action of a searching seat (its row ``cfg``) from its observation ``obs`` and knowledge
     ``know`` only; ``rng`` is the seat's stream (the base strategy's own draws); ``sc`` the
     working arrays (`sim.play.search.pimc.new_scratch`, with the seat's ismcts iterations).
@@ -99,13 +126,43 @@ def search_decide_nb(cfg: np.ndarray, obs: np.ndarray, know: np.ndarray, params:
     dseed = decision_key_nb(seed, game, hand, obs)
     tries = int(cfg[Cfg.TRIES])
     if searched_nb(obs, base_action, int(cfg[Cfg.MASK])):  # the players of its rollouts and worlds
-        base_players_nb(sc, base_id, base_knobs, table_ids, table_knobs, obs[Off.SEAT], cfg[Cfg.MODEL] != 0)
+        base_players_nb(
+            sc, base_id, base_knobs, table_ids, table_knobs, obs[Off.SEAT], cfg[Cfg.MODEL] != 0
+        )
     if cfg[Cfg.KIND] == PIMC:
-        return pimc_decide_nb(obs, know, params, base_id, base_knobs, base_action, int(cfg[Cfg.BUDGET]),
-                              int(cfg[Cfg.ROLLOUTS]), int(cfg[Cfg.MASK]), cfg[Cfg.GUARD], tries,
-                              tries > 0, dseed, stats, sc)
-    return ismcts_decide_nb(obs, know, params, base_id, base_knobs, base_action, int(cfg[Cfg.BUDGET]),
-                            int(cfg[Cfg.MASK]), cfg[Cfg.EXPLORE], tries, tries > 0, dseed, stats, sc)
+        return pimc_decide_nb(
+            obs,
+            know,
+            params,
+            base_id,
+            base_knobs,
+            base_action,
+            int(cfg[Cfg.BUDGET]),
+            int(cfg[Cfg.ROLLOUTS]),
+            int(cfg[Cfg.MASK]),
+            cfg[Cfg.GUARD],
+            tries,
+            tries > 0,
+            dseed,
+            stats,
+            sc,
+        )
+    return ismcts_decide_nb(
+        obs,
+        know,
+        params,
+        base_id,
+        base_knobs,
+        base_action,
+        int(cfg[Cfg.BUDGET]),
+        int(cfg[Cfg.MASK]),
+        cfg[Cfg.EXPLORE],
+        tries,
+        tries > 0,
+        dseed,
+        stats,
+        sc,
+    )
 
 
 # ------------------------------------------------------------------ the loop's hooks (sim.play.loop)
@@ -128,16 +185,31 @@ def _hand_start_nb(agent: SearchAgent, state: np.ndarray, seat_table: np.ndarray
 
 
 @njit(cache=True, _nrt=False)
-def _decide_nb(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand) -> int:
+def _decide_nb(
+    agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand
+) -> int:
     """``obs`` = `build_obs_nb` of ``seat``: a searching seat's also leaves out the pile cards it
     has not seen (together `sim.play.worlds.observe_nb`)."""
     if agent.cfg[seat, Cfg.KIND] == NONE:
         return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
     know = agent.know[seat]
     mask_pile_nb(state, know[Know.PILE_HIDDEN] if state[Off.PILE_LEN] > 0 else 0, obs)
-    return search_decide_nb(agent.cfg[seat], obs, know, params, strat_ids[seat], knobs[seat], strat_ids, knobs,
-                            rng[seat],
-                            seed, game, hand, agent.stats, agent.sc)
+    return search_decide_nb(
+        agent.cfg[seat],
+        obs,
+        know,
+        params,
+        strat_ids[seat],
+        knobs[seat],
+        strat_ids,
+        knobs,
+        rng[seat],
+        seed,
+        game,
+        hand,
+        agent.stats,
+        agent.sc,
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -163,8 +235,12 @@ def _ov_hand_start(agent, state, seat_table):
 @overload(agent_decide)
 def _ov_decide(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):
     if _is_agent(agent):
+
         def impl(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand):
-            return _decide_nb(agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand)
+            return _decide_nb(
+                agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand
+            )
+
         return impl
 
 

@@ -29,8 +29,10 @@ __all__ = ["BOT_NAMES", "is_openspiel", "parse_bot", "make_bot", "OPENSPIEL_MISS
 
 BOT_NAMES = ("openspiel-ismcts",)
 DEFAULTS = {"sims": 1000, "c": 300.0, "rollout": "expert", "worlds": 0}
-OPENSPIEL_MISSING = ("OpenSpiel is not installed: pip install '.[openspiel]' (package open_spiel) "
-                     "to seat openspiel-* bots")
+OPENSPIEL_MISSING = (
+    "OpenSpiel is not installed: pip install '.[openspiel]' (package open_spiel) "
+    "to seat openspiel-* bots"
+)
 
 
 def is_openspiel(spec: str) -> bool:
@@ -50,7 +52,9 @@ def parse_bot(spec: str) -> dict:
             raise StrategyError(f"{name} has no knob {key!r} (its knobs: {', '.join(DEFAULTS)})")
         if key == "rollout":
             if raw != "random" and raw not in STRATEGY_NAMES:
-                raise StrategyError(f"{name}: rollout={raw!r}: use random or a strategy ({', '.join(STRATEGY_NAMES)})")
+                raise StrategyError(
+                    f"{name}: rollout={raw!r}: use random or a strategy ({', '.join(STRATEGY_NAMES)})"
+                )
             knobs[key] = raw
             continue
         try:
@@ -86,8 +90,17 @@ class StrategyRollout:
                 seed_rng_nb(rng[s], self.seed, self.calls, 0, STREAM_PLAYERS + 1 + s)
             self.calls += 1
             status = np.zeros(8, np.int64)
-            play_out_hidden_nb(world, state._g.params_arr, self.ids, self.knobs, rng,
-                               np.zeros(Off.STATE_SIZE, np.int32), np.zeros(N_ACTIONS, np.int32), 0, status)
+            play_out_hidden_nb(
+                world,
+                state._g.params_arr,
+                self.ids,
+                self.knobs,
+                rng,
+                np.zeros(Off.STATE_SIZE, np.int32),
+                np.zeros(N_ACTIONS, np.int32),
+                0,
+                status,
+            )
             score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
             score_hand_nb(world, state._g.params_arr, score)
             return np.array([float(score[0, world[Off.TEAM_OF_SEAT + s]]) for s in range(n)])
@@ -111,8 +124,15 @@ def make_bot(game, spec: str, seed: int = 0):
     else:
         evaluator = StrategyRollout(k["rollout"], seed)
     worlds = k["worlds"] if k["worlds"] > 0 else ismcts.UNLIMITED_NUM_WORLD_SAMPLES
-    bot = ismcts.ISMCTSBot(game, evaluator, k["c"], k["sims"], max_world_samples=worlds, random_state=rs,
-                           allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(
+        game,
+        evaluator,
+        k["c"],
+        k["sims"],
+        max_world_samples=worlds,
+        random_state=rs,
+        allow_inconsistent_action_sets=True,
+    )
     # worlds from the bot's own seeded stream (OpenSpiel's default sampler is seeded by the clock)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
     return bot

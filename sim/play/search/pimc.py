@@ -38,8 +38,19 @@ from sim.play.analysis import hand_result_nb, play_out_hidden_nb
 from sim.play.worlds import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
 from strategies.registry import MAX_KNOBS
 
-__all__ = ["pimc_decide_nb", "searched_nb", "decision_key_nb", "OUT_HAND", "STREAM_SEARCH",
-           "ST_SEARCHED", "ST_DEVIATED", "ST_ROLLOUTS", "ST_ERRORS", "Scratch", "new_scratch"]
+__all__ = [
+    "pimc_decide_nb",
+    "searched_nb",
+    "decision_key_nb",
+    "OUT_HAND",
+    "STREAM_SEARCH",
+    "ST_SEARCHED",
+    "ST_DEVIATED",
+    "ST_ROLLOUTS",
+    "ST_ERRORS",
+    "Scratch",
+    "new_scratch",
+]
 
 OUT_HAND = 4  # "out" class: meld-phase decisions with at most this many cards in hand
 STREAM_SEARCH = 32  # the search's random streams: key (seed, game, hand, STREAM_SEARCH + decisions)
@@ -91,18 +102,46 @@ def new_scratch(iters: int = 0, n_knobs: int = MAX_KNOBS) -> Scratch:
     cap = max(int(iters), 0) + 2
     st = lambda: np.zeros(Off.STATE_SIZE, np.int32)  # noqa: E731
     act = lambda dt: np.zeros(N_ACTIONS, dt)  # noqa: E731
-    return Scratch(st(), st(), st(), st(), np.zeros(MAX_CARDS, np.int32), np.zeros(N_KINDS, np.int64),
-                   np.zeros(N_KINDS, np.int64), np.zeros(2, np.uint64), np.zeros((MAX_SEATS, 2), np.uint64),
-                   np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32), np.zeros(MAX_SEATS, np.int64),
-                   np.zeros((MAX_SEATS, n_knobs), np.float64), np.zeros(2, np.int64), np.zeros(8, np.int64),
-                   act(np.int32), act(np.int32), act(np.int32), act(np.int32), act(np.float64),
-                   act(np.float64), act(np.float64), np.full((cap, N_ACTIONS), -1, np.int32),
-                   np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap, np.int32))
+    return Scratch(
+        st(),
+        st(),
+        st(),
+        st(),
+        np.zeros(MAX_CARDS, np.int32),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(2, np.uint64),
+        np.zeros((MAX_SEATS, 2), np.uint64),
+        np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros((MAX_SEATS, n_knobs), np.float64),
+        np.zeros(2, np.int64),
+        np.zeros(8, np.int64),
+        act(np.int32),
+        act(np.int32),
+        act(np.int32),
+        act(np.int32),
+        act(np.float64),
+        act(np.float64),
+        act(np.float64),
+        np.full((cap, N_ACTIONS), -1, np.int32),
+        np.zeros(cap),
+        np.zeros(cap),
+        np.zeros(cap),
+        np.zeros(cap, np.int32),
+    )
 
 
 @njit(cache=True, _nrt=False)
-def base_players_nb(sc: Scratch, base_id: int, base_knobs: np.ndarray, table_ids: np.ndarray,
-                    table_knobs: np.ndarray, viewer: int, use_table: bool) -> None:
+def base_players_nb(
+    sc: Scratch,
+    base_id: int,
+    base_knobs: np.ndarray,
+    table_ids: np.ndarray,
+    table_knobs: np.ndarray,
+    viewer: int,
+    use_table: bool,
+) -> None:
     """The players of the rollouts and the world model (``sc.ids``, ``sc.knobs``): the base
     strategy at the viewer's seat, and at every other seat the base too or, with ``use_table``,
     the strategy seated there (``table_ids`` int64[MAX_SEATS], ``table_knobs`` float64[MAX_SEATS,
@@ -143,19 +182,61 @@ def decision_key_nb(seed: int, game: int, hand: int, obs: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, model_ids, model_knobs,
-              tries, mobs, buf, wstats) -> int:
+def _world_nb(
+    obs,
+    know,
+    params,
+    wrng,
+    world,
+    pool,
+    unseen,
+    suit_next,
+    infer,
+    model_ids,
+    model_knobs,
+    tries,
+    mobs,
+    buf,
+    wstats,
+) -> int:
     if infer:
-        return sample_consistent_nb(obs, know, params, wrng, world, pool, unseen, suit_next,
-                                    model_ids, model_knobs, tries, mobs, buf, wstats)
+        return sample_consistent_nb(
+            obs,
+            know,
+            params,
+            wrng,
+            world,
+            pool,
+            unseen,
+            suit_next,
+            model_ids,
+            model_knobs,
+            tries,
+            mobs,
+            buf,
+            wstats,
+        )
     return sample_world_nb(obs, know, params, wrng, world, pool, unseen, suit_next)
 
 
 @njit(cache=True, _nrt=False)
-def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_id: int,
-                   base_knobs: np.ndarray, base_action: int, worlds: int, rollouts: int, mask: int,
-                   guard: float, tries: int, infer: bool, dseed: int, stats: np.ndarray,
-                   sc: Scratch) -> int:
+def pimc_decide_nb(
+    obs: np.ndarray,
+    know: np.ndarray,
+    params: np.ndarray,
+    base_id: int,
+    base_knobs: np.ndarray,
+    base_action: int,
+    worlds: int,
+    rollouts: int,
+    mask: int,
+    guard: float,
+    tries: int,
+    infer: bool,
+    dseed: int,
+    stats: np.ndarray,
+    sc: Scratch,
+) -> int:
     """The pimc player's action at the viewer's decision.
 
     Parameters
@@ -208,8 +289,23 @@ def pimc_decide_nb(obs: np.ndarray, know: np.ndarray, params: np.ndarray, base_i
     n = 0
     for i in range(worlds):
         seed_rng_nb(wrng, dseed, i, 0, STREAM_WORLD)
-        code = _world_nb(obs, know, params, wrng, world, pool, unseen, suit_next, infer, ids,
-                         knobs, tries, mobs, buf, wstats)
+        code = _world_nb(
+            obs,
+            know,
+            params,
+            wrng,
+            world,
+            pool,
+            unseen,
+            suit_next,
+            infer,
+            ids,
+            knobs,
+            tries,
+            mobs,
+            buf,
+            wstats,
+        )
         if code != 0:
             stats[ST_ERRORS] += 1
             return base_action

@@ -45,7 +45,9 @@ def _deal(rules: RuleSet, params: np.ndarray, seed: int, game: int) -> tuple[np.
     return deck[:n_cards].copy(), n_cards
 
 
-def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int) -> np.ndarray:
+def run_python_chunk(
+    rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int
+) -> np.ndarray:
     """Hand records (hand_record_dt) of hands keyed (seed, start + i, 0)."""
     from sim.play import openspiel_game
 
@@ -57,10 +59,17 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
     params = rules.to_params(0).astype(np.int32)
     game_os = openspiel_game.pyspiel.load_game(openspiel_game.GAME_NAME, {"players": rules.players})
     n = rules.players
-    plain = {s: parse_spec(spec, rules.label) for s, spec in enumerate(strategies) if not is_search(spec) and not is_openspiel(spec)}
+    plain = {
+        s: parse_spec(spec, rules.label)
+        for s, spec in enumerate(strategies)
+        if not is_search(spec) and not is_openspiel(spec)
+    }
     # model=table: each search seat models a compiled seat by its strategy, the others by its base
-    tables = {s: model_table(*base_arrays(parse_search(spec), rules.label), plain)
-              for s, spec in enumerate(strategies) if is_search(spec)}
+    tables = {
+        s: model_table(*base_arrays(parse_search(spec), rules.label), plain)
+        for s, spec in enumerate(strategies)
+        if is_search(spec)
+    }
     out = np.zeros(count, hand_record_dt)
     samba = bool(params[Par.SEQUENCES] or params[Par.MULTI_MELDS])
     seat_table = np.full(MAX_SEATS, -1, np.int64)
@@ -83,12 +92,17 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
             seat = int(state[Off.SEAT])
             spec = strategies[seat]
             if is_openspiel(spec):
-                cs = openspiel_game.CanastaState.from_engine(game_os, rules, state, know, [int(c) & 15 for c in deck],
-                                                             moves, dealer)
-                bot_seed = int(key_nb(seed, game, 0, STREAM_BOT + int(state[Off.DECISIONS])) >> np.uint64(33))
+                cs = openspiel_game.CanastaState.from_engine(
+                    game_os, rules, state, know, [int(c) & 15 for c in deck], moves, dealer
+                )
+                bot_seed = int(
+                    key_nb(seed, game, 0, STREAM_BOT + int(state[Off.DECISIONS])) >> np.uint64(33)
+                )
                 action = int(make_bot(game_os, spec, bot_seed).step(cs))
             elif is_search(spec):
-                action, _ = search_decide(spec, state, know[seat], params, (seed, game, 0), tables[seat])
+                action, _ = search_decide(
+                    spec, state, know[seat], params, (seed, game, 0), tables[seat]
+                )
             else:
                 observe_nb(state, seat, 0, obs, samba)
                 sid, kn = plain[seat]
@@ -97,11 +111,15 @@ def run_python_chunk(rules: RuleSet, strategies: tuple[str, ...], seed: int, sta
                 know_update_nb(know[s], state, params, action)
             why = apply_action_nb(state, params, action)
             if why:
-                raise RuntimeError(f"{spec!r} (seat {seat}) chose an illegal action {action} at seed={seed} game={game}")
+                raise RuntimeError(
+                    f"{spec!r} (seat {seat}) chose an illegal action {action} at seed={seed} game={game}"
+                )
             for s in range(n):
                 know_after_nb(know[s], state)
             moves.append((seat, action))
         score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
         score_hand_nb(state, params, score)
-        _record_nb(out, u, state, params, score, seed, game, 0, seat_table, int(params[Par.N_TEAMS]))
+        _record_nb(
+            out, u, state, params, score, seed, game, 0, seat_table, int(params[Par.N_TEAMS])
+        )
     return out

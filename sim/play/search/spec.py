@@ -35,15 +35,35 @@ import numpy as np
 from sim.play.search.loop import CFG_SIZE, ISMCTS, PIMC, Cfg
 from strategies.registry import STRATEGY_NAMES, StrategyError, parse_spec
 
-__all__ = ["SEARCH_NAMES", "SearchSpec", "is_search", "parse_search", "PIMC_DEFAULTS", "ISMCTS_DEFAULTS",
-           "CLASSES"]
+__all__ = [
+    "SEARCH_NAMES",
+    "SearchSpec",
+    "is_search",
+    "parse_search",
+    "PIMC_DEFAULTS",
+    "ISMCTS_DEFAULTS",
+    "CLASSES",
+]
 
 SEARCH_NAMES = ("pimc", "ismcts")
 CLASSES = {"take": 1, "discard": 2, "meld": 4, "out": 8, "all": 15}
-PIMC_DEFAULTS = {"worlds": 32, "rollouts": 1, "base": "expert", "model": "table",
-                 "search": "take+discard+out", "guard": 1.0, "tries": 64}
-ISMCTS_DEFAULTS = {"iters": 256, "c": 300.0, "base": "expert", "model": "table",
-                   "search": "take+discard+out", "tries": 64}
+PIMC_DEFAULTS = {
+    "worlds": 32,
+    "rollouts": 1,
+    "base": "expert",
+    "model": "table",
+    "search": "take+discard+out",
+    "guard": 1.0,
+    "tries": 64,
+}
+ISMCTS_DEFAULTS = {
+    "iters": 256,
+    "c": 300.0,
+    "base": "expert",
+    "model": "table",
+    "search": "take+discard+out",
+    "tries": 64,
+}
 MODELS = ("table", "base")
 _INTS = {"worlds": 1, "rollouts": 1, "iters": 1, "tries": 0}  # name -> minimum
 
@@ -83,8 +103,10 @@ def search_mask(text: str) -> int:
     for part in text.split("+"):
         part = part.strip()
         if part not in CLASSES:
-            raise StrategyError(f"search={text!r}: unknown decision class {part!r}; join some of "
-                                f"{', '.join(CLASSES)} with '+', e.g. search=take+discard")
+            raise StrategyError(
+                f"search={text!r}: unknown decision class {part!r}; join some of "
+                f"{', '.join(CLASSES)} with '+', e.g. search=take+discard"
+            )
         mask |= CLASSES[part]
     return mask
 
@@ -94,23 +116,31 @@ def parse_search(spec: str) -> SearchSpec:
     name, _, rest = str(spec).partition(":")
     name = name.strip()
     if name not in SEARCH_NAMES:
-        raise StrategyError(f"{name!r} is not a search player; search players: {', '.join(SEARCH_NAMES)}")
+        raise StrategyError(
+            f"{name!r} is not a search player; search players: {', '.join(SEARCH_NAMES)}"
+        )
     defaults = PIMC_DEFAULTS if name == "pimc" else ISMCTS_DEFAULTS
     knobs: dict = dict(defaults)
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, raw = item.partition("=")
         key, raw = key.strip(), raw.strip()
         if not eq or key not in defaults:
-            raise StrategyError(f"search player {name!r} has no knob {key!r} (its knobs: {', '.join(defaults)}); "
-                                f"write {name}:knob=value,...")
+            raise StrategyError(
+                f"search player {name!r} has no knob {key!r} (its knobs: {', '.join(defaults)}); "
+                f"write {name}:knob=value,..."
+            )
         if key == "base":
             if raw not in STRATEGY_NAMES:
-                raise StrategyError(f"{name}: base={raw!r} is not a strategy; choose from {', '.join(STRATEGY_NAMES)}")
+                raise StrategyError(
+                    f"{name}: base={raw!r} is not a strategy; choose from {', '.join(STRATEGY_NAMES)}"
+                )
             knobs[key] = raw
         elif key == "model":
             if raw not in MODELS:
-                raise StrategyError(f"{name}: model={raw!r}; choose table (the strategies seated at the "
-                                    f"table model the other seats) or base (the base strategy models them)")
+                raise StrategyError(
+                    f"{name}: model={raw!r}; choose table (the strategies seated at the "
+                    f"table model the other seats) or base (the base strategy models them)"
+                )
             knobs[key] = raw
         elif key == "search":
             search_mask(raw)
@@ -122,7 +152,9 @@ def parse_search(spec: str) -> SearchSpec:
                 raise StrategyError(f"{name}: knob {key}={raw!r} is not a number") from None
             if key in _INTS:
                 if not value.is_integer() or value < _INTS[key]:
-                    raise StrategyError(f"{name}: {key}={raw} must be a whole number >= {_INTS[key]}")
+                    raise StrategyError(
+                        f"{name}: {key}={raw} must be a whole number >= {_INTS[key]}"
+                    )
                 value = int(value)
             elif value < 0:
                 raise StrategyError(f"{name}: {key}={raw} must be >= 0")
