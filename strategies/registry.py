@@ -34,6 +34,7 @@ from strategies import (
     expert_v1,
     greedy,
     heuristic,
+    learned,
     patient,
     pile_control,
     random_play,
@@ -59,6 +60,7 @@ KERNELS: dict[str, Callable] = {
     "random": random_play.decide_nb,
     "greedy": greedy.decide_nb,
     "heuristic": heuristic.decide_nb,
+    "learned": learned.decide_nb,
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
@@ -94,7 +96,7 @@ KERNEL_OF: tuple[int, ...] = kernel_table(STRATEGIES, KERNELS)
 # (run_chunk(check=True), `--check`), which verify every action.  A decision function not
 # listed here -- any new one -- has every action verified.  tests/test_trusted.py plays every
 # listed one with and without the check and compares the hands.
-CHOOSES_LEGAL: frozenset[str] = frozenset({"random", "greedy", "heuristic"})
+CHOOSES_LEGAL: frozenset[str] = frozenset({"random", "greedy", "heuristic", "learned"})
 
 
 def trusted_table(
@@ -118,8 +120,10 @@ def decide_nb(
     buf: np.ndarray,
 ) -> int:
     kernel = KERNEL_OF[strategy_id]
-    if kernel == Kernel.heuristic:  # patient, pile-control, expert, tunable: different knob vectors
+    if kernel == Kernel.heuristic:  # patient, pile-control, expert-v1, tunable: knob vectors
         return heuristic.decide_nb(obs, params, knobs, rng, buf)
+    if kernel == Kernel.learned:  # expert
+        return learned.decide_nb(obs, params, knobs, rng, buf)
     if kernel == Kernel.greedy:
         return greedy.decide_nb(obs, params, knobs, rng, buf)
     if kernel == Kernel.random:

@@ -348,3 +348,49 @@ def test_knob_tables():
         knob_index("X", (Knob("a", 0.0, "m"), Knob("a", 1.0, "m")))
     with pytest.raises(KeyError, match="no knob"):
         heuristic.knobs_with(bogus=1)
+
+
+@pytest.mark.parametrize("preset", ["classic", "samba"])
+def test_no_strategy_reads_a_hidden_card(preset):
+    """A decision depends on the seat's observation alone: the same action when every private
+    slot of the observation array (the other seats' hands, the stock, the pile order) holds the
+    true state's cards, or those with two hidden cards swapped between two other seats."""
+    from sim.core.enums import N_KINDS, N_SUITED, Off
+    from sim.play.game import GameState
+    from strategies.registry import decide_nb
+
+    rules = RuleSet.preset(preset, players=4)
+    lo, hi = Off.HANDS + N_KINDS, Off.HAND_SUITS  # other seats' hand slots
+    tail = Off.HAND_SUITS + N_SUITED  # past the own suited naturals: all private
+    buf = np.zeros(256, np.int32)
+    for name in NAMES:
+        sid, knobs = parse_spec(name, rules.label)
+        checked = 0
+        for game in range(3):
+            gs = GameState.new_hand(rules, seed=41, game=game)
+            while not gs.is_over and gs.state[Off.TURN] < 40:
+                seat = gs.seat
+                obs = gs.observation(seat)
+                full = np.zeros(Off.STATE_SIZE, np.int32)
+                full[: obs.shape[0]] = obs
+                leak = full.copy()
+                others = [s for s in range(rules.players) if s != seat]
+                for j, s in enumerate(others):
+                    row = gs.state[Off.HANDS + s * N_KINDS : Off.HANDS + (s + 1) * N_KINDS]
+                    leak[lo + j * N_KINDS : lo + (j + 1) * N_KINDS] = row
+                leak[tail:] = gs.state[tail:]
+                swap = leak.copy()
+                a_, b_ = lo, lo + N_KINDS  # two other seats: move one card between them
+                k = int(np.argmax(swap[a_ : a_ + N_KINDS]))
+                if swap[a_ + k] > 0:
+                    swap[a_ + k] -= 1
+                    swap[b_ + k] += 1
+                acts = set()
+                for o in (full, leak, swap):
+                    rng = np.array([7, 11], np.uint64)
+                    acts.add(int(decide_nb(sid, o, gs.params, knobs, rng, buf)))
+                assert len(acts) == 1, (name, game, gs.state[Off.TURN], acts)
+                rng = np.array([7, 11], np.uint64)
+                gs.apply(int(decide_nb(sid, full, gs.params, knobs, rng, buf)))
+                checked += 1
+        assert checked > 100, name

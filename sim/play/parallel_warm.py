@@ -117,6 +117,7 @@ DECIDE = {
         ("random", "random_play"),
         ("greedy", "greedy"),
         ("heuristic", "heuristic"),
+        ("learned", "learned"),
     )
 }
 # what a decision function compiles when Python calls it (strategies.registry.decision_kernel):
@@ -125,6 +126,7 @@ DECIDE = {
 PLAY_DECIDE: dict[str, tuple[Step, ...]] = {
     "random": (RANDINT,),
     **{k: (Await(LEGAL), DECIDE[k]) for k in ("greedy", "heuristic")},
+    "learned": (Await(LEGAL), DECIDE["heuristic"], DECIDE["learned"]),
 }
 
 # Who compiles what, and when.  Nearly every kernel calls why_illegal_nb, which waits for the
@@ -229,6 +231,7 @@ SIMULATE_OWN = (
     Await(G_DISCARD),
     DECIDE["greedy"],
     Await(DECIDE["heuristic"]),
+    DECIDE["learned"],
     PLAY_OUT,
     Await(INIT_HAND),
     Await(OUTCOME),

@@ -33,7 +33,7 @@ from typing import TextIO
 # kernels (`canasta play --strategies expert`: the heuristic's); and each further variant of
 # the loop (with --check, with decision logs: `canasta warmup` compiles all four).
 COLD_COMPILE_SECONDS = {"simulate": 27, "play": 15, "rollouts": 40}
-PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10}
+PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10, "learned": 14}
 LOOP_VARIANT_SECONDS = 10
 NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilation takes longer
 

@@ -16,17 +16,29 @@ from importlib import resources
 
 __all__ = ["table_knobs", "tuned_tables"]
 
-# a strategy that plays another one's tuned sets (same decision function, same knobs)
+# a strategy whose tuned sets start from another one's (its own file, if any, adds knobs or
+# overrides them per table): expert plays expert-v1's heuristic knobs under its decision model
 SETS_OF: dict[str, str] = {"expert": "expert-v1"}
 
 
 @cache
+def _file(strategy: str) -> dict:
+    path = resources.files(__name__).joinpath(f"{strategy.replace('-', '_')}.json")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+@cache
 def _load(strategy: str) -> dict:
-    name = f"{SETS_OF.get(strategy, strategy).replace('-', '_')}.json"
-    path = resources.files(__name__).joinpath(name)
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text())
+    """The strategy's records: those of the strategy it starts from (SETS_OF), each table's
+    knobs updated by its own file's."""
+    own = _file(strategy)
+    if strategy not in SETS_OF:
+        return own
+    tables = {t: dict(r) for t, r in _load(SETS_OF[strategy]).get("tables", {}).items()}
+    for t, r in own.get("tables", {}).items():
+        knobs = {**tables.get(t, {}).get("knobs", {}), **r.get("knobs", {})}
+        tables[t] = {**tables.get(t, {}), **r, "knobs": knobs}
+    return {**own, "tables": tables}
 
 
 def tuned_tables(strategy: str) -> dict[str, dict]:

@@ -1,0 +1,297 @@
+"""Train the decision model of the improved `expert` (strategies/learned.py) from search.
+
+    python benchmarks/train_expert.py collect --tag it1 --player expert-v1 --hands 3000 \\
+        [--rules classic --players 4] [--worlds 16] [--rate 0.25] [--seed 7001]
+        self-play hands of --player at every seat; at a --rate share of the decisions of every
+        seat, the rollout value of every legal action (sim.play.search.record: --worlds
+        model-consistent worlds, the table's players in the rollouts, common random numbers),
+        saved per chunk of hands to benchmarks/results/train/<tag>/ (a rerun continues)
+    python benchmarks/train_expert.py fit --tags it1 [it2 ...] --out-model 0 [--ridge 30]
+        a linear model per action group (strategies/features.py) fitted by weighted ridge
+        regression of each action's gain over the heuristic's choice (paired rollout means,
+        weights 1 / (se^2 + 50^2)); writes model number --out-model into
+        strategies/models/expert.json with the command, seeds and data size, and its hash
+        into strategies/learned.py
+    python benchmarks/train_expert.py eval --spec expert --vs expert-v1 --deals 2000 --seed S
+        duplicate deals (reports.compare), points per hand with the 95% CI
+
+Expert iteration: collect with the improved player as --player (its rollouts then continue
+with it), refit on all tags, repeat.  Seeds used for collection are never used to measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.core.rules import RuleSet  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "results" / "train"
+MODEL = ROOT / "strategies" / "models" / "expert.json"
+KERNEL = ROOT / "strategies" / "learned.py"
+
+
+def _rules(args) -> RuleSet:
+    return RuleSet.preset(args.rules, players=args.players, team_layout=args.layout)
+
+
+def collect(args) -> None:
+    from sim.play.search.record import record_chunk
+
+    rules = _rules(args)
+    d = OUT / args.tag
+    d.mkdir(parents=True, exist_ok=True)
+    meta = dict(
+        player=args.player,
+        table=rules.label,
+        worlds=args.worlds,
+        rate=args.rate,
+        seed=args.seed,
+        chunk=args.chunk,
+        explore=args.explore,
+    )
+    (d / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    seats = tuple(range(rules.players))
+    t0 = time.process_time()
+    for start in range(0, args.hands, args.chunk):
+        f = d / f"chunk_{start:07d}.npz"
+        if f.exists():
+            continue
+        n = min(args.chunk, args.hands - start)
+        rec = record_chunk(
+            rules,
+            [args.player] * rules.players,
+            args.seed,
+            start,
+            n,
+            worlds=args.worlds,
+            rate=args.rate,
+            explore=args.explore,
+            seats=seats,
+            cap=n * 200,
+        )
+        tmp = f.with_suffix(".tmp.npz")
+        np.savez_compressed(
+            tmp,
+            obs=rec.obs,
+            actions=rec.actions,
+            n_act=rec.n_act,
+            base=rec.base,
+            mean=rec.mean,
+            se=rec.se,
+            key=rec.key,
+        )
+        tmp.rename(f)
+        print(
+            f"{args.tag}: hands {start + n}/{args.hands}, {len(rec.n_act)} decisions, "
+            f"{time.process_time() - t0:.0f} CPU-s",
+            flush=True,
+        )
+
+
+def load(tags: list[str]) -> tuple[dict, list[dict]]:
+    parts: dict[str, list[np.ndarray]] = {}
+    metas = []
+    for tag in tags:
+        d = OUT / tag
+        meta = json.loads((d / "meta.json").read_text())
+        files = sorted(d.glob("chunk_*[0-9].npz"))
+        meta["files"] = len(files)
+        metas.append(meta)
+        for f in files:
+            z = np.load(f)
+            for k in z.files:
+                parts.setdefault(k, []).append(z[k])
+    return {k: np.concatenate(v) for k, v in parts.items()}, metas
+
+
+def design(data: dict, table: str) -> tuple[np.ndarray, np.ndarray]:
+    """(groups int8[n, A], slots float32[n, A, N_SLOTS]) of every recorded decision."""
+    from strategies.features import N_SLOTS, features_nb
+
+    name, players, *layout = table.split("-")
+    rules = RuleSet.preset(name, players=int(players[:-1]), team_layout=layout[0] if layout else None)
+    params = rules.to_params(0).astype(np.int32)
+    n, a = data["actions"].shape
+    g = np.full((n, a), -1, np.int8)
+    x = np.zeros((n, a, N_SLOTS), np.float32)
+    features_nb(
+        data["obs"].astype(np.int32),
+        params,
+        data["actions"].astype(np.int32),
+        data["n_act"].astype(np.int64),
+        data["base"].astype(np.int64),
+        g,
+        x,
+    )
+    return g, x
+
+
+def fit_weights(
+    g: np.ndarray, x: np.ndarray, data: dict, ridge: float, floor: float
+) -> tuple[np.ndarray, dict]:
+    """Weighted ridge regression of y[i, a] = gain of action a over the base's choice on
+    x[i, a] - x[i, base], one weight table row per group (the groups' blocks are stacked)."""
+    from strategies.features import N_GROUPS, N_SLOTS
+
+    n, amax = data["actions"].shape
+    base = data["base"].astype(np.int64)
+    n_act = data["n_act"].astype(np.int64)
+    valid = np.arange(amax)[None, :] < n_act[:, None]
+    rows = np.arange(n)
+    gb = g[rows, base].astype(np.int64)
+    xb = x[rows, base]
+    y = data["mean"].astype(np.float64)
+    wgt = 1.0 / (data["se"].astype(np.float64) ** 2 + floor**2)
+    P = N_GROUPS * N_SLOTS
+    A = np.zeros((P, P))
+    b = np.zeros(P)
+    notbase = valid & (np.arange(amax)[None, :] != base[:, None])
+    ii, aa = np.nonzero(notbase)
+    # difference rows: + x[i, a] in block g[i, a], - x[i, base] in block g[i, base]
+    for lo in range(0, len(ii), 200000):
+        i_, a_ = ii[lo : lo + 200000], aa[lo : lo + 200000]
+        m = len(i_)
+        D = np.zeros((m, P))
+        ga = g[i_, a_].astype(np.int64)
+        cols = ga[:, None] * N_SLOTS + np.arange(N_SLOTS)[None, :]
+        np.add.at(D, (np.repeat(np.arange(m), N_SLOTS), cols.ravel()), x[i_, a_].ravel())
+        cb = gb[i_][:, None] * N_SLOTS + np.arange(N_SLOTS)[None, :]
+        np.add.at(D, (np.repeat(np.arange(m), N_SLOTS), cb.ravel()), -xb[i_].ravel())
+        ww = wgt[i_, a_]
+        A += (D * ww[:, None]).T @ D
+        b += (D * ww[:, None]).T @ y[i_, a_]
+    A += ridge * np.eye(P)
+    w = np.linalg.solve(A, b).reshape(N_GROUPS, N_SLOTS)
+    # in-sample check: the gain of the model's choice as the rollouts measured it
+    score = np.einsum("iaj,iaj->ia", x, w[np.clip(g, 0, None).astype(np.int64)])
+    score = np.where(valid, score, -np.inf)
+    pick = score.argmax(axis=1)
+    gain = y[rows, pick]
+    best = np.where(valid, y, -np.inf).max(axis=1)
+    info = dict(
+        decisions=int(n),
+        pairs=int(len(ii)),
+        mean_gain_of_choice=float(gain.mean()),
+        mean_gain_of_best=float(best.mean()),
+        deviate_share=float((pick != base).mean()),
+    )
+    return w, info
+
+
+def fit(args) -> None:
+    data, metas = load(args.tags)
+    tables = {m["table"] for m in metas}
+    if len(tables) != 1:
+        raise SystemExit(f"tags mix tables {sorted(tables)}: fit one table at a time")
+    table = tables.pop()
+    g, x = design(data, table)
+    n = len(data["n_act"])
+    # hold out every fifth hand (by game key) to check the fit out of sample
+    hold = data["key"][:, 0] % 5 == 4
+    tr = {k: v[~hold] for k, v in data.items()}
+    te = {k: v[hold] for k, v in data.items()}
+    w, info = fit_weights(g[~hold], x[~hold], tr, args.ridge, args.floor)
+    # out of sample
+    from strategies.features import N_SLOTS  # noqa: F401
+
+    gt, xt = g[hold], x[hold]
+    valid = np.arange(te["actions"].shape[1])[None, :] < te["n_act"][:, None]
+    score = np.einsum("iaj,iaj->ia", xt, w[np.clip(gt, 0, None).astype(np.int64)])
+    score = np.where(valid, score, -np.inf)
+    pick = score.argmax(axis=1)
+    gain = te["mean"][np.arange(len(pick)), pick]
+    print(json.dumps(info, indent=1))
+    print(
+        f"held-out decisions {int(hold.sum())}: model choice gain {gain.mean():.1f} "
+        f"(+-{1.96 * gain.std() / np.sqrt(len(gain)):.1f}), deviates {np.mean(pick != te['base']):.3f}"
+    )
+    w, info = fit_weights(g, x, data, args.ridge, args.floor)  # final: every decision
+    models = json.loads(MODEL.read_text())["models"] if MODEL.exists() else []
+    rec = dict(
+        table=table,
+        weights=np.round(w, 4).tolist(),
+        command="python benchmarks/train_expert.py " + " ".join(sys.argv[1:]),
+        data=[{k: m[k] for k in ("player", "table", "worlds", "rate", "seed", "files")} for m in metas],
+        decisions=n,
+        fit=info,
+        ridge=args.ridge,
+        floor=args.floor,
+        date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    )
+    while len(models) <= args.out_model:
+        models.append(rec)
+    models[args.out_model] = rec
+    write_model(models)
+
+
+def write_model(models: list[dict]) -> None:
+    about = (
+        "decision models of the improved expert (strategies/learned.py): per action group "
+        "(strategies/features.py GROUP_NAMES) the weights of its slots (is the heuristic's "
+        "choice, CONTEXT_NAMES, the group's SPEC_NAMES); fitted by benchmarks/train_expert.py"
+    )
+    MODEL.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"about": about, "models": models}, indent=1) + "\n"
+    MODEL.write_text(text)
+    sha = hashlib.sha256(MODEL.read_bytes()).hexdigest()
+    src = KERNEL.read_text()
+    src = re.sub(r'MODEL_SHA256 = "[0-9a-f]*"', f'MODEL_SHA256 = "{sha}"', src)
+    KERNEL.write_text(src)
+    print(f"wrote {MODEL} ({len(models)} models), sha256 {sha[:12]}")
+
+
+def evaluate(args) -> None:
+    from reports.compare import compare
+
+    rules = _rules(args)
+    t0 = time.time()
+    res = compare(rules, [args.spec, args.vs], hands=args.deals, seed=args.seed, jobs=1)
+    print(res if not hasattr(res, "table") else res.table)
+    print(f"{time.time() - t0:.0f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("collect", "fit", "eval"):
+        p = sub.add_parser(name)
+        p.add_argument("--rules", default="classic")
+        p.add_argument("--players", type=int, default=4)
+        p.add_argument("--layout", default=None)
+        if name == "collect":
+            p.add_argument("--tag", required=True)
+            p.add_argument("--player", default="expert-v1")
+            p.add_argument("--hands", type=int, default=1000)
+            p.add_argument("--chunk", type=int, default=20)
+            p.add_argument("--worlds", type=int, default=16)
+            p.add_argument("--rate", type=float, default=0.25)
+            p.add_argument("--explore", type=float, default=0.0)
+            p.add_argument("--seed", type=int, default=7001)
+        elif name == "fit":
+            p.add_argument("--tags", nargs="+", required=True)
+            p.add_argument("--out-model", type=int, default=0)
+            p.add_argument("--ridge", type=float, default=30.0)
+            p.add_argument("--floor", type=float, default=50.0)
+        else:
+            p.add_argument("--spec", default="expert")
+            p.add_argument("--vs", default="expert-v1")
+            p.add_argument("--deals", type=int, default=2000)
+            p.add_argument("--seed", type=int, default=900001)
+    args = ap.parse_args(argv)
+    {"collect": collect, "fit": fit, "eval": evaluate}[args.cmd](args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
