@@ -199,12 +199,12 @@ HOT_MODULES = (
     "sim.core.suits",
     "sim.core.why",
     "sim.core.apply",
-    "sim.play.loop",
-    "sim.play.cardlog",
+    "sim.play.selfplay.loop",
+    "sim.play.selfplay.cardlog",
     "sim.core.rng",
-    "sim.play.rollout",
-    "sim.play.worlds",
-    "sim.play.analysis",
+    "sim.play.rollouts.from_position",
+    "sim.play.worlds.sampler",
+    "sim.play.rollouts.actions",
     "sim.core.luck",
     "sim.play.search.pimc",
     "sim.play.search.ismcts",
@@ -216,10 +216,10 @@ HOT_MODULES = (
     "strategies.sequences",
 )
 ALLOCATING_KERNELS = {
-    "sim.play.loop.play_chunk_nb",
-    "sim.play.rollout.rollouts_nb",
-    "sim.play.worlds.sample_worlds_nb",
-    "sim.play.analysis.rollout_actions_nb",
+    "sim.play.selfplay.loop.play_chunk_nb",
+    "sim.play.rollouts.from_position.rollouts_nb",
+    "sim.play.worlds.sampler.sample_worlds_nb",
+    "sim.play.rollouts.actions.rollout_actions_nb",
 }
 
 
