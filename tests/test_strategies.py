@@ -360,7 +360,7 @@ def test_no_strategy_reads_a_hidden_card(preset):
     from strategies.registry import decide_nb
 
     rules = RuleSet.preset(preset, players=4)
-    lo, hi = Off.HANDS + N_KINDS, Off.HAND_SUITS  # other seats' hand slots
+    lo = Off.HANDS + N_KINDS  # the other seats' hand slots follow the own hand
     tail = Off.HAND_SUITS + N_SUITED  # past the own suited naturals: all private
     buf = np.zeros(256, np.int32)
     for name in NAMES:

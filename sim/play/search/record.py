@@ -2,9 +2,9 @@
 fast player that imitates search (expert iteration).
 
 `record_chunk` plays hands of a table of compiled strategies through the self-play loop
-(`sim.play.loop.play_chunk_nb`) with a `RecordAgent`: at a sampled decision of a recording seat,
+(`sim.play.selfplay.loop.play_chunk_nb`) with a `RecordAgent`: at a sampled decision of a recording seat,
 it samples ``worlds`` worlds from that seat's observation and knowledge (model-consistent
-worlds, as `pimc` samples them: sim.play.worlds), plays every legal action in every world and
+worlds, as `pimc` samples them: sim.play.worlds.sampler), plays every legal action in every world and
 then the rest of the hand with the table's strategies (common random numbers: every action sees
 the same worlds and streams), and records the seat's observation, the legal actions, the
 strategy's own choice and, per action, the mean and standard error of the paired difference of
@@ -28,15 +28,15 @@ from numba import njit, types
 from numba.extending import overload
 
 from sim.core.apply import apply_action_nb
-from sim.core.enums import MAX_SEATS, OBS_SIZE, Off
+from sim.core.enums import MAX_SEATS, MAX_TEAMS, OBS_SIZE, Off
 from sim.core.legal import legal_actions_nb
-from sim.core.rules import RuleSet
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
-from sim.play.analysis import hand_result_nb, play_out_hidden_nb
-from sim.play.loop import play_chunk_nb
+from sim.core.rules import RuleSet
+from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
 from sim.play.search.pimc import Scratch, base_players_nb, decision_key_nb, new_scratch
-from sim.play.worlds import (
+from sim.play.selfplay.agent import agent_after, agent_before, agent_decide, agent_hand_start
+from sim.play.selfplay.loop import play_chunk_nb
+from sim.play.worlds.sampler import (
     STREAM_WORLD,
     Know,
     know_after_nb,
@@ -272,21 +272,27 @@ def record_chunk(
     """Play hands keyed (seed, start + i, 0) with ``strategies`` (one per table seat, compiled
     strategies only) and record a ``rate`` share of the decisions of the table ``seats`` (at
     most ``cap``): see the module docstring."""
-    from sim.play.engine import (
-        _hand_records,
-        _rotation_tables,
-        _start_scores,
-        engine_check,
-        strategy_tables,
-    )
-    from sim.core.enums import DEC_GROUPS, game_record_dt
-    from sim.play.status import Slot, Status
+    from sim.core.enums import DEC_GROUPS, game_record_dt, hand_record_dt
+    from sim.play.selfplay.status import Slot, Status
+    from strategies.registry import MAX_KNOBS, parse_spec
 
-    engine_check(rules)
+    reason = rules.engine_supported()
+    if reason:
+        raise ValueError(reason)
+    if len(strategies) != rules.players:
+        raise ValueError(f"{len(strategies)} strategies for {rules.players} seats: one per seat")
     if not (worlds >= 2 and tries >= 0 and 0.0 <= rate <= 1.0 and cap >= 1 and count >= 0):
         raise ValueError("record_chunk: worlds >= 2, tries >= 0, 0 <= rate <= 1, cap >= 1")
-    params_rot, seat_tables = _rotation_tables(rules)
-    ids, knobs = strategy_tables(rules, tuple(strategies))
+    n_rot = 3 if rules.players == 5 else 1
+    params_rot = np.stack([rules.to_params(h) for h in range(n_rot)]).astype(np.int32)
+    seat_tables = np.full((n_rot, MAX_SEATS), -1, np.int64)
+    for h in range(n_rot):
+        active = rules.active_seats(h)
+        seat_tables[h, : len(active)] = active
+    ids = np.zeros(MAX_SEATS, np.int64)
+    knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
+    for s, spec in enumerate(strategies):
+        ids[s], knobs[s] = parse_spec(spec, rules.label)
     seat_mask = np.zeros(MAX_SEATS, np.int64)
     for s in seats:
         seat_mask[s] = 1
@@ -305,7 +311,7 @@ def record_chunk(
         np.zeros((cap, 3), np.int64),
         new_scratch(0),
     )
-    hand_out = _hand_records(count + 1, False, False)
+    hand_out = np.zeros(count + 1, hand_record_dt)
     game_out = np.zeros(count + 1, game_record_dt)
     d = tuple(np.empty((len(names), 1), dtype) for names, dtype in DEC_GROUPS)
     status = np.zeros(Slot.SIZE, np.int64)
@@ -328,7 +334,7 @@ def record_chunk(
         d[3],
         0,
         status,
-        _start_scores(None, rules.n_teams, count),
+        np.zeros((1, MAX_TEAMS), np.int32),
         False,
         np.empty((1, 1), np.int8),
         False,
