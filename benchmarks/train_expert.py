@@ -120,7 +120,9 @@ def design(data: dict, table: str) -> tuple[np.ndarray, np.ndarray]:
     from strategies.features import N_SLOTS, features_nb
 
     name, players, *layout = table.split("-")
-    rules = RuleSet.preset(name, players=int(players[:-1]), team_layout=layout[0] if layout else None)
+    rules = RuleSet.preset(
+        name, players=int(players[:-1]), team_layout=layout[0] if layout else None
+    )
     params = rules.to_params(0).astype(np.int32)
     n, a = data["actions"].shape
     g = np.full((n, a), -1, np.int8)
@@ -153,26 +155,31 @@ def fit_weights(
     xb = x[rows, base]
     y = data["mean"].astype(np.float64)
     wgt = 1.0 / (data["se"].astype(np.float64) ** 2 + floor**2)
+    from scipy import sparse
+
     P = N_GROUPS * N_SLOTS
-    A = np.zeros((P, P))
-    b = np.zeros(P)
     notbase = valid & (np.arange(amax)[None, :] != base[:, None])
     ii, aa = np.nonzero(notbase)
-    # difference rows: + x[i, a] in block g[i, a], - x[i, base] in block g[i, base]
-    for lo in range(0, len(ii), 200000):
-        i_, a_ = ii[lo : lo + 200000], aa[lo : lo + 200000]
-        m = len(i_)
-        D = np.zeros((m, P))
-        ga = g[i_, a_].astype(np.int64)
-        cols = ga[:, None] * N_SLOTS + np.arange(N_SLOTS)[None, :]
-        np.add.at(D, (np.repeat(np.arange(m), N_SLOTS), cols.ravel()), x[i_, a_].ravel())
-        cb = gb[i_][:, None] * N_SLOTS + np.arange(N_SLOTS)[None, :]
-        np.add.at(D, (np.repeat(np.arange(m), N_SLOTS), cb.ravel()), -xb[i_].ravel())
-        ww = wgt[i_, a_]
-        A += (D * ww[:, None]).T @ D
-        b += (D * ww[:, None]).T @ y[i_, a_]
-    A += ridge * np.eye(P)
-    w = np.linalg.solve(A, b).reshape(N_GROUPS, N_SLOTS)
+    # difference rows: + x[i, a] in block g[i, a], - x[i, base] in block g[i, base] (sparse)
+    m = len(ii)
+    ga = g[ii, aa].astype(np.int64)
+    cols = np.concatenate(
+        [
+            ga[:, None] * N_SLOTS + np.arange(N_SLOTS)[None, :],
+            gb[ii][:, None] * N_SLOTS + np.arange(N_SLOTS)[None, :],
+        ],
+        axis=1,
+    )
+    vals = np.concatenate([x[ii, aa], -xb[ii]], axis=1).astype(np.float64)
+    D = sparse.csr_matrix(
+        (vals.ravel(), (np.repeat(np.arange(m), 2 * N_SLOTS), cols.ravel())), shape=(m, P)
+    )
+    ww = wgt[ii, aa]
+    DW = sparse.diags(ww) @ D
+    A = (D.T @ DW).toarray()
+    b = DW.T @ y[ii, aa]
+    scale = np.trace(A) / P  # the ridge relative to the mean diagonal of the normal equations
+    w = np.linalg.solve(A + ridge * scale * np.eye(P), b).reshape(N_GROUPS, N_SLOTS)
     # in-sample check: the gain of the model's choice as the rollouts measured it
     score = np.einsum("iaj,iaj->ia", x, w[np.clip(g, 0, None).astype(np.int64)])
     score = np.where(valid, score, -np.inf)
@@ -189,6 +196,21 @@ def fit_weights(
     return w, info
 
 
+def held_out_gain(w: np.ndarray, g: np.ndarray, x: np.ndarray, data: dict, margin: float) -> tuple:
+    """(mean rollout gain of the model's choice per decision, its 95% half-width, share of
+    decisions where it leaves the heuristic's choice)."""
+    valid = np.arange(data["actions"].shape[1])[None, :] < data["n_act"][:, None]
+    score = np.einsum("iaj,iaj->ia", x, w[np.clip(g, 0, None).astype(np.int64)])
+    score = np.where(valid, score, -np.inf)
+    rows = np.arange(len(score))
+    base = data["base"].astype(np.int64)
+    pick = score.argmax(axis=1)
+    dev = score[rows, pick] > score[rows, base] + margin
+    pick = np.where(dev, pick, base)
+    gain = data["mean"][rows, pick].astype(np.float64)
+    return float(gain.mean()), float(1.96 * gain.std() / np.sqrt(len(gain))), float(dev.mean())
+
+
 def fit(args) -> None:
     data, metas = load(args.tags)
     tables = {m["table"] for m in metas}
@@ -201,37 +223,42 @@ def fit(args) -> None:
     hold = data["key"][:, 0] % 5 == 4
     tr = {k: v[~hold] for k, v in data.items()}
     te = {k: v[hold] for k, v in data.items()}
-    w, info = fit_weights(g[~hold], x[~hold], tr, args.ridge, args.floor)
-    # out of sample
-    from strategies.features import N_SLOTS  # noqa: F401
-
-    gt, xt = g[hold], x[hold]
-    valid = np.arange(te["actions"].shape[1])[None, :] < te["n_act"][:, None]
-    score = np.einsum("iaj,iaj->ia", xt, w[np.clip(gt, 0, None).astype(np.int64)])
-    score = np.where(valid, score, -np.inf)
-    pick = score.argmax(axis=1)
-    gain = te["mean"][np.arange(len(pick)), pick]
-    print(json.dumps(info, indent=1))
-    print(
-        f"held-out decisions {int(hold.sum())}: model choice gain {gain.mean():.1f} "
-        f"(+-{1.96 * gain.std() / np.sqrt(len(gain)):.1f}), deviates {np.mean(pick != te['base']):.3f}"
-    )
-    w, info = fit_weights(g, x, data, args.ridge, args.floor)  # final: every decision
-    models = json.loads(MODEL.read_text())["models"] if MODEL.exists() else []
-    rec = dict(
-        table=table,
-        weights=np.round(w, 4).tolist(),
-        command="python benchmarks/train_expert.py " + " ".join(sys.argv[1:]),
-        data=[{k: m[k] for k in ("player", "table", "worlds", "rate", "seed", "files")} for m in metas],
-        decisions=n,
-        fit=info,
-        ridge=args.ridge,
-        floor=args.floor,
-        date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    )
-    while len(models) <= args.out_model:
-        models.append(rec)
-    models[args.out_model] = rec
+    models = json.loads(MODEL.read_text())["models"] if MODEL.exists() and not args.fresh else []
+    slot = args.out_model
+    for ridge in args.ridge:
+        for floor in args.floor:
+            w, _ = fit_weights(g[~hold], x[~hold], tr, ridge, floor)
+            held = {str(mg): held_out_gain(w, g[hold], x[hold], te, mg) for mg in (0.0, 25.0, 50.0)}
+            print(
+                f"ridge {ridge:g} floor {floor:g}: held-out gain per decision (margin: mean, "
+                f"95% half-width, deviating) "
+                + "  ".join(f"{m}: {a:+.1f} +-{b:.1f} {c:.2f}" for m, (a, b, c) in held.items()),
+                flush=True,
+            )
+            w, info = fit_weights(g, x, data, ridge, floor)  # final: every decision
+            rec = dict(
+                table=table,
+                weights=np.round(w, 4).tolist(),
+                command="python benchmarks/train_expert.py " + " ".join(sys.argv[1:]),
+                data=[
+                    {k: m[k] for k in ("player", "table", "worlds", "rate", "seed", "files")}
+                    for m in metas
+                ],
+                decisions=n,
+                fit=info,
+                held_out={
+                    k: dict(zip(("gain", "half_width", "deviate"), v, strict=True))
+                    for k, v in held.items()
+                },
+                ridge=ridge,
+                floor=floor,
+                date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            )
+            while len(models) <= slot:
+                models.append(rec)
+            models[slot] = rec
+            print(f"  -> model {slot}", flush=True)
+            slot += 1
     write_model(models)
 
 
@@ -252,13 +279,41 @@ def write_model(models: list[dict]) -> None:
 
 
 def evaluate(args) -> None:
-    from reports.compare import compare
+    """Duplicate deals of --spec against --vs at each table (bench_ladder.pair_differences:
+    at a 3-team table the two ways of seating one against two teams of the other, averaged)."""
+    from benchmarks.bench_ladder import pair_differences
+    from benchmarks.tune_tables import TABLES, table_name
 
-    rules = _rules(args)
-    t0 = time.time()
-    res = compare(rules, [args.spec, args.vs], hands=args.deals, seed=args.seed, jobs=1)
-    print(res if not hasattr(res, "table") else res.table)
-    print(f"{time.time() - t0:.0f} s")
+    tables = (
+        TABLES if args.tables == ["all"] else [t for t in TABLES if table_name(*t) in args.tables]
+    )
+    out = OUT / "eval.jsonl"
+    for t in tables:
+        rules = RuleSet.preset(t[0], players=t[1], team_layout=t[2])
+        t0 = time.process_time()
+        d = pair_differences(rules, [args.spec, args.vs], args.seed, args.deals, 1)[
+            (args.spec, args.vs)
+        ]
+        m, h = float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+        row = dict(
+            table=rules.label,
+            spec=args.spec,
+            vs=args.vs,
+            deals=len(d),
+            seed=args.seed,
+            mean=round(m, 1),
+            ci_low=round(m - h, 1),
+            ci_high=round(m + h, 1),
+            cpu_s=round(time.process_time() - t0, 1),
+            utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        )
+        print(
+            f"{rules.label:16} {args.spec} - {args.vs}: {m:+.0f} [{m - h:+.0f}, {m + h:+.0f}]"
+            f" over {len(d)} deals ({row['cpu_s']} CPU-s)",
+            flush=True,
+        )
+        with out.open("a") as f:
+            f.write(json.dumps(row) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,12 +336,14 @@ def main(argv: list[str] | None = None) -> int:
         elif name == "fit":
             p.add_argument("--tags", nargs="+", required=True)
             p.add_argument("--out-model", type=int, default=0)
-            p.add_argument("--ridge", type=float, default=30.0)
-            p.add_argument("--floor", type=float, default=50.0)
+            p.add_argument("--ridge", type=float, nargs="+", default=[0.01])
+            p.add_argument("--floor", type=float, nargs="+", default=[200.0])
+            p.add_argument("--fresh", action="store_true", help="start a new model file")
         else:
             p.add_argument("--spec", default="expert")
             p.add_argument("--vs", default="expert-v1")
             p.add_argument("--deals", type=int, default=2000)
+            p.add_argument("--tables", nargs="+", default=["classic-4p"], help="labels or all")
             p.add_argument("--seed", type=int, default=900001)
     args = ap.parse_args(argv)
     {"collect": collect, "fit": fit, "eval": evaluate}[args.cmd](args)

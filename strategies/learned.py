@@ -31,7 +31,7 @@ from strategies.features import N_GROUPS, N_SLOTS, action_nb, context_nb, group_
 from strategies.knobs import Knob, knob_defaults, knob_index
 
 MODEL_FILE = "expert.json"
-MODEL_SHA256 = "ad6c007269d0d5f8bbeb8ee03e98207b7e7b3ed9ff7a4532e4b19efbec6b9a9d"
+MODEL_SHA256 = "7c19849c0d931a403728816792b74e9ddbad90e43dcd2f0cf652451a56995223"
 
 KNOB_TABLE: tuple[Knob, ...] = heuristic.KNOB_TABLE + (
     Knob("model", 0.0, "the decision model (an index into strategies/models/expert.json; -1 off)"),
