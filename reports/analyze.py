@@ -88,10 +88,9 @@ def _legal(obs: np.ndarray, params: np.ndarray) -> list[int]:
 
 
 def _texts(obs: np.ndarray, actions: list[int]) -> list[str]:
-    from sim.core.actions import action_text_with_top
-    from sim.core.enums import Off
+    from sim.core.actions import action_text_at
 
-    return [action_text_with_top(a, int(obs[Off.PILE_TOP])) for a in actions]
+    return [action_text_at(obs, a) for a in actions]
 
 
 def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
