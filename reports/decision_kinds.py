@@ -20,8 +20,10 @@ A class names what the action does to the table:
 
 `kind` names a pair of classes (played, best) as a player would say it: ``meld instead of
 hold`` (a meld or addition where discarding was best), ``hold instead of meld``, ``draw instead
-of taking``, ``take instead of drawing``, ``missed going out``, ``went out early``; the same
-class: ``another discard``, ``another meld``...; the best action played: ``best``.
+of taking``, ``take instead of drawing``, ``another take``, ``missed going out``, ``went out
+early``, ``discard instead of freezing`` (discarding a wild card was best), ``freeze instead
+of discard``, ``takeable discard`` (a takeable discard where another was best), ``another
+discard``, ``another meld``; the best action played: ``best``.
 """
 
 from __future__ import annotations
@@ -192,6 +194,14 @@ def kind(played: str, best: str, is_best: bool) -> str:
         return "draw instead of taking"
     if played in TAKES and best == "draw":
         return "take instead of drawing"
+    if played in TAKES and best in TAKES:
+        return "another take"
+    if played in DISCARDS and best == "discard wild":
+        return "discard instead of freezing"
+    if played == "discard wild" and best in DISCARDS:
+        return "freeze instead of discard"
+    if played == "discard takeable" and best in DISCARDS:
+        return "takeable discard"
     if played in DISCARDS and best in DISCARDS:
         return "another discard"
     if played in MELDING and best in MELDING:
