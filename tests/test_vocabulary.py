@@ -11,7 +11,7 @@ from sim.core.actions import action_text_at, parse_action_at
 from sim.core.enums import Act, Off
 from sim.core.rules import RuleSet
 from sim.play.history import format_history
-from sim.play.position import format_position, parse_position
+from sim.play.positions.text import format_position, parse_position
 
 TABLES = [("classic", p, None) for p in (2, 3, 4, 5)] + [("german", p, None) for p in (2, 3, 5)]
 TABLES += [("classic", 6, "2x3"), ("german", 6, "3x2"), ("german", 4, None), ("samba", 4, None)]
