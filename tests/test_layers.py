@@ -4,7 +4,7 @@ sim.core            rules core: constants and layouts, cards, rule sets, random 
                     legality, applying actions, scoring, the referee
 strategies          the players (import only the core)
 sim.play.selfplay   the self-play loop: deal, ask strategies, apply, score, log; status codes
-sim.play.worlds.sampler     what a seat knows, and worlds dealt from it (uniform and model-consistent)
+sim.play.worlds     what a seat knows, and worlds dealt from it (uniform and model-consistent)
 sim.play.positions  position files: card text, the format, Samba parts, last turns, a running
                     hand as a position
 sim.play.rollouts   rollouts from a position and of every candidate action at a decision
@@ -18,7 +18,7 @@ sim.table           the browser table (a web app over the game)
 sim.cli             the command line (one home, every subcommand imported explicitly)
 
 A module belongs to the longest prefix it starts with (sim.play.engine to sim.play,
-sim.play.worlds.deal to sim.play.worlds.sampler).  No module imports one of a higher layer, and no two
+sim.play.worlds.deal to sim.play.worlds).  No module imports one of a higher layer, and no two
 modules import each other, directly or around a circle (function-level imports included).
 """
 
@@ -34,7 +34,7 @@ LAYERS = (
     "sim.core",
     "strategies",
     "sim.play.selfplay",
-    "sim.play.worlds.sampler",
+    "sim.play.worlds",
     "sim.play.positions",
     "sim.play.rollouts",
     "sim.play.search",

@@ -83,8 +83,8 @@ def test_the_page_numbers_markers_as_the_table_and_needs_no_network(rv, tmp_path
 
 def test_labels_never_overlap():
     rng = np.random.default_rng(1)
-    anchors = [(float(x), float(y), str(i)) for i, (x, y) in
-               enumerate(zip(rng.uniform(100, 200, 30), rng.uniform(150, 250, 30)))]  # fmt: skip
+    xs, ys = rng.uniform(100, 200, 30), rng.uniform(150, 250, 30)
+    anchors = [(float(x), float(y), str(i)) for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
     anchors += [(150.0, 200.0, f"L{i}") for i in range(6)]  # several at one point
     placed = _place(anchors, 1000, 360)
     boxes = []
