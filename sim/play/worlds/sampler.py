@@ -74,6 +74,7 @@ from numba import njit
 
 from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Off
 from sim.core.rng import seed_rng_nb
+from sim.play.selfplay.step import mask_pile_nb, observe_nb
 from sim.play.worlds.deal import (
     COUNTS,
     ERROR_TEXT,
@@ -91,9 +92,7 @@ from sim.play.worlds.knowledge import (
     know_after_nb,
     know_init_nb,
     know_update_nb,
-    mask_pile_nb,
     new_know,
-    observe_nb,
 )
 
 __all__ = [
