@@ -526,7 +526,6 @@ def play_chunk_nb(
     dc,
     luck,
     agent,
-    seat_stock,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -552,14 +551,10 @@ def play_chunk_nb(
             --check neither compiles nor links them
     luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
     agent : None, or the search players' context (`sim.play.search.loop.new_agent`)
-    seat_stock : bool  per-seat stock streams (sim.core.apply.split_stock_nb): each seat draws
-                 from its own queue of the stock, so a duplicate deal's seat draws the same
-                 cards in both seatings for as long as its queue lasts
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     state[Off.LUCK_ON] = 1 if luck else 0  # init_hand_nb keeps them
-    state[Off.SEAT_STOCK] = 1 if seat_stock else 0
     obs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)

@@ -63,8 +63,7 @@ dealing (sim.play.worlds.infer); this module gathers them and deals batches.
 
 Error codes (returned, never raised, by the kernels): `OK` 0, `COUNTS` (the observation and the
 knowledge account for more cards of a kind than the packs hold, or the unseen cards do not fill
-the hidden places), `PILE` (the hidden pile cannot be filled under its constraints); `SAMBA` is
-no longer returned.
+the hidden places), `PILE` (the hidden pile cannot be filled under its constraints).
 """
 
 from __future__ import annotations
@@ -80,7 +79,6 @@ from sim.play.worlds.deal import (
     ERROR_TEXT,
     OK,
     PILE,
-    SAMBA,
     STREAM_WORLD,
     WILD_TRIES,
     sample_world_nb,
@@ -100,7 +98,6 @@ __all__ = [
     "OK",
     "COUNTS",
     "PILE",
-    "SAMBA",
     "ERROR_TEXT",
     "WILD_TRIES",
     "know_init_nb",
