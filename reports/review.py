@@ -263,7 +263,8 @@ def dealt_value(
     from sim.core.apply import SCORE_ROWS, init_hand_nb
     from sim.core.enums import MAX_TEAMS, Par
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-    from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
+    from sim.play.rollouts.actions import hand_result_nb
+    from sim.play.selfplay.step import play_out_hidden_nb
     from strategies.registry import MAX_KNOBS, parse_spec
 
     gs0 = rec.new_state()
@@ -282,7 +283,7 @@ def dealt_value(
         np.zeros(Off.STATE_SIZE, np.int32),
         np.zeros(N_ACTIONS, np.int32),
     )
-    status, score = np.zeros(8, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+    status, score = np.zeros(16, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
     shuffle = np.random.default_rng([seed, seat, 29])
     vals = []
     for r in range(n):
@@ -292,7 +293,9 @@ def dealt_value(
         init_hand_nb(state, gs0.params, d, len(d), dealer, cum)
         for s in range(n_act):
             seed_rng_nb(rngs[s], seed, r, 29, STREAM_PLAYERS + 1 + s)
-        play_out_hidden_nb(state, gs0.params, ids, knobs, rngs, obs, buf, 0, status)
+        play_out_hidden_nb(
+            state, gs0.params, ids, knobs, rngs, obs, buf, 0, status, None, None, None
+        )
         if status[0] != 0:
             raise RuntimeError(
                 f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})"
