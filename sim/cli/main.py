@@ -74,6 +74,7 @@ COMMANDS = (
     "odds",
     "analyze",
     "review",
+    "mistakes",
     "equity",
     "report",
     "warmup",
