@@ -12,6 +12,9 @@
         weights 1 / (se^2 + 50^2)); writes model number --out-model into
         strategies/models/expert.json with the command, seeds and data size, and its hash
         into strategies/learned.py
+    python benchmarks/train_expert.py tables
+        strategies/tuned/expert.json: per table, the model (or -1) and the heuristic knobs of
+        expert (CHOICES below)
     python benchmarks/train_expert.py eval --spec expert --vs expert-v1 --deals 2000 --seed S
         duplicate deals (reports.compare), points per hand with the 95% CI
 
@@ -316,9 +319,64 @@ def evaluate(args) -> None:
             f.write(json.dumps(row) + "\n")
 
 
+# the per-table choice of expert: table -> (heuristic knobs, model, margin); heuristic knobs
+# "v1": expert-v1's set of the table, "tuned": the set `canasta tune expert-v1 --vs expert-v1`
+# found (benchmarks/results/tune_vs_v1/<table>.json); model -1: the heuristic alone.  Chosen on
+# 2,000 duplicate deals of seed 900001 against expert-v1 (benchmarks/results/train/
+# selection.txt); a table where no choice beat expert-v1 plays expert-v1 exactly.
+CHOICES: dict[str, tuple[str, int, float]] = {
+    "classic-2p": ("v1", 3, 25.0),
+    "classic-4p": ("v1", 3, 25.0),
+    "classic-5p": ("v1", 3, 25.0),
+    "german-2p": ("v1", 3, 25.0),
+    "german-4p": ("v1", 3, 25.0),
+    "german-5p": ("v1", 3, 25.0),
+    "classic-3p": ("tuned", 3, 150.0),
+    "german-3p": ("tuned", -1, 0.0),
+    "classic-6p-3x2": ("tuned", 3, 300.0),
+    "german-6p-3x2": ("tuned", 3, 300.0),
+    "classic-6p-2x3": ("v1", -1, 0.0),
+    "german-6p-2x3": ("v1", -1, 0.0),
+    "samba-4p": ("v1", -1, 0.0),
+}
+TABLES_FILE = ROOT / "strategies" / "tuned" / "expert.json"
+TUNE_VS_V1 = ROOT / "benchmarks" / "results" / "tune_vs_v1"
+
+
+def tables(args) -> None:
+    """Write strategies/tuned/expert.json from CHOICES (each table's knobs over expert-v1's)."""
+    out: dict[str, dict] = {}
+    for table, (heur, model, margin) in CHOICES.items():
+        knobs: dict[str, float] = {"model": float(model)}
+        if model >= 0:
+            knobs["margin"] = margin
+        rec: dict = {"choice": f"heuristic knobs: {heur}; model {model}"}
+        if heur == "tuned":
+            t = json.loads((TUNE_VS_V1 / f"{table}.json").read_text())
+            knobs = {**{k: float(v) for k, v in t["best"].items()}, **knobs}
+            rec["heuristic_set"] = {
+                k: t[k] for k in ("command", "seed", "test_seed", "budget", "date")
+            } | {"retest": t["test"][0]}
+        rec["knobs"] = knobs
+        rec["command"] = "python benchmarks/train_expert.py tables"
+        rec["selection"] = "benchmarks/results/train/selection.txt (seed 900001, 2,000 deals)"
+        rec["date"] = time.strftime("%Y-%m-%d", time.gmtime())
+        out[table] = rec
+    about = (
+        "expert's per-table choice over expert-v1's sets (strategies/tuned/expert_v1.json): "
+        "the decision model (model: an index into strategies/models/expert.json, -1 the "
+        "heuristic alone) and where measured better, heuristic knobs tuned against expert-v1; "
+        "written by benchmarks/train_expert.py tables from its CHOICES"
+    )
+    text = json.dumps({"strategy": "expert", "about": about, "tables": out}, indent=1) + "\n"
+    TABLES_FILE.write_text(text)
+    print(f"wrote {TABLES_FILE} ({len(out)} tables)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("tables", help="write strategies/tuned/expert.json from CHOICES")
     for name in ("collect", "fit", "eval"):
         p = sub.add_parser(name)
         p.add_argument("--rules", default="classic")
@@ -346,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--tables", nargs="+", default=["classic-4p"], help="labels or all")
             p.add_argument("--seed", type=int, default=900001)
     args = ap.parse_args(argv)
-    {"collect": collect, "fit": fit, "eval": evaluate}[args.cmd](args)
+    {"collect": collect, "fit": fit, "eval": evaluate, "tables": tables}[args.cmd](args)
     return 0
 
 

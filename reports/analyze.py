@@ -41,6 +41,7 @@ from reports.stats import mean_ci
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.runs.progress import new_bar, on_terminal
+from strategies import BASELINE
 
 __all__ = [
     "Decision",
@@ -257,7 +258,7 @@ def _run(dec, active, ids, knobs, seed, start, n, model, jobs, pool):
 
 def paired_rollouts(
     decision: Decision,
-    strategies="expert",
+    strategies=BASELINE,
     rollouts: int = 1000,
     seed: int = 0,
     start: int = 0,
@@ -353,7 +354,7 @@ def _check_args(
 
 def analyze(
     decision,
-    strategies="expert",
+    strategies=BASELINE,
     rollouts: int = 1000,
     until_ci: float | None = None,
     jobs: int = 1,

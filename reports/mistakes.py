@@ -44,6 +44,7 @@ from reports.stats import cluster_sums, mean_ci, ratio_ci_from_sums
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.runs.progress import new_bar, on_terminal
+from strategies import BASELINE
 
 __all__ = [
     "MistakesError",
@@ -236,7 +237,7 @@ def review_hands(
     seed: int = 0,
     rollouts: int = DEFAULT_ROLLOUTS,
     jobs: int = 1,
-    continue_with: str = "expert",
+    continue_with: str = BASELINE,
     infer: str | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
@@ -381,7 +382,7 @@ def census(
     seed: int = 0,
     rollouts: int = DEFAULT_ROLLOUTS,
     jobs: int = 1,
-    continue_with: str = "expert",
+    continue_with: str = BASELINE,
     infer: str | None = None,
     by: Sequence[str] = DEFAULT_BY,
     progress: bool | None = None,

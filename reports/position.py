@@ -30,6 +30,7 @@ from sim.play.positions.text import (
     parse_cards,
     parse_position,
 )
+from strategies import BASELINE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,7 +115,7 @@ END_NAMES = {
 def rollout(
     position: Position,
     rules=None,
-    strategy="expert",
+    strategy=BASELINE,
     rollouts: int = 1000,
     seed: int = 0,
     within=(1, 2, 3, 5, 10),

@@ -47,6 +47,7 @@ from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
 from sim.runs.progress import new_bar
+from strategies import BASELINE
 
 __all__ = [
     "ReviewError",
@@ -373,7 +374,7 @@ def review(
     rec: HandRecord,
     seats: Sequence[int] | None,
     evaluator: Evaluator,
-    strategy: str = "expert",
+    strategy: str = BASELINE,
     rollouts: int = 200,
     seed: int = 0,
     prior_hands: int | None = None,

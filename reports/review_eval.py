@@ -18,6 +18,7 @@ import pandas as pd
 
 from reports.stats import mean_ci
 from sim.play.game import GameState
+from strategies import BASELINE
 
 __all__ = ["DEFAULT_ROLLOUTS", "make_evaluator", "summarize"]
 
@@ -64,7 +65,7 @@ def summarize(
 
 
 def make_evaluator(
-    rules, strategy: str = "expert", jobs: int = 1, infer: str | None = None, equity=None
+    rules, strategy: str = BASELINE, jobs: int = 1, infer: str | None = None, equity=None
 ):
     """``evaluate(gs, actions, rollouts, seed) -> DataFrame`` (`summarize`) for the seat to act in
     ``gs``.  ``jobs`` worker processes share the worlds (results independent of it); ``infer``: a

@@ -121,7 +121,7 @@ SPEC_NAMES: dict[str, tuple[str, ...]] = {
 N_SLOTS = 1 + N_CONTEXT + N_SPEC
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def group_of_nb(action: int) -> int:
     if action == Act.DRAW:
         return G.DRAW
@@ -148,29 +148,9 @@ def group_of_nb(action: int) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def _threat_nb(obs, params, team) -> bool:
-    """An opponent whose team has (or is one short of, with a meld near canasta size) the
-    canastas to go out holds 4 or fewer cards."""
-    csize = params[Par.CANASTA_SIZE]
-    need = params[Par.CANASTAS_TO_GO_OUT]
-    for s in range(obs[Off.N_SEATS]):
-        t = obs[Off.TEAM_OF_SEAT + s]
-        if t == team or obs[Off.HAND_SIZE + s] > 4:
-            continue
-        c = canastas_nb(obs, params, t)
-        if c >= need:
-            return True
-        if c == need - 1:
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                ms = meld_size_nb(obs, t, k)
-                if csize - 2 <= ms < csize:
-                    return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
 def context_nb(obs: np.ndarray, params: np.ndarray) -> tuple:
-    """The decision's context slots (UniTuple of N_CONTEXT float64, `CONTEXT_NAMES`)."""
+    """(the decision's context slots: UniTuple of N_CONTEXT float64, `CONTEXT_NAMES`; the
+    numbers `action_nb` needs for every action of the decision: a tuple, `decision_nb`)."""
     team = team_of_nb(obs)
     seat = obs[Off.SEAT]
     n_seats = obs[Off.N_SEATS]
@@ -181,22 +161,46 @@ def context_nb(obs: np.ndarray, params: np.ndarray) -> tuple:
         nh += obs[Off.HANDS + k]
     opp_min = 1000
     partner = 0
-    opp_can = 0
+    pool = obs[Off.STOCK_LEN]
+    partner_last = -1
     for s in range(n_seats):
+        hs = obs[Off.HAND_SIZE + s]
+        if s != seat:
+            pool += hs
         t = obs[Off.TEAM_OF_SEAT + s]
         if t != team:
-            if obs[Off.HAND_SIZE + s] < opp_min:
-                opp_min = obs[Off.HAND_SIZE + s]
-        elif s != seat and obs[Off.HAND_SIZE + s] > partner:
-            partner = obs[Off.HAND_SIZE + s]
+            if hs < opp_min:
+                opp_min = hs
+        elif s != seat and hs > partner:
+            partner = hs
+            partner_last = obs[Off.LAST_DISCARD + s]
+    if pool < 1:
+        pool = 1
     opp_opened = 0.0
+    opp_can = 0
+    threat = False
+    csize = params[Par.CANASTA_SIZE]
+    need = params[Par.CANASTAS_TO_GO_OUT]
     for t in range(obs[Off.N_TEAMS]):
-        if t != team:
-            c = canastas_nb(obs, params, t)
-            if c > opp_can:
-                opp_can = c
-            if obs[Off.TEAM_OPENED + t] != 0:
-                opp_opened = 1.0
+        if t == team:
+            continue
+        c = canastas_nb(obs, params, t)
+        if c > opp_can:
+            opp_can = c
+        if obs[Off.TEAM_OPENED + t] != 0:
+            opp_opened = 1.0
+        few = False  # a seat of team t holds 4 or fewer cards
+        for s in range(n_seats):
+            if obs[Off.TEAM_OF_SEAT + s] == t and obs[Off.HAND_SIZE + s] <= 4:
+                few = True
+        if few and not threat:
+            if c >= need:
+                threat = True
+            elif c == need - 1:
+                for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                    ms = meld_size_nb(obs, t, k)
+                    if csize - 2 <= ms < csize:
+                        threat = True
     if opp_min == 1000:
         opp_min = 0
     my_can = canastas_nb(obs, params, team)
@@ -212,7 +216,7 @@ def context_nb(obs: np.ndarray, params: np.ndarray) -> tuple:
         lho_team != team and obs[Off.PILE_FREEZE] == 0 and obs[Off.TEAM_OPENED + lho_team] != 0
     )
     stock = obs[Off.STOCK_LEN]
-    return (
+    ctx = (
         1.0,
         obs[Off.PILE_LEN] / 10.0,
         1.0 if frozen_us else 0.0,
@@ -226,38 +230,35 @@ def context_nb(obs: np.ndarray, params: np.ndarray) -> tuple:
         1.0 if obs[Off.TEAM_OPENED + team] != 0 else 0.0,
         opp_opened,
         1.0 if stock <= 10 else 0.0,
-        1.0 if _threat_nb(obs, params, team) else 0.0,
-        1.0 if my_can >= params[Par.CANASTAS_TO_GO_OUT] else 0.0,
+        1.0 if threat else 0.0,
+        1.0 if my_can >= need else 0.0,
         partner / 10.0,
         pile_pts / 100.0,
         opp_melded / 20.0,
     )
+    dc = (team, nh, nxt, lho_team, obs[Off.HAND_SIZE + nxt], unfrozen_lho, pool, partner_last)
+    return ctx, dc
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _pair_chance_nb(unseen, pool, lho_cards) -> float:
+    """P(the next opponent's lho_cards of `pool` cards hold 2+ of `unseen` copies), binomial."""
     p = unseen / pool
     q = 1.0 - p
-    qh = q ** (lho_cards - 1) if lho_cards >= 1 else 1.0
+    qh = 1.0  # q ** (lho_cards - 1) by multiplication (a few cards: cheaper than pow)
+    for _ in range(lho_cards - 1):
+        qh *= q
     return 1.0 - qh * q - lho_cards * p * qh
 
 
-@njit(cache=True, _nrt=False)
-def _hand_cards_nb(obs) -> int:
-    nh = 0
-    for k in range(N_KINDS):
-        nh += obs[Off.HANDS + k]
-    return nh
-
-
-@njit(cache=True, _nrt=False)
-def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
-    """The group-specific slots of ``action`` (UniTuple of N_SPEC float64; `SPEC_NAMES` of its
-    group, zeros after them)."""
+@njit(cache=True, _nrt=False, inline="always")
+def action_nb(obs: np.ndarray, params: np.ndarray, action: int, g: int, dc: tuple) -> tuple:
+    """The group-specific slots of ``action`` of group ``g`` (UniTuple of N_SPEC float64;
+    `SPEC_NAMES` of its group, zeros after them); ``dc``: the decision's numbers from
+    `context_nb`."""
     H = Off.HANDS
-    team = team_of_nb(obs)
+    team, nh, nxt, lho_team, lho_cards, unfrozen_lho, pool, partner_last = dc
     csize = params[Par.CANASTA_SIZE]
-    g = group_of_nb(action)
     f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = f8 = f9 = f10 = f11 = f12 = f13 = 0.0
     if g == G.TAKE:
         if action == Act.TAKE_NAT_TWO or action == Act.TAKE_NAT_JOKER:
@@ -275,7 +276,6 @@ def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
     elif g == G.MELD:
         k = (action - Act.MELD) // 3
         v = (action - Act.MELD) % 3
-        nh = _hand_cards_nb(obs)
         f0 = 1.0 if v == 1 else 0.0
         f1 = 1.0 if v == 2 else 0.0
         f2 = params[Par.CARD_VALUE + k] / 10.0
@@ -290,7 +290,6 @@ def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
                 f8 = 1.0
     elif g == G.ADD_NAT:
         k = action - Act.ADD_NAT
-        nh = _hand_cards_nb(obs)
         ms = meld_size_nb(obs, team, k)
         w = obs[Off.MELD_TWO + team * N_KINDS + k] + obs[Off.MELD_JOKER + team * N_KINDS + k]
         f0 = ms / 7.0
@@ -304,7 +303,6 @@ def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
     elif g == G.ADD_WILD:
         joker = action >= Act.ADD_JOKER
         k = action - (Act.ADD_JOKER if joker else Act.ADD_TWO)
-        nh = _hand_cards_nb(obs)
         ms = meld_size_nb(obs, team, k)
         w = obs[Off.MELD_TWO + team * N_KINDS + k] + obs[Off.MELD_JOKER + team * N_KINDS + k]
         f0 = 1.0 if joker else 0.0
@@ -317,22 +315,7 @@ def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
         f7 = 1.0 if w == 0 and ms < csize else 0.0
     elif g == G.DISC_NAT:
         k = action - Act.DISCARD
-        seat = obs[Off.SEAT]
-        n_seats = obs[Off.N_SEATS]
-        nxt = seat + 1 if seat + 1 < n_seats else 0
-        lho_team = obs[Off.TEAM_OF_SEAT + nxt]
-        lho_cards = obs[Off.HAND_SIZE + nxt]
         pile = obs[Off.PILE_LEN]
-        unfrozen_lho = (
-            lho_team != team
-            and obs[Off.PILE_FREEZE] == 0
-            and obs[Off.TEAM_OPENED + lho_team] != 0
-        )
-        pool = obs[Off.STOCK_LEN] - obs[Off.HAND_SIZE + seat]
-        for s in range(n_seats):
-            pool += obs[Off.HAND_SIZE + s]
-        if pool < 1:
-            pool = 1
         c = obs[H + k]
         seen = c + obs[Off.PILE_COUNTS + k]
         for t in range(obs[Off.N_TEAMS]):
@@ -361,29 +344,19 @@ def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
         f7 = params[Par.CARD_VALUE + k] / 10.0
         f8 = 1.0 if meld_size_nb(obs, team, k) > 0 else 0.0
         f9 = 1.0 if lho_team != team and obs[Off.LAST_DISCARD + nxt] == k else 0.0
-        for s in range(n_seats):
-            if s != seat and obs[Off.TEAM_OF_SEAT + s] == team and obs[Off.LAST_DISCARD + s] == k:
-                f10 = 1.0
+        f10 = 1.0 if partner_last == k else 0.0
         f11 = unseen / 8.0
         f12 = 1.0 if unseen <= 1 else 0.0
         f13 = (pile / 10.0) if c == 2 else 0.0
     elif g == G.DISC_B3:
-        seat = obs[Off.SEAT]
-        nxt = seat + 1 if seat + 1 < obs[Off.N_SEATS] else 0
-        lho_team = obs[Off.TEAM_OF_SEAT + nxt]
         f0 = obs[H + Kind.BLACK3] / 2.0
-        if (
-            lho_team != team
-            and obs[Off.PILE_FREEZE] == 0
-            and obs[Off.TEAM_OPENED + lho_team] != 0
-        ):
+        if unfrozen_lho:
             f1 = obs[Off.PILE_LEN] / 10.0
     elif g == G.DISC_WILD:
         f0 = 1.0 if action == Act.DISCARD + Kind.JOKER else 0.0
         f1 = 1.0 if obs[Off.PILE_FREEZE] == 0 else 0.0
         f2 = f1 * obs[Off.PILE_LEN] / 10.0
     elif g == G.SEQ:
-        nh = _hand_cards_nb(obs)
         new = action < Act.SEQ_ADD
         f0 = 1.0 if new else 0.0
         f1 = 0.0 if new else 1.0
@@ -393,12 +366,19 @@ def action_nb(obs: np.ndarray, params: np.ndarray, action: int) -> tuple:
     return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13)
 
 
-@njit(cache=True, _nrt=False)
-def score_nb(w: np.ndarray, g: int, is_base: float, ctx: tuple, spec: tuple) -> float:
-    """W[g] . (is_base, ctx, spec)."""
-    s = w[g, 0] * is_base
+@njit(cache=True, _nrt=False, inline="always")
+def context_dot_nb(w: np.ndarray, g: int, ctx: tuple) -> float:
+    """The context part of group g's score: W[g, 1:1 + N_CONTEXT] . ctx."""
+    s = 0.0
     for j in range(N_CONTEXT):
         s += w[g, 1 + j] * ctx[j]
+    return s
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def spec_dot_nb(w: np.ndarray, g: int, is_base: float, spec: tuple) -> float:
+    """The rest of group g's score: W[g, 0] * is_base + W[g, 1 + N_CONTEXT:] . spec."""
+    s = w[g, 0] * is_base
     for j in range(N_SPEC):
         s += w[g, 1 + N_CONTEXT + j] * spec[j]
     return s
@@ -413,11 +393,11 @@ def features_nb(obs_rows, params, actions, n_act, base, out_g, out_x) -> None:
     for i in range(obs_rows.shape[0]):
         for x in range(obs_rows.shape[1]):
             obs[x] = obs_rows[i, x]
-        ctx = context_nb(obs, params)
+        ctx, dc = context_nb(obs, params)
         for a in range(n_act[i]):
             act = actions[i, a]
             g = group_of_nb(act)
-            spec = action_nb(obs, params, act)
+            spec = action_nb(obs, params, act, g, dc)
             out_g[i, a] = g
             out_x[i, a, 0] = 1.0 if a == base[i] else 0.0
             for j in range(N_CONTEXT):
@@ -439,6 +419,7 @@ __all__ = [
     "group_of_nb",
     "context_nb",
     "action_nb",
-    "score_nb",
+    "context_dot_nb",
+    "spec_dot_nb",
     "features_nb",
 ]

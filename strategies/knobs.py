@@ -17,6 +17,7 @@ class Knob(NamedTuple):
     name: str
     default: float
     meaning: str
+    range: str | None = None  # the values it takes, when its meaning does not enumerate them
 
 
 def knob_index(type_name: str, table: tuple[Knob, ...]) -> Any:  # fields known at run time

@@ -24,25 +24,28 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from sim.core.enums import Off, Phase
-from sim.core.legal import legal_actions_nb
+from sim.core.enums import N_KINDS, Act, Kind, Off, Phase
+from sim.core.legal import discard_why_nb, legal_actions_nb
+from sim.core.readers import team_of_nb
 from strategies import heuristic
-from strategies.features import N_GROUPS, N_SLOTS, action_nb, context_nb, group_of_nb, score_nb
+from strategies.features import (
+    N_GROUPS,
+    N_SLOTS,
+    G,
+    action_nb,
+    context_dot_nb,
+    context_nb,
+    group_of_nb,
+    spec_dot_nb,
+)
 from strategies.knobs import Knob, knob_defaults, knob_index
 
 MODEL_FILE = "expert.json"
 MODEL_SHA256 = "7c19849c0d931a403728816792b74e9ddbad90e43dcd2f0cf652451a56995223"
 
-KNOB_TABLE: tuple[Knob, ...] = heuristic.KNOB_TABLE + (
-    Knob("model", 0.0, "the decision model (an index into strategies/models/expert.json; -1 off)"),
-    Knob("margin", 0.0, "play the model's choice only when it beats the heuristic's by this much"),
-)
-K = knob_index("LearnedKnobs", KNOB_TABLE)
-
 
 def _load_weights() -> np.ndarray:
-    path = resources.files("strategies.models").joinpath(MODEL_FILE)
-    raw = path.read_bytes()
+    raw = resources.files("strategies.models").joinpath(MODEL_FILE).read_bytes()
     sha = hashlib.sha256(raw).hexdigest()
     if sha != MODEL_SHA256:
         raise ImportError(
@@ -59,6 +62,30 @@ def _load_weights() -> np.ndarray:
 
 WEIGHTS = _load_weights()
 N_MODELS = WEIGHTS.shape[0]
+
+KNOB_TABLE: tuple[Knob, ...] = heuristic.KNOB_TABLE + (
+    Knob(
+        "model",
+        0.0,
+        "the decision model: an index into strategies/models/expert.json, or -1 for none (the "
+        "heuristic alone, i.e. expert-v1's play)",
+        f"-1 .. {N_MODELS - 1}",
+    ),
+    Knob(
+        "margin",
+        0.0,
+        "points: play the model's choice only when its score beats the heuristic's by more",
+    ),
+    Knob(
+        "candidates",
+        1.0,
+        "meld phase: 0 every legal action is scored; 1 the heuristic's choice and every "
+        "discard (most of the model's gain, at a fraction of the cost)",
+    ),
+)
+K = knob_index("LearnedKnobs", KNOB_TABLE)
+
+
 DEFAULTS = knob_defaults(KNOB_TABLE)
 
 
@@ -71,18 +98,44 @@ def decide_nb(
     phase = obs[Off.PHASE]
     if m < 0 or m >= N_MODELS or (phase != Phase.DRAW and phase != Phase.MELD):
         return base
-    n = legal_actions_nb(obs, Off.HANDS, params, buf)
+    if phase == Phase.MELD and knobs[K.candidates] != 0:
+        # the heuristic's choice and every legal discard (buf[0] = base, then the discards)
+        buf[0] = base
+        n = 1
+        if discard_why_nb(obs, params, team_of_nb(obs)) == 0:
+            for k in range(N_KINDS):
+                if k != Kind.RED3 and obs[Off.HANDS + k] > 0 and Act.DISCARD + k != base:
+                    buf[n] = Act.DISCARD + k
+                    n += 1
+    else:
+        n = legal_actions_nb(obs, Off.HANDS, params, buf)
     if n <= 1:
         return base
     w = WEIGHTS[m]
-    ctx = context_nb(obs, params)
+    ctx, dc = context_nb(obs, params)
+    # the context part of each group's score, once per decision (the groups of this phase)
+    if phase == Phase.DRAW:
+        c0 = context_dot_nb(w, G.DRAW, ctx)
+        c1 = context_dot_nb(w, G.TAKE, ctx)
+        c2 = context_dot_nb(w, G.DECLINE, ctx)
+        cd = (c0, c1, c2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, c1)
+    else:
+        c3 = context_dot_nb(w, G.MELD, ctx)
+        c4 = context_dot_nb(w, G.ADD_NAT, ctx)
+        c5 = context_dot_nb(w, G.ADD_WILD, ctx)
+        c6 = context_dot_nb(w, G.DISC_NAT, ctx)
+        c7 = context_dot_nb(w, G.DISC_B3, ctx)
+        c8 = context_dot_nb(w, G.DISC_WILD, ctx)
+        c9 = context_dot_nb(w, G.SEQ, ctx)
+        cd = (0.0, 0.0, 0.0, c3, c4, c5, c6, c7, c8, c9)
     best = base
     best_s = -1e300
     base_s = 0.0
     for i in range(n):
         a = buf[i]
+        g = group_of_nb(a)
         is_base = a == base
-        s = score_nb(w, group_of_nb(a), 1.0 if is_base else 0.0, ctx, action_nb(obs, params, a))
+        s = cd[g] + spec_dot_nb(w, g, 1.0 if is_base else 0.0, action_nb(obs, params, a, g, dc))
         if is_base:
             base_s = s
         if s > best_s:

@@ -165,8 +165,8 @@ def test_same_results_whatever_jobs_and_until_ci_stops():
     pos = parse_position(
         (Path(__file__).resolve().parent.parent / "docs" / "position-example.txt").read_text()
     )
-    a = analyze(pos, "expert", rollouts=1600, until_ci=20, jobs=1, seed=3)
-    b = analyze(pos, "expert", rollouts=1600, until_ci=20, jobs=2, seed=3)
+    a = analyze(pos, "expert-v1", rollouts=1600, until_ci=20, jobs=1, seed=3)
+    b = analyze(pos, "expert-v1", rollouts=1600, until_ci=20, jobs=2, seed=3)
     assert a.equals(b)
     assert 100 < a.attrs["rollouts"] <= 1600  # several batches
     for r in a.iloc[1:].to_dict("records"):
@@ -185,7 +185,7 @@ def test_json_object_and_cli(tmp_path, capsys):
     assert main(["analyze", str(f), "--rollouts", "50", "--seed", "1", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert list(obj)[:4] == ["position", "strategy", "rollouts", "actions"]
-    assert obj["rollouts"] == 50 and obj["strategy"] == "expert"
+    assert obj["rollouts"] == 50 and obj["strategy"] == "expert-v1"
     keys = [
         "action",
         "mean",

@@ -18,9 +18,15 @@ CLASSIC = RuleSet.preset("classic")
 
 
 def test_a_team_starting_near_the_target_wins_far_more_often():
-    even = run_chunk(CLASSIC, ["expert"] * 4, 5, 0, 60, mode="games").games
+    even = run_chunk(CLASSIC, ["expert-v1"] * 4, 5, 0, 60, mode="games").games
     near = run_chunk(
-        CLASSIC, ["expert"] * 4, 5, 0, 60, mode="games", start_scores=[CLASSIC.game_target - 1, 0]
+        CLASSIC,
+        ["expert-v1"] * 4,
+        5,
+        0,
+        60,
+        mode="games",
+        start_scores=[CLASSIC.game_target - 1, 0],
     ).games
     assert 10 < (even["winner_team"] == 0).sum() < 50
     assert (near["winner_team"] == 0).sum() >= 55
@@ -70,7 +76,7 @@ def test_bad_start_scores_are_refused(bad):
 
 @pytest.fixture(scope="module")
 def table():
-    return equity.equity_table(CLASSIC, ["expert"] * 4, step=2000, games=300, seed=2)
+    return equity.equity_table(CLASSIC, ["expert-v1"] * 4, step=2000, games=300, seed=2)
 
 
 def test_table_is_monotonic_in_own_score_and_symmetric(table):

@@ -75,7 +75,7 @@ def test_adjusted_interval_covers_the_true_mean():
 
 def test_duplicate_pairs_agree_with_plain_compare():
     rules = RuleSet.preset("classic")
-    pairs = play_luck_pairs(rules, "expert", "greedy", seed=3, count=600, chunk=150)
+    pairs = play_luck_pairs(rules, "expert-v1", "greedy", seed=3, count=600, chunk=150)
     est = luck_adjusted(pairs.diff, pairs.terms, n_boot=50)
     assert pairs.terms.shape == (600, N_LUCK) and pairs.first_terms.shape == (600, N_LUCK)
     assert 600 >= min_deals(N_LUCK) and est.variance_reduction > 1  # applied, and it helped

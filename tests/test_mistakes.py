@@ -160,7 +160,7 @@ def test_cli_census_outputs_fit_and_examples_open(tmp_path, capsys, monkeypatch)
     assert 'name="viewport"' in page and "<script" not in page and "http" not in page
     files = sorted((tmp_path / "pos").glob("*.txt"))
     assert files
-    assert main(argv[:8] + ["--json"]) == 0
+    assert main(argv[:10] + ["--json"]) == 0  # the same census (its rollouts), as JSON
     out = json.loads(capsys.readouterr().out)
     # an example position is one canasta analyze opens (its viewer is the seat to act), the
     # decision the example names: the action played there is one of its legal actions

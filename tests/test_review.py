@@ -374,17 +374,17 @@ def test_a_random_player_loses_far_more_per_decision_than_expert():
     Six hands each (about 110 decisions); measured with the tuned expert sets: random loses
     about 156 points per decision, expert about 87 (the evaluator's rollouts often find a
     better play than the heuristic's, as the search players do)."""
-    ev = review_eval.make_evaluator(CLASSIC, "expert")
+    ev = review_eval.make_evaluator(CLASSIC, "expert-v1")
     rate = {}
-    for strat in ("random", "expert"):
+    for strat in ("random", "expert-v1"):
         lost = n = 0
         for seed in (1, 2, 3, 4, 5, 6):
-            rec = hand_by_key(CLASSIC, [strat, "expert", "expert", "expert"], seed, 0, 0)
+            rec = hand_by_key(CLASSIC, [strat, "expert-v1", "expert-v1", "expert-v1"], seed, 0, 0)
             s = review(rec, [0], ev, rollouts=100, seed=1).summary.iloc[0]
             lost += s["skill_lost"]
             n += s["decisions"]
         rate[strat] = lost / n
-    assert rate["random"] > 1.5 * rate["expert"] + 10, rate
+    assert rate["random"] > 1.5 * rate["expert-v1"] + 10, rate
 
 
 @pytest.mark.parametrize(

@@ -92,8 +92,10 @@ def test_swapping_hidden_cards_keeps_the_decision(spec, table):
 def test_a_search_with_an_impossible_guard_plays_like_its_base():
     """guard=1e9: every searched decision falls back to the base: the same hands as all-expert
     (checks that the search loop deals, plays and scores like the plain loop)."""
-    a = run_chunk(RULES, ["pimc:worlds=2,guard=1e9", "expert", "expert", "expert"], 3, 0, 3).hands
-    b = run_chunk(RULES, ["expert"] * 4, 3, 0, 3).hands
+    a = run_chunk(
+        RULES, ["pimc:worlds=2,guard=1e9", "expert-v1", "expert-v1", "expert-v1"], 3, 0, 3
+    ).hands
+    b = run_chunk(RULES, ["expert-v1"] * 4, 3, 0, 3).hands
     assert np.array_equal(a, b)
 
 
@@ -107,18 +109,20 @@ def test_search_tables_log_cards_and_record_luck_and_start_scores_like_plain_tab
         "start_scores": [600, 1600],
         "check": True,
     }
-    a = run_chunk(RULES, ["expert", "pimc:worlds=2,guard=1e9", "expert", "expert"], 3, 0, 2, **kw)
-    b = run_chunk(RULES, ["expert"] * 4, 3, 0, 2, **kw)
+    a = run_chunk(
+        RULES, ["expert-v1", "pimc:worlds=2,guard=1e9", "expert-v1", "expert-v1"], 3, 0, 2, **kw
+    )
+    b = run_chunk(RULES, ["expert-v1"] * 4, 3, 0, 2, **kw)
     assert np.array_equal(a.hands, b.hands)
     assert np.any(a.hands["luck"] != 0) and (a.hands["cum_before"][:, :2] == [600, 1600]).all()
     assert a.decision_columns.keys() == b.decision_columns.keys()
     assert len(a.decision_columns) > len(
-        run_chunk(RULES, ["expert"] * 4, 3, 0, 1, log_rate=1.0).decision_columns
+        run_chunk(RULES, ["expert-v1"] * 4, 3, 0, 1, log_rate=1.0).decision_columns
     )
     for name, col in b.decision_columns.items():
         assert np.array_equal(a.decision_columns[name], col), name
     # a searching seat that deviates plays the same with or without chance terms recorded
-    spec = ["pimc:worlds=4,guard=0", "expert", "ismcts:iters=8", "expert"]
+    spec = ["pimc:worlds=4,guard=0", "expert-v1", "ismcts:iters=8", "expert-v1"]
     c = run_chunk(RULES, spec, 3, 0, 2, luck=True).hands
     d = run_chunk(RULES, spec, 3, 0, 2).hands
     assert np.any(c["luck"] != 0) and not np.any(d["luck"] != 0)
@@ -142,11 +146,11 @@ def test_the_other_seats_are_modelled_by_the_strategies_seated_there_unless_mode
     def hands(spec: str, others: list[str]) -> np.ndarray:
         return run_chunk(RULES, [spec, *others], 3, 0, 4).hands
 
-    experts = ["expert"] * 3
+    experts = ["expert-v1"] * 3
     assert np.array_equal(
         hands("pimc:worlds=3,guard=0", experts), hands("pimc:worlds=3,guard=0,model=base", experts)
     )
-    greedy = ["greedy", "expert", "greedy"]
+    greedy = ["greedy", "expert-v1", "greedy"]
     assert not np.array_equal(
         hands("pimc:worlds=3,guard=0", greedy), hands("pimc:worlds=3,guard=0,model=base", greedy)
     )

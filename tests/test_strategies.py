@@ -125,8 +125,9 @@ def test_parse_spec_knobs():
     assert vec[names.index("freeze_when")] == 2.0
     # untouched knobs keep their defaults
     assert vec[names.index("take_min_pile")] == knob_defaults("tunable")["take_min_pile"]
-    # the presets share the knob names, with their own defaults
-    assert list(knob_defaults("expert")) == names
+    # the presets share the knob names, with their own defaults; expert adds its model's
+    assert list(knob_defaults("expert-v1")) == names
+    assert list(knob_defaults("expert"))[: len(names)] == names
     assert knob_defaults("patient")["open_with_pile_only"] == 1.0
     assert parse_spec("greedy")[1].sum() == 0.0
 
@@ -212,6 +213,8 @@ HOT_MODULES = (
     "strategies.registry",
     "strategies.greedy",
     "strategies.heuristic",
+    "strategies.learned",
+    "strategies.features",
     "strategies.random_play",
     "strategies.sequences",
 )
@@ -220,6 +223,7 @@ ALLOCATING_KERNELS = {
     "sim.play.rollouts.from_position.rollouts_nb",
     "sim.play.worlds.sampler.sample_worlds_nb",
     "sim.play.rollouts.actions.rollout_actions_nb",
+    "strategies.features.features_nb",  # training rows only (benchmarks/train_expert.py)
 }
 
 
@@ -292,9 +296,8 @@ def test_dispatch_follows_names_not_positions():
         return {name: kernel_names[table[ids.index(name)]] for name in strategies}
 
     base = who_plays(registry.STRATEGIES, registry.KERNELS)
-    assert (
-        base["expert"] == "heuristic" and base["greedy"] == "greedy" and base["random"] == "random"
-    )
+    assert base["expert-v1"] == "heuristic" and base["expert"] == "learned"
+    assert base["greedy"] == "greedy" and base["random"] == "random"
     rev_s = dict(reversed(list(registry.STRATEGIES.items())))
     rev_k = dict(reversed(list(registry.KERNELS.items())))
     assert who_plays(rev_s, rev_k) == base
@@ -363,7 +366,8 @@ def test_no_strategy_reads_a_hidden_card(preset):
     lo = Off.HANDS + N_KINDS  # the other seats' hand slots follow the own hand
     tail = Off.HAND_SUITS + N_SUITED  # past the own suited naturals: all private
     buf = np.zeros(256, np.int32)
-    for name in NAMES:
+    # expert's decision model at every decision it can score, whatever the table's choice
+    for name in NAMES + ("expert:model=3,margin=0,candidates=0", "expert:model=0"):
         sid, knobs = parse_spec(name, rules.label)
         checked = 0
         for game in range(3):

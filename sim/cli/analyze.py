@@ -8,6 +8,7 @@ from typing import Any
 
 from sim.cli.args import real, whole
 from sim.core import limits
+from strategies import BASELINE
 
 EPILOG = """examples:
   canasta analyze docs/position-example.txt --rollouts 2000 --seed 1
@@ -43,9 +44,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--strategies",
-        default="expert",
+        default=BASELINE,
         metavar="S",
-        help="rollout strategy for every seat, or one per seat, comma-separated (default expert)",
+        help="rollout strategy for every seat, or one per seat, comma-separated "
+        f"(default {BASELINE})",
     )
     p.add_argument(
         "--rollouts",

@@ -8,6 +8,7 @@ from typing import Any
 
 from sim.cli.args import whole
 from sim.core import limits
+from strategies import BASELINE
 
 EPILOG = """examples:
   canasta equity --rules classic --players 4 --strategies expert --step 250 --games 400 -o equity.parquet
@@ -49,8 +50,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--strategies",
-        default="expert",
-        help="one strategy for all, one per team or one per seat, comma-separated (default expert)",
+        default=BASELINE,
+        help="one strategy for all, one per team or one per seat, comma-separated "
+        f"(default {BASELINE})",
     )
     p.add_argument(
         "--step",

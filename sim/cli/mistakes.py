@@ -11,6 +11,7 @@ from typing import Any
 
 from sim.cli.args import whole
 from sim.core import limits
+from strategies import BASELINE
 
 EPILOG = """examples:
   canasta mistakes expert --hands 40 --seed 1
@@ -70,8 +71,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=f"rollouts per legal action, 2 .. 10**6 (default {DEFAULT_ROLLOUTS})",
     )  # fmt: skip
     p.add_argument(
-        "--continue-with", dest="continue_with", default="expert", metavar="S",
-        help="strategy every seat plays in the rollouts (default expert)",
+        "--continue-with", dest="continue_with", default=BASELINE, metavar="S",
+        help=f"strategy every seat plays in the rollouts (default {BASELINE})",
     )  # fmt: skip
     p.add_argument(
         "--infer", default=None, metavar="MODEL",

@@ -10,6 +10,7 @@ import pandas as pd
 
 from sim.cli.args import whole
 from sim.core import limits
+from strategies import BASELINE
 
 EPILOG = """examples:
   canasta odds runs/x --by canastas_us --within 3
@@ -77,9 +78,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--strategies",
         dest="strategies",
         nargs="+",
-        default=["expert"],
+        default=[BASELINE],
         metavar="SPEC",
-        help="strategy for every seat, or one per seat (default expert)",
+        help=f"strategy for every seat, or one per seat (default {BASELINE})",
     )
     g.add_argument("--strategy", dest="strategies", nargs="+", help=argparse.SUPPRESS)  # old name
     g.add_argument(

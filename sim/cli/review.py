@@ -9,6 +9,7 @@ from typing import Any
 
 from sim.cli.args import whole
 from sim.core import limits
+from strategies import BASELINE
 
 EPILOG = """examples:
   canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 --hand 2 --seat 1
@@ -91,9 +92,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--continue-with",
         dest="strategy",
-        default="expert",
+        default=BASELINE,
         metavar="S",
-        help="strategy every seat plays in the rollouts (default expert)",
+        help=f"strategy every seat plays in the rollouts (default {BASELINE})",
     )
     p.add_argument(
         "--infer",

@@ -47,9 +47,9 @@ def strategy_modules() -> dict[str, Any]:
 
 def _meanings() -> dict[str, tuple[str, str | None]]:
     """{knob: (meaning, declared range or None)} of every knob any strategy uses."""
-    from strategies import heuristic
+    from strategies import heuristic, learned
 
-    table = getattr(heuristic, "KNOB_TABLE", None)
+    table = getattr(learned, "KNOB_TABLE", None)  # the heuristic's knobs, then the model's
     if table:
         return {k.name: (" ".join(k.meaning.split()), getattr(k, "range", None)) for k in table}
     doc = inspect.getdoc(heuristic) or ""

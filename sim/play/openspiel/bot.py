@@ -24,12 +24,13 @@ from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, Off
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
 from sim.play.selfplay.status import Slot
 from sim.play.selfplay.step import play_out_hidden_nb
+from strategies import BASELINE
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, StrategyError, parse_spec
 
 __all__ = ["BOT_NAMES", "is_openspiel", "parse_bot", "make_bot", "OPENSPIEL_MISSING"]
 
 BOT_NAMES = ("openspiel-ismcts",)
-DEFAULTS = {"sims": 1000, "c": 300.0, "rollout": "expert", "worlds": 0}
+DEFAULTS = {"sims": 1000, "c": 300.0, "rollout": BASELINE, "worlds": 0}
 OPENSPIEL_MISSING = (
     "OpenSpiel is not installed: pip install '.[openspiel]' (package open_spiel) "
     "to seat openspiel-* bots"

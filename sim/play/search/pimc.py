@@ -2,7 +2,7 @@
 
 At a decision of its seat the player
 
-1. asks its base strategy (default expert) what it would play, from the seat's observation;
+1. asks its base strategy (default expert-v1) what it would play, from the seat's observation;
 2. if the decision is of a searched class (``search`` mask: take = the draw phase, discard = a
    meld-phase decision where the base discards, meld = one where it melds or adds, out = any
    meld-phase decision with at most ``OUT_HAND`` cards in hand) and has two or more legal

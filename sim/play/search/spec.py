@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.play.search.loop import CFG_SIZE, ISMCTS, PIMC, Cfg
+from strategies import BASELINE
 from strategies.registry import STRATEGY_NAMES, StrategyError, parse_spec
 
 __all__ = [
@@ -50,7 +51,7 @@ CLASSES = {"take": 1, "discard": 2, "meld": 4, "out": 8, "all": 15}
 PIMC_DEFAULTS = {
     "worlds": 32,
     "rollouts": 1,
-    "base": "expert",
+    "base": BASELINE,
     "model": "table",
     "search": "take+discard+out",
     "guard": 1.0,
@@ -59,7 +60,7 @@ PIMC_DEFAULTS = {
 ISMCTS_DEFAULTS = {
     "iters": 256,
     "c": 300.0,
-    "base": "expert",
+    "base": BASELINE,
     "model": "table",
     "search": "take+discard+out",
     "tries": 64,
