@@ -81,7 +81,8 @@ def true_playout(gs, action: int, strategy: str, key: int) -> float:
     """One play-out of the true state after ``action``, the stock as it lies (seat 0's team)."""
     from sim.core.apply import SCORE_ROWS, apply_action_nb
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-    from sim.play.analysis import hand_result_nb, play_out_hidden_nb
+    from sim.play.rollouts.actions import hand_result_nb
+    from sim.play.selfplay.step import play_out_hidden_nb
     from strategies.registry import MAX_KNOBS, parse_spec
 
     ids, knobs = np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS, MAX_KNOBS))
@@ -92,7 +93,7 @@ def true_playout(gs, action: int, strategy: str, key: int) -> float:
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
     for s in range(gs.n_seats):
         seed_rng_nb(rng[s], key, 0, 0, STREAM_PLAYERS + 1 + s)
-    status = np.zeros(8, np.int64)
+    status = np.zeros(16, np.int64)
     play_out_hidden_nb(
         st,
         gs.params,
@@ -103,6 +104,9 @@ def true_playout(gs, action: int, strategy: str, key: int) -> float:
         np.zeros(N_ACTIONS, np.int32),
         0,
         status,
+        None,
+        None,
+        None,
     )
     us, them, _ = hand_result_nb(st, gs.params, 0, np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32))
     return float(us - them)

@@ -9,7 +9,7 @@ The equity of a team at a point of the hand is its expected hand result (its sco
 best opposing team's) given every card's place at that point -- every hand, the melds, the pile
 -- with the stock in a random order (which is what it is, given the rest: the deck was shuffled
 uniformly), every seat continuing with the continuation strategy S from its own observation
-(`sim.play.state_values`).  Before the deal it is the mean over random deals with the hand's
+(`sim.play.rollouts.state_values`).  Before the deal it is the mean over random deals with the hand's
 dealer and scores; after the hand's last event it is the result.  Every event of the hand moves
 it, and the terms are the moves:
 
@@ -86,13 +86,13 @@ class _Valuer:
         return len(self.cols) - 1
 
     def state(self, state: np.ndarray, first: int = -1) -> int:
-        from sim.play.state_values import state_values
+        from sim.play.rollouts.state_values import state_values
 
         out = state_values(state, self.params, self.ids, self.knobs, first, self.seed, self.n)
         return self._add(out)
 
     def deal(self, deck: np.ndarray, fixed: int, dealer: int, cum: np.ndarray) -> int:
-        from sim.play.state_values import deal_values
+        from sim.play.rollouts.state_values import deal_values
 
         out = deal_values(
             deck, fixed, self.params, dealer, cum, self.ids, self.knobs, self.seed, self.n

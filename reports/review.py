@@ -254,6 +254,8 @@ class Review:
     summary: pd.DataFrame  # one row per team
     result: dict[int, int]  # hand result per team
     prior: dict[int, tuple[float, float]]  # expected result at the deal per team (mean, half)
+    # the evaluator's top actions per decision (action index -> reports.review_view.top_actions)
+    top: dict[int, list[dict]] = field(default_factory=dict)
     walk: pd.DataFrame = field(default_factory=pd.DataFrame)  # the best-action player's walk
     walk_result: dict[int, int] = field(default_factory=dict)  # its hand result, per walk team
     walk_actions: dict[int, list[int]] = field(default_factory=dict)
@@ -285,6 +287,7 @@ class Review:
             "luck": rows(self.luck),
             "walk": rows(self.walk),
             "walk_result": {str(t): v for t, v in self.walk_result.items()},
+            "views": self.views(),
         }
         if self.accounting is not None:
             acct = self.accounting
@@ -294,6 +297,12 @@ class Review:
                 "terms": rows(acct.terms),
             }
         return out
+
+    def views(self) -> list[dict]:
+        """What the seat saw at each decision (reports.review_view.decision_views)."""
+        from reports.review_view import decision_views
+
+        return decision_views(self)
 
 
 def _plain(v):
@@ -361,7 +370,10 @@ def review(
     pts, final = decision_points(rec, seats)
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
+    from reports.review_view import top_actions
+
     rows, cache = [], {}
+    tops: dict[int, list[dict]] = {}  # the page's top actions per decision (review_view)
     bar = new_bar(len(pts), "decision", progress)
     for p in pts:
         choice = strategy_choice(p.state, strategy, seed, p.index)
@@ -369,6 +381,7 @@ def review(
             evaluator, p.state, p.legal, p.played, choice, rollouts, point_seed(seed, p.index)
         )
         cache[p.index] = v
+        tops[p.index] = top_actions(p.state, v.selection, p.played)
         rows.append(_decision_row(p, v, choice))
         bar.update(1)
     bar.close()
@@ -410,6 +423,7 @@ def review(
         summary,
         result,
         prior,
+        tops,
         wdf,
         walk_result,
         walk_actions,

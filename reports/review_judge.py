@@ -72,9 +72,8 @@ class Verdict:
     vs_choice: tuple[float, float, float]  # choice - played
     gain: tuple[float, float, float]  # best - choice
     rows: dict[int, pd.Series]  # fresh table row of best, played and choice
-    p_lost: (
-        tuple[float, float, float] | None
-    )  # P(win) best - played (percent), with an equity table
+    p_lost: tuple[float, float, float] | None  # P(win) best - played, percent (equity table)
+    selection: pd.DataFrame  # the selection table (the played action's fresh one if it is alone)
 
 
 def _gap(
@@ -126,7 +125,7 @@ def judge(
             best = reference
         sel_gap = float(sel.loc[reference, "diff_to_best"]) if best != reference else 0.0
     else:
-        best, sel_gap = played, 0.0
+        best, sel_gap, sel = played, 0.0, None
     lost = _gap(fresh(best, played), best, played) if best != played else (0.0, 0.0, 0.0)
     vs = _gap(fresh(choice, played), choice, played) if choice != played else (0.0, 0.0, 0.0)
     gain = _gap(fresh(best, choice), best, choice) if best != choice else (0.0, 0.0, 0.0)
@@ -141,7 +140,9 @@ def judge(
             if best != played
             else (0.0, 0.0, 0.0)
         )
-    return Verdict(best, sel_gap, lost, vs, gain, rows, p_lost)
+    return Verdict(
+        best, sel_gap, lost, vs, gain, rows, p_lost, fresh(played) if sel is None else sel
+    )
 
 
 WALK_COLUMNS = [

@@ -17,7 +17,7 @@ from reports.review import hand_by_key, mark_for, review
 from reports.review_judge import FRESH, judge
 from reports.stats import mean_ci
 from sim.core.rules import RuleSet
-from sim.play.worlds import sample_worlds_nb
+from sim.play.worlds.sampler import sample_worlds_nb
 
 CLASSIC = RuleSet.preset("classic")
 

@@ -1,5 +1,5 @@
-"""Model-consistent worlds on the draw or take of a seat's last turn (sim/play/world_infer.py),
-its bookkeeping (sim/play/knowledge.py) and its typed form (sim/play/last_turn.py)."""
+"""Model-consistent worlds on the draw or take of a seat's last turn (sim/play/worlds/infer.py),
+its bookkeeping (sim/play/worlds/knowledge.py) and its typed form (sim/play/positions/last_turn.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Act, Kind, Off
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
-from sim.play.position import PositionError, format_position, parse_position
+from sim.play.positions.text import PositionError, format_position, parse_position
 from sim.play.pyplay import play_hand_py
-from sim.play.rollout import prepare
-from sim.play.world_infer import draw_agrees_nb
-from sim.play.worlds import Know, sample_worlds_nb
+from sim.play.rollouts.from_position import prepare
+from sim.play.worlds.infer import draw_agrees_nb
+from sim.play.worlds.sampler import Know, sample_worlds_nb
 from strategies.registry import parse_spec
 
 RULES = RuleSet.preset("classic", 4)
@@ -208,7 +208,14 @@ def test_a_typed_last_turn_round_trips_and_constrains():
     )
     pos = parse_position(text)
     assert pos.last_discard == [-1, -1, -1, Kind.NINE]
-    assert "last_turn 3: take pair | took 5 K K | melded 4 4 4 | discard 9" in format_position(pos)
+    # written as canasta play names the take (the old name without the card is read too)
+    assert "last_turn 3: take K K | took 5 K K | melded 4 4 4 | discard 9" in format_position(pos)
+    again = parse_position(format_position(pos)).last_turns[3]
+    assert (again.action, again.top, again.took) == (
+        Act.TAKE_PAIR,
+        Kind.KING,
+        pos.last_turns[3].took,
+    )
     know = prepare(pos).know
     assert know[Know.DRAW_VALID + 3] and know[Know.DRAW_ACT + 3] == Act.TAKE_PAIR
     assert list(_row(know, Know.TURN_IN, 3)) == [

@@ -17,15 +17,15 @@ from sim.core.enums import (
 )
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
-from sim.play.loop import play_chunk_nb
 from sim.play.search.loop import CFG_SIZE, new_agent
 from sim.play.search.spec import base_arrays, is_search, parse_search
-from sim.play.status import CHECK_TEXT, Broken, Illegal, Slot, Status
+from sim.play.selfplay.loop import play_chunk_nb
+from sim.play.selfplay.status import CHECK_TEXT, Broken, Illegal, Slot, Status, action_text_safe
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
 
 def explain_status(status: np.ndarray, seed: int, seat_tables: np.ndarray) -> str | None:
-    """The one-line message of a kernel's status array (sim/play/status.py), None when it
+    """The one-line message of a kernel's status array (sim/play/selfplay/status.py), None when it
     finished: an illegal action names the strategy, table seat, action, reason and hand key; a
     broken invariant names the check and where."""
     s = [int(v) for v in status]
@@ -140,7 +140,6 @@ def run_chunk(
     start_scores: npt.ArrayLike | None = None,
     luck: bool = False,
     log_detail: str = "basic",
-    seat_stock: bool = False,
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
@@ -161,12 +160,7 @@ def run_chunk(
     `SUIT_COLUMNS`; docs/DATA.md).
 
     luck: record each hand's chance terms in `hands["luck"]` (sim/core/luck.py; for the
-    luck-adjusted estimates of reports/luck.py); the other fields are the same either way.
-
-    seat_stock: per-seat stock streams (docs/ENGINE.md): after the upcard the stock is dealt
-    into one queue per seat and each seat draws from its own, so in the two seatings of a
-    duplicate deal a seat draws the same cards for as long as its queue lasts.  Every draw is
-    still uniform over the stock left, but the hands differ from ordinary play's."""
+    luck-adjusted estimates of reports/luck.py); the other fields are the same either way."""
     engine_check(rules)
     if log_detail not in LOG_DETAILS:
         raise ValueError(f"log_detail={log_detail!r}: use one of {', '.join(LOG_DETAILS)}")
@@ -179,21 +173,12 @@ def run_chunk(
     if not 0.0 <= log_rate <= 1.0:
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
     if any(str(x).startswith("openspiel-") for x in strategies):
-        if seat_stock:
-            raise ValueError(
-                "OpenSpiel bots play without per-seat stock streams; leave seat_stock out"
-            )
         return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
     # check=None (not False), log_rate=None (not 0) compile a loop without the invariant checks,
-    # without the decision logging (sim/play/loop.py, play_chunk_nb)
+    # without the decision logging (sim/play/selfplay/loop.py, play_chunk_nb)
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
-    if search and seat_stock:
-        raise ValueError(
-            "search players (pimc, ismcts) play without per-seat stock streams; "
-            "leave seat_stock out or seat only compiled strategies"
-        )
     start_cum = _start_scores(start_scores, rules.n_teams, count)
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
@@ -236,7 +221,6 @@ def run_chunk(
             dc,
             bool(luck),
             agent,
-            bool(seat_stock),
         )
         if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:
@@ -300,7 +284,7 @@ def _run_openspiel_chunk(
     mode: str,
     log_rate: float,
 ) -> ChunkResult:
-    """Tables with an OpenSpiel bot: the Python loop of sim.play.search.pyloop (optional extra)."""
+    """Tables with an OpenSpiel bot: the Python loop of sim.play.openspiel.pyloop (optional extra)."""
     if mode != "hands" or log_rate > 0:
         raise ValueError(
             "OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)"
@@ -308,10 +292,10 @@ def _run_openspiel_chunk(
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        from sim.play.search.openspiel_bot import OPENSPIEL_MISSING
+        from sim.play.openspiel.bot import OPENSPIEL_MISSING
 
         raise ValueError(OPENSPIEL_MISSING) from None
-    from sim.play.search.pyloop import run_python_chunk
+    from sim.play.openspiel.pyloop import run_python_chunk
 
     return ChunkResult(run_python_chunk(rules, strategies, seed, start, count))
 
@@ -352,12 +336,3 @@ def _decision_columns(rows: int, reuse: bool, n_card: int) -> tuple[np.ndarray, 
     if reuse:
         _REUSABLE[key] = bufs
     return bufs
-
-
-def action_text_safe(action: int) -> str:
-    try:
-        from sim.core.actions import action_text
-
-        return repr(action_text(action))
-    except Exception:  # any failure: only for the message
-        return str(action)

@@ -14,12 +14,7 @@ from typing import Any
 import numpy as np
 
 from sim.core import limits
-from sim.core.actions import (
-    ActionTextError,
-    action_text_with_top,
-    parse_action,
-    sequence_action_text,
-)
+from sim.core.actions import ActionTextError, action_text_at, parse_action_at, sequences_at
 from sim.core.apply import SCORE_ROWS, do_action_nb, init_hand_nb, score_hand_nb
 from sim.core.cards import (
     DeckError,
@@ -31,11 +26,9 @@ from sim.core.cards import (
 )
 from sim.core.enums import (
     JOKER_ID,
-    MAX_SEQS,
     MAX_TEAMS,
     N_ACTIONS,
     N_KINDS,
-    Act,
     End,
     Off,
     Par,
@@ -46,8 +39,8 @@ from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.core.readers import code_kind
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
-from sim.play.loop import deck_composition_nb, fill_deck_nb
-from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
+from sim.play.selfplay.loop import deck_composition_nb, fill_deck_nb
+from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 
 END_TEXT = {
     End.RUNNING: "running",
@@ -88,11 +81,11 @@ class GameState:
     seat_table: tuple[int, ...]  # table seat of each active seat
     key: tuple[int, int, int] | None = None
     history: list[Step] = field(default_factory=list)
-    # what each seat knows beyond its observation (sim.play.worlds.Know), one row per seat
+    # what each seat knows beyond its observation (sim.play.worlds.sampler.Know), one row per seat
     know: np.ndarray | None = None
     pile_hidden: int = 0  # bottom pile cards nobody has seen (positions typed by a person)
     # False: no `know` is kept (position() and knowledge() refuse); `canasta play` then compiles
-    # no knowledge kernels (sim.play.knowledge) unless it writes a position
+    # no knowledge kernels (sim.play.worlds.knowledge) unless it writes a position
     tracks_knowledge: bool = True
 
     def __post_init__(self) -> None:
@@ -184,11 +177,11 @@ class GameState:
 
     @classmethod
     def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
-        """A hand at the decision of ``position`` (sim.play.position.Position): the cards its
-        viewer has not seen are dealt at random (sim.play.worlds, stream keyed by ``seed``), the
+        """A hand at the decision of ``position`` (sim.play.positions.text.Position): the cards its
+        viewer has not seen are dealt at random (sim.play.worlds.sampler, stream keyed by ``seed``), the
         viewer keeps what it knows.  ``rules``: default the position's own (else classic).
         Raises ValueError (one line) for an impossible position."""
-        from sim.play.rollout import position_to_state, prepare, rules_for_position
+        from sim.play.rollouts.from_position import position_to_state, prepare, rules_for_position
 
         rules = rules_for_position(position, rules)
         setup = prepare(position, rules)
@@ -209,9 +202,9 @@ class GameState:
         )
 
     def position(self, seat: int | None = None):
-        """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
+        """What ``seat`` (default: the seat to act) knows here, as a sim.play.positions.text.Position
         (`format_position` writes it as text)."""
-        from sim.play.position_state import position_from_state
+        from sim.play.positions.from_state import position_from_state
 
         s = self.seat if seat is None else int(seat)
         return position_from_state(self.state, self._knows[s], self.rules, s)
@@ -293,7 +286,7 @@ class GameState:
 
     def observation(self, seat: int | None = None) -> np.ndarray:
         """What ``seat`` (default: the seat to act) sees: the public part and its own hand,
-        without the pile cards nobody has seen (`sim.play.worlds.observe_nb`), exactly as the
+        without the pile cards nobody has seen (`sim.play.worlds.sampler.observe_nb`), exactly as the
         self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])
@@ -318,22 +311,11 @@ class GameState:
 
     def sequences(self, team: int) -> dict[int, tuple[int, int, int]]:
         """{slot: (suit, low kind, length)} of the team's Samba sequences."""
-        out = {}
-        for q in range(MAX_SEQS):
-            j = team * MAX_SEQS + q
-            if self.state[Off.SEQ_LEN + j]:
-                out[q] = (
-                    int(self.state[Off.SEQ_SUIT + j]),
-                    int(self.state[Off.SEQ_LOW + j]),
-                    int(self.state[Off.SEQ_LEN + j]),
-                )
-        return out
+        return sequences_at(self.state, team)
 
     def text(self, action: int) -> str:
-        action = self._action_id(action)
-        if action >= Act.SEQ_ADD:
-            return sequence_action_text(action, self.sequences(self.team))
-        return action_text_with_top(action, self.pile_top)
+        """The action's text here (sim.core.actions.action_text_at: the one vocabulary)."""
+        return action_text_at(self.state, self._action_id(action))
 
     def why_illegal(self, action: int | str) -> str | None:
         a = self._action_id(action)
@@ -364,7 +346,7 @@ class GameState:
         """An action id from text or an id; anything else, or an id outside 0..N_ACTIONS-1, is
         an ActionTextError (the engine's own check says why a valid id is illegal)."""
         if isinstance(action, str):
-            return parse_action(action, self.pile_top, self.sequences(self.team))
+            return parse_action_at(self.state, action)
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
             raise ActionTextError(
                 f"action {action!r}: give an action id 0..{N_ACTIONS - 1} or text like 'draw'"
