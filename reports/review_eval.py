@@ -19,9 +19,13 @@ import pandas as pd
 from reports.stats import mean_ci
 from sim.play.game import GameState
 
-__all__ = ["DEFAULT_ROLLOUTS", "make_evaluator", "summarize"]
+__all__ = ["DEFAULT_ROLLOUTS", "SAME_AS_CONTINUATION", "make_evaluator", "summarize"]
 
 DEFAULT_ROLLOUTS = 1000
+# make_evaluator's default world model: worlds inferred with the continuation strategy as the
+# model of the other seats -- the one whose predictions matched play (benchmarks/
+# bench_calibration.py); None deals uniform worlds
+SAME_AS_CONTINUATION = "same as the continuation"
 
 
 def summarize(
@@ -64,12 +68,19 @@ def summarize(
 
 
 def make_evaluator(
-    rules, strategy: str = "expert", jobs: int = 1, infer: str | None = None, equity=None
+    rules,
+    strategy: str = "expert",
+    jobs: int = 1,
+    infer: str | None = SAME_AS_CONTINUATION,
+    equity=None,
 ):
     """``evaluate(gs, actions, rollouts, seed) -> DataFrame`` (`summarize`) for the seat to act in
-    ``gs``.  ``jobs`` worker processes share the worlds (results independent of it); ``infer``: a
-    model strategy the opponents' hidden hands must agree with (their last discards; analyze's
-    --infer).  ``equity``: a `reports.equity.Equity` (adds the P(win the game) columns)."""
+    ``gs``, scoring the given (legal, distinct) actions.  ``jobs`` worker processes share the
+    worlds (results independent of it); ``infer``: a model strategy the other seats' hidden hands
+    must agree with (their last turns; analyze's --infer), by default ``strategy``; None: uniform
+    worlds.  ``equity``: a `reports.equity.Equity` (adds the P(win the game) columns)."""
+    if infer == SAME_AS_CONTINUATION:
+        infer = strategy
     from reports.analyze import decision_from_game, paired_rollouts
     from reports.review import ReviewError
     from sim.core import limits

@@ -253,6 +253,7 @@ def test_cli_review_table_json_and_page(tmp_path, capsys):
         (["--rollouts", "1"], "--rollouts: 1 is out of range"),
         (["nosuchfile.txt"], "no such file"),
         (["--strategies", "nosuch"], "unknown strategy"),
+        (["--uniform", "--infer", "expert"], "contradict"),
     ],
 )
 def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch):

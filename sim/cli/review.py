@@ -117,8 +117,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--infer",
         default=None,
         metavar="MODEL",
-        help="sample only worlds where each other seat's hidden hand agrees with its last turn (its "
-        "discard and the draw or take before it) under the strategy MODEL (default: uniform worlds)",
+        help="deal worlds where each other seat's hidden hand agrees with its last turn (its "
+        "discard and the draw or take before it) under the strategy MODEL (default: the "
+        "--continue-with strategy; the calibration chose inferred worlds: with uniform ones the "
+        "skill lost overstates what the best-action player realizes)",
+    )
+    p.add_argument(
+        "--uniform",
+        action="store_true",
+        help="deal the hidden cards uniformly instead (no inference)",
     )
     p.add_argument(
         "--equity",
@@ -201,6 +208,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"-o {args.out}: the review page must end in .html")
     if args.out:
         writable_file(args.out)  # before the rollouts, not after them
+    if args.uniform and args.infer:
+        raise ValueError("--uniform and --infer contradict each other: give one of them")
+    args.infer = None if args.uniform else (args.infer or args.strategy)
     check_strategy_names(
         [args.strategy] + ([args.infer] if args.infer else []), registered_strategies()
     )
