@@ -3,8 +3,10 @@
 For each deal d (hand 0 of game d of --seed, every seat playing the continuation strategy S):
 
 1. review: `reports.review.review` of seat 0 (--rollouts per action, --worlds); predicted =
-   the summary's skill_lost for seat 0's team (the best-action player's gain, summed along its
-   own walk), and for comparison path_lost (the one-step losses summed along the hand played);
+   the summary's skill_known for seat 0's team (the best-action player's gain from the seat's
+   knowledge, summed along its own walk), its skill_lost (the same gain measured on the actual
+   cards: checked here to equal the luck-adjusted realized gain of 3.), and for comparison
+   path_lost (the one-step losses summed along the hand played);
 2. the best-action player: the same deal played again with seat 0 taking, at every decision, the
    action the review's evaluator ranks first on its selection worlds (ties to S's choice, the same
    seeds), every other seat S -- written here independently of the review's walk and checked to
@@ -190,10 +192,13 @@ def one_deal(rules, d: int, args) -> dict:
     realized = team_result(gs, team) - rv.result[team]
     adjusted = float(w["own_play"] + w["others_play"] - p["own_play"] - p["others_play"])
     identity = realized - (float(w["luck"] - p["luck"]) + adjusted)
+    if abs(float(s["skill_lost"]) - adjusted) > 1e-6:
+        raise RuntimeError(f"deal {d}: review's skill lost on the cards is not the adjusted gain")
     row = {
         "deal": d,
-        "predicted": float(s["skill_lost"]),
-        "predicted_half": float(s["skill_half"]),
+        "predicted": float(s["skill_known"]),
+        "predicted_half": float(s["skill_known_half"]),
+        "predicted_cards": float(s["skill_lost"]),
         "path_lost": float(s["path_lost"]),
         "realized": float(realized),
         "adjusted": adjusted,
@@ -269,6 +274,7 @@ def summarize(paths: list[str]) -> dict:
             "realized": _ci(real),
             "realized_adjusted": _ci(adj),
             "realized_minus_predicted": _ci(real - pred),
+            "realized_minus_adjusted": _ci(real - adj),
             "adjusted_minus_predicted": _ci(adj - pred),
             "identity_max_abs": float(np.abs([r["identity"] for r in rows]).max()),
             "marks_per_hand": _ci([r["marks"] for r in rows]),
@@ -298,6 +304,27 @@ def summarize(paths: list[str]) -> dict:
     return out
 
 
+def _fmt(c: dict) -> str:
+    return f"{c['mean']:+,.0f} [{c['low']:+,.0f}, {c['high']:+,.0f}]"
+
+
+def markdown(res: dict) -> str:
+    """The table of docs/analysis.md and benchmarks/RESULTS.md."""
+    lines = [
+        "| table, worlds | deals | realized | skill lost (on the cards) | realized - it | skill "
+        "known | on the cards - known | path lost |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in res.values():
+        lines.append(
+            f"| {r['table']}, {r['worlds']} | {r['deals']} | {_fmt(r['realized'])} | "
+            f"{_fmt(r['realized_adjusted'])} | {_fmt(r['realized_minus_adjusted'])} | "
+            f"{_fmt(r['review_predicted'])} | {_fmt(r['adjusted_minus_predicted'])} | "
+            f"{_fmt(r['review_path_lost'])} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -324,6 +351,7 @@ def main() -> None:
         return
     res = summarize(args.files)
     print(json.dumps(res, indent=1))
+    print(markdown(res))
     old = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     old.update(res)
     old["_command"] = " ".join(sys.argv)

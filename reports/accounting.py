@@ -115,13 +115,19 @@ class Accounting:
     cols: list[np.ndarray]  # per-rollout team values of every estimate [n, n_teams]
     events: list[dict]  # the events with the ids of the estimates before and after
 
-    def sum_ci(self, team: int, pick) -> tuple[float, float, float]:
-        """Mean and 95% interval of the sum of the terms of ``team``'s events for which
-        ``pick(event)`` holds (a t interval over rollout indices)."""
+    def per_rollout(self, team: int, pick) -> np.ndarray:
+        """The sum of the terms of ``team``'s events for which ``pick(event)`` holds, per rollout
+        index (float64[rollouts]; accountings with the same seed and rollouts are paired)."""
         x = np.zeros(self.rollouts)
         for e in self.events:
             if pick(e) and e["after"] != e["before"]:
                 x += self.cols[e["after"]][:, team] - self.cols[e["before"]][:, team]
+        return x
+
+    def sum_ci(self, team: int, pick) -> tuple[float, float, float]:
+        """Mean and 95% interval of the sum of the terms of ``team``'s events for which
+        ``pick(event)`` holds (a t interval over rollout indices)."""
+        x = self.per_rollout(team, pick)
         if not x.any():
             return 0.0, 0.0, 0.0
         ci = mean_ci(x)

@@ -1,34 +1,34 @@
-"""Hand review: every decision of the reviewed seats scored against the best action, every chance
-event's luck, skill and luck summed per team (the way GNU Backgammon analyses a match).
+"""Hand review: every decision of the reviewed seats judged against the best action, the
+best-action player's gain on the same deal, and the accounting of the result per team.
 
     from reports.review import hand_by_key, review
+    from reports.review_eval import make_evaluator
     rec = hand_by_key(RuleSet.preset("classic"), ["expert"] * 4, seed=7, game=0, hand=0)
-    res = review(rec, seats=[0], evaluator=my_evaluator, rollouts=200, seed=1)
+    res = review(rec, seats=[0], evaluator=make_evaluator(rec.rules), rollouts=200, seed=1)
     res.decisions    # DataFrame, one row per decision of seat 0
+    res.summary      # per team: skill lost, the accounting's terms
 
-Definitions (README "Decision analysis"; all values are points of the hand result of the seat's
-team: its hand score minus the best opposing team's hand score):
+Definitions (docs/analysis.md; values are points of the hand result of the seat's team: its hand
+score minus the best opposing team's; S is the continuation strategy every seat plays after the
+action judged):
 
-- A decision point is every action of a reviewed seat.  The evaluator (`Evaluator`) plays each
-  legal action in worlds sampled from what the seat knows there, every seat continuing with the
-  continuation strategy S; it returns each action's mean with its 95% CI and the paired difference
-  to the best action with its CI.
-- Equity lost = mean(best) - mean(played), with the paired CI of that difference.  Marks (only when
-  the CI excludes 0): ``?!`` doubtful >= 50, ``?`` mistake >= 100, ``??`` blunder >= 200 points.
-- The seat's equity at a point, V, is the value of the action S would choose there (so that V
-  before a chance event is exactly the mean of V after it over the event's outcomes).
-- Luck: the deal is V(dealt) - V(prior), V(prior) = the team's mean hand result over random deals
-  with the same dealer, scores and strategy S, V(dealt) = the same over deals that give the seat
-  the cards it was dealt (everything else shuffled anew); the upcard (with any red-three
-  replacements and the turns played before the seat's first decision) is V(first decision) -
-  V(dealt); a draw from the stock is V(the seat's next decision of the
-  turn, seeing the card) - mean(the draw action before it); when the draw ends the hand, the hand's
-  result stands for V after.
-- Summary per team: skill = sum of equity lost over its reviewed decisions whose loss is separable
-  from 0 (its CI excludes 0; the others are ties with the best: picking the best of several noisy
-  means makes every small loss look positive, and summing those would charge the player for the
-  noise), luck = sum of its luck values; each with a 95% interval from the sum of the terms'
-  variances (the terms are estimated from independent rollouts).
+- A decision point is every action of a reviewed seat, judged by `reports.review_judge.judge`:
+  the best action picked on one set of worlds (every legal action, from what the seat knew), the
+  equity lost (best - played), its 95% CI and ``vs_choice`` (S's choice - played) measured on
+  fresh worlds.  Marks (only when that CI excludes 0): ``?!`` doubtful >= 50, ``?`` mistake >=
+  100, ``??`` blunder >= 200 points.
+- The walk (`reports.review_judge.walk`): the deal replayed with the team's reviewed seats taking
+  the best action, every other seat S.  ``skill_known`` = its fresh gains over S's choice summed
+  along it + the played actions' ``vs_choice``: what better play gains, from the seats' own
+  knowledge.  ``skill_lost`` = the same gain measured on the actual cards: the walk's decisions
+  against S's choice minus the hand's, from the accounting (``skill_basis`` "cards"; without the
+  accounting it is ``skill_known``, basis "known").  ``path_lost`` = the equity lost summed along
+  the hand as played, a different quantity (it overstates what better play gains).
+- The accounting (`reports.accounting`): per team, result = expected result at the deal + luck
+  (every chance event) + own play + others' play against S's choice, exactly; the luck table is
+  its chance events seen by each reviewed seat (deal, upcard, red threes, its own draws).
+- Sums of independent per-decision figures carry the sum of their variances; the accounting's
+  sums are t intervals over its paired rollouts.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ import pandas as pd
 
 from reports.accounting import Accounting
 from reports.review_judge import strategy_choice
+from reports.stats import mean_ci
 from sim.core import limits
 from sim.core.enums import MAX_SEATS, Act, Off
 from sim.core.errors import CanastaError, check_int
@@ -407,12 +408,17 @@ def review(
     acct = None
     if accounting:
         acct = account(rec, strategy, prior_hands or rollouts, seed + 11, shown_seats=reviewed)
+    on_cards = {}
+    if acct is not None and walk:
+        for t in teams:
+            w_acct = account(rec, strategy, acct.rollouts, seed + 11, walk_actions[t], reviewed)
+            on_cards[t] = _on_cards(acct, w_acct, t, set(reviewed))
     luck = _luck(dec, rec, acct)
     prior = {}
     if acct is not None:
         for r in acct.summary.itertuples():
             prior[int(r.team)] = (float(r.expected), (r.expected_high - r.expected_low) / 2)
-    summary = _summary(dec, wdf, acct, teams, result, walk)
+    summary = _summary(dec, wdf, acct, teams, result, walk, on_cards)
     return Review(
         rec,
         reviewed,
@@ -521,6 +527,22 @@ def _luck(dec: pd.DataFrame, rec: HandRecord, acct) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=LUCK_COLUMNS)
 
 
+def _on_cards(acct: Accounting, w_acct: Accounting, team: int, seats: set[int]):
+    """The walk's gain over the hand measured on the actual cards: the walk's decisions of the
+    team's reviewed seats against S's choice minus the hand's (the accounting's decision terms,
+    paired by rollout index) -- the realized gain of the best-action player less the luck of
+    the two hands' chance events.  (mean, 95% half-width)."""
+
+    def pick(e):
+        return e["event"] == "decision" and e["mover_team"] == team and e["seat"] in seats
+
+    x = w_acct.per_rollout(team, pick) - acct.per_rollout(team, pick)
+    if not x.any():
+        return 0.0, 0.0
+    ci = mean_ci(x)
+    return ci.mean, ci.half_width
+
+
 def _half_sum(low, high) -> float:
     """95% half-width of a sum of independent terms with these 95% intervals."""
     h = (np.asarray(high, float) - np.asarray(low, float)) / 2
@@ -536,6 +558,9 @@ SUMMARY_COLUMNS = [
     "blunders",
     "skill_lost",
     "skill_half",
+    "skill_basis",
+    "skill_known",
+    "skill_known_half",
     "walk_gain",
     "walk_gain_half",
     "vs_choice",
@@ -554,7 +579,7 @@ SUMMARY_COLUMNS = [
 ]
 
 
-def _summary(dec, wdf, acct, teams, result, walked: bool = True) -> pd.DataFrame:
+def _summary(dec, wdf, acct, teams, result, walked: bool = True, on_cards=None) -> pd.DataFrame:
     rows = []
     for t in teams:
         d = dec[dec["team"] == t]
@@ -574,6 +599,9 @@ def _summary(dec, wdf, acct, teams, result, walked: bool = True) -> pd.DataFrame
             "blunders": int((d["mark"] == "??").sum()),
             "skill_lost": walk_gain + vs,
             "skill_half": math.hypot(walk_half, vs_half),
+            "skill_basis": "known",
+            "skill_known": walk_gain + vs,
+            "skill_known_half": math.hypot(walk_half, vs_half),
             "walk_gain": walk_gain,
             "walk_gain_half": walk_half,
             "vs_choice": vs,
@@ -589,6 +617,9 @@ def _summary(dec, wdf, acct, teams, result, walked: bool = True) -> pd.DataFrame
             for name in ("expected", "luck", "own_play", "others_play"):
                 row[name] = float(a[name])
                 row[name + "_half"] = float(a[name + "_high"] - a[name + "_low"]) / 2
+        if on_cards and t in on_cards:  # measured on the actual cards: what play realizes
+            row["skill_lost"], row["skill_half"] = on_cards[t]
+            row["skill_basis"] = "cards"
         if "p_lost" in d.columns:  # the same decisions, in points of percent of P(win the game)
             row["p_win_lost"] = float(d["p_lost"].sum())
             row["p_win_lost_half"] = _half_sum(d["p_lost_low"], d["p_lost_high"])

@@ -171,11 +171,12 @@ def test_analyze_measures_its_gap_on_fresh_worlds():
 def test_review_predicts_what_the_best_action_player_realizes():
     """The calibration in small (benchmarks/bench_calibration.py runs it at scale, where it also
     separates the losses summed along the hand played): on 20 classic 4-player expert deals at 10
-    rollouts per action, review's skill lost for seat 0 (the walk's summed fresh gains, inferred
-    worlds) against the luck-adjusted gain the best-action player realizes on the same deals (its
-    result minus the hand's, less the two hands' chance terms); the two agree within the 99%
-    interval of their paired difference, while the former estimate (the gaps on the worlds that
-    picked the best, summed along the hand played) is far off."""
+    rollouts per action, review's skill lost from the seat's knowledge for seat 0 (the walk's
+    summed fresh gains, inferred worlds) against the luck-adjusted gain the best-action player
+    realizes on the same deals (its result minus the hand's, less the two hands' chance terms);
+    the two agree within the 99% interval of their paired difference, while the gaps measured on
+    the worlds that picked the best, summed along the hand played, are far off.  The headline
+    skill lost, on the actual cards, is that luck-adjusted gain itself."""
     ev = review_eval.make_evaluator(CLASSIC, "expert")
     pred, curse, real = [], [], []
     for d in range(20):
@@ -183,9 +184,10 @@ def test_review_predicts_what_the_best_action_player_realizes():
         rv = review(rec, [0], ev, "expert", rollouts=10, seed=d, prior_hands=24)
         s = rv.summary.iloc[0]
         walk = account(rec, "expert", 24, d + 11, actions=rv.walk_actions[0]).summary.iloc[0]
-        pred.append(s["skill_lost"])
+        pred.append(s["skill_known"])
         curse.append(rv.decisions["selection_lost"].sum())
         real.append(walk["own_play"])
+        assert s["skill_basis"] == "cards" and s["skill_lost"] == pytest.approx(real[-1])
         luck = walk["luck"] - rv.accounting.summary.iloc[0]["luck"]
         gap = rv.walk_result[0] - rv.result[0] - luck
         assert gap == pytest.approx(walk["own_play"], abs=1e-6)  # the identity behind it

@@ -29,9 +29,12 @@ what the figures estimate (values: the team's hand score minus the best opposing
                 its paired 95% CI; a mark only when that CI excludes 0
   skill lost    (summary) what a player that takes the best action at every decision of the
                 reviewed seats would score more than the hand's players on this deal, the other
-                seats and the rest of the hand played by S: the fresh gains of its choices over S's
-                summed along ITS OWN replay of the deal (the walk), plus the played actions' losses
-                against S's choice.  Checked against play: benchmarks/bench_calibration.py
+                seats and the rest of the hand played by S: the deal is replayed with that player
+                (the walk) and its decisions against S's choice, minus the hand's, are valued on
+                the actual cards (the luck of the draws left out): the realized gain's
+                expectation, whatever the table.  "from what the seats knew": the same gain
+                valued in the review's worlds (calibrated at classic 4p; it overstates it where
+                the worlds are less right).  Checked against play: benchmarks/bench_calibration.py
   path lost     the one-step losses summed along the hand as played: NOT what better play gains
                 (it counts again and again what a better player fixes once); about twice as large
   accounting    per team: result = expected result at the deal + luck (deal, upcard, every draw
