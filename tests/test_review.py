@@ -231,6 +231,12 @@ def test_cli_review_table_json_and_page(tmp_path, capsys):
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "summary per team" in text and "luck" in text
+    assert max(len(x) for x in text.splitlines()) <= 100, max(text.splitlines(), key=len)
+    # the accounting's row adds up to the hand result printed beside it
+    lines = text.splitlines()
+    row = lines[lines.index(next(x for x in lines if x.startswith("accounting of"))) + 2].split()
+    terms = [float(row[k]) for k in (1, 4, 7, 10)]  # team, then "v ± h" four times, result
+    assert abs(sum(terms) - float(row[13])) <= 2, row  # printed rounded to whole points
     page = out.read_text()
     assert 'name="viewport"' in page and "<svg" in page  # the timeline, drawn inline
     assert "<script src" not in page and 'src="http' not in page and "<link" not in page
