@@ -251,6 +251,17 @@ def _ci(x) -> dict:
     return {"mean": round(c.mean, 1), "low": round(c.low, 1), "high": round(c.high, 1), "n": c.n}
 
 
+def _cluster_ci(x: np.ndarray, deal: np.ndarray) -> dict:
+    ci = cluster_mean_ci(x, deal)
+    return {
+        "mean": round(ci.mean, 1),
+        "low": round(ci.low, 1),
+        "high": round(ci.high, 1),
+        "n": len(x),
+        "deals": len(set(deal.tolist())),
+    }
+
+
 def summarize(paths: list[str]) -> dict:
     out = {}
     for p in paths:
@@ -280,25 +291,16 @@ def summarize(paths: list[str]) -> dict:
             "marks_per_hand": _ci([r["marks"] for r in rows]),
             "cpu_s_per_deal": round(float(np.mean([r["cpu"] for r in rows])), 1),
         }
-        if pts:
-            deal = np.array([d for d, _ in pts])
-            for name in ("pred", "real", "playout"):
-                x = np.array([a[name] for _, a in pts])
-                ci = cluster_mean_ci(x, deal)
-                res[f"analyze_{name}"] = {
-                    "mean": round(ci.mean, 1),
-                    "low": round(ci.low, 1),
-                    "high": round(ci.high, 1),
-                    "n": len(x),
-                }
-            x = np.array([a["real"] - a["pred"] for _, a in pts])
-            ci = cluster_mean_ci(x, deal)
-            res["analyze_real_minus_pred"] = {
-                "mean": round(ci.mean, 1),
-                "low": round(ci.low, 1),
-                "high": round(ci.high, 1),
-                "n": len(x),
-            }
+        dev = [(d, a) for d, a in pts if a["dev"]]
+        for prefix, sel in (("analyze", pts), ("analyze_dev", dev)):
+            if not sel:
+                continue
+            deal = np.array([d for d, _ in sel])
+            cols = {name: np.array([a[name] for _, a in sel]) for name in ("pred", "real")}
+            cols["playout"] = np.array([a["playout"] for _, a in sel])
+            cols["real_minus_pred"] = cols["real"] - cols["pred"]
+            for name, x in cols.items():
+                res[f"{prefix}_{name}"] = _cluster_ci(x, deal)
         key = f"{r0['table']} {r0['worlds']} r{r0['rollouts']} {r0['strategy']}"
         out[key] = res
     return out
@@ -309,18 +311,39 @@ def _fmt(c: dict) -> str:
 
 
 def markdown(res: dict) -> str:
-    """The table of docs/analysis.md and benchmarks/RESULTS.md."""
+    """The tables of docs/analysis.md and benchmarks/RESULTS.md: review, then analyze."""
     lines = [
-        "| table, worlds | deals | realized | skill lost (on the cards) | realized - it | skill "
-        "known | on the cards - known | path lost |",
+        "| table, worlds | deals | realized gain | skill lost (on the cards) | realized - it | "
+        "skill lost from what the seat knew | realized - it | path lost |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in res.values():
         lines.append(
             f"| {r['table']}, {r['worlds']} | {r['deals']} | {_fmt(r['realized'])} | "
             f"{_fmt(r['realized_adjusted'])} | {_fmt(r['realized_minus_adjusted'])} | "
-            f"{_fmt(r['review_predicted'])} | {_fmt(r['adjusted_minus_predicted'])} | "
+            f"{_fmt(r['review_predicted'])} | {_fmt(r['realized_minus_predicted'])} | "
             f"{_fmt(r['review_path_lost'])} |"
+        )
+    lines += [
+        "",
+        "| table, worlds | decisions (deals) | predicted gap | realized gap | realized - "
+        "predicted | top action not S's: decisions | predicted | realized | realized - predicted |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in res.values():
+        if "analyze_pred" not in r:
+            continue
+        a, d = r["analyze_pred"], r.get("analyze_dev_pred", {"n": 0})
+        dev = (
+            f"{_fmt(r['analyze_dev_pred'])} | {_fmt(r['analyze_dev_real'])} | "
+            f"{_fmt(r['analyze_dev_real_minus_pred'])}"
+            if d["n"]
+            else "| |"
+        )
+        lines.append(
+            f"| {r['table']}, {r['worlds']} | {a['n']:,} ({a['deals']}) | {_fmt(a)} | "
+            f"{_fmt(r['analyze_real'])} | {_fmt(r['analyze_real_minus_pred'])} | {d['n']:,} | "
+            f"{dev} |"
         )
     return "\n".join(lines)
 
