@@ -101,7 +101,7 @@ def test_table_is_monotonic_in_own_score_and_symmetric(table):
 
 
 def test_table_same_whatever_jobs(table):
-    two = equity.equity_table(CLASSIC, ["expert"] * 4, step=2000, games=300, seed=2, jobs=2)
+    two = equity.equity_table(CLASSIC, ["expert-v1"] * 4, step=2000, games=300, seed=2, jobs=2)
     pd.testing.assert_frame_equal(two, table)
 
 

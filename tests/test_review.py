@@ -144,7 +144,7 @@ def test_review_bookkeeping_with_a_known_evaluator(rec):
     pts, _ = decision_points(rec, [1])
     bad = next(p.index for p in pts if len(p.legal) > 1 and p.played != Act.DRAW)
     fake = FakeEvaluator(bad, rec)
-    rv = review(rec, [1], fake, rollouts=40, seed=3, accounting=False)
+    rv = review(rec, [1], fake, strategy="expert", rollouts=40, seed=3, accounting=False)
     assert sorted({c for c in fake.calls if c <= pts[-1].index} & {p.index for p in pts}) == [
         p.index for p in pts
     ]
