@@ -14,8 +14,13 @@ hand's scores are known (a game the hand ends is won, lost or tied outright).
 Design (docs: README "Decision analysis"):
 - Cell (us, them), us and them on the grid low, low+step, ... < the game target.  Game i of
   every cell has the key (seed, i) (common random numbers across the cells: neighbouring cells
-  are positively correlated, which makes the surface smooth and differences tight); in game i
-  the team ``i % n_teams`` starts at ``us`` and every other team at ``them``.
+  are positively correlated, which makes the surface smooth and differences tight, and their
+  errors move together: a whole table can sit a few points off while each cell's interval is
+  right, `CORRELATION_NOTE`); in game i the team ``(i // n_active) % n_teams`` starts at ``us``
+  and every other team at ``them`` (`us_team`: game i's first dealer is seat ``i % n_active``,
+  so every n_active * n_teams games give each team the row's score once under each dealer; with
+  one strategy everywhere p(a, a) = 1/2 and, for two teams, p(a, b) + p(b, a) = 1 in
+  expectation).
 - A game is won by the team with the highest final score; a tie among the leaders gives each
   of them an equal share (so the P(win) of all teams add up to 1).  Games capped by the rules'
   max_hands are decided by the same rule.
@@ -28,7 +33,6 @@ Design (docs: README "Decision analysis"):
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -48,7 +52,10 @@ __all__ = [
     "format_table",
     "heatmap",
     "run_equity",
+    "us_team",
     "wilson",
+    "CORRELATION_NOTE",
+    "MIN_GAMES",
     "EQUITY_COLUMNS",
     "DEFAULT_GAMES",
     "DEFAULT_STEP",
@@ -56,6 +63,13 @@ __all__ = [
 
 DEFAULT_STEP = 250
 DEFAULT_GAMES = 400
+MIN_GAMES = 10  # a cell of fewer games is left out of the heatmap (hatched) and marked in tables
+CORRELATION_NOTE = (
+    "Every cell plays the same game keys (game i of each cell is dealt from key (seed, i)), so "
+    "the cells' errors move together: a whole table, or its diagonal, can sit a few points off "
+    "at once while each cell's 95% interval is right. Read each cell against its own interval; "
+    "neighbouring cells that agree are not independent evidence."
+)
 
 
 class EquityError(CanastaError):
@@ -109,6 +123,11 @@ def _shares(final: np.ndarray, n_teams: int) -> np.ndarray:
     return lead / lead.sum(axis=1, keepdims=True)
 
 
+def us_team(games: np.ndarray, n_active: int, n_teams: int) -> np.ndarray:
+    """The team that starts at the row's score in game ``games`` of a cell (module docstring)."""
+    return (np.asarray(games) // n_active) % n_teams
+
+
 def _task(
     rules,
     strategies: tuple[str, ...],
@@ -125,15 +144,15 @@ def _task(
     nt = rules.n_teams
     keys = np.arange(start, start + count)
     scores = np.full((count, nt), them, np.int64)
-    scores[np.arange(count), keys % nt] = us
+    scores[np.arange(count), us_team(keys, rules.n_active, nt)] = us
     res = run_chunk(rules, strategies, seed, start, count, mode="games", start_scores=scores)
     g = res.games
     order = np.argsort(g["game"])
     g = g[order]
     share = _shares(g["final"], nt)
-    us_team = g["game"] % nt
-    wins = np.bincount(us_team, weights=share[np.arange(len(g)), us_team], minlength=nt)
-    games = np.bincount(us_team, minlength=nt).astype(float)
+    row = us_team(g["game"], rules.n_active, nt)  # the team at the row's score, per game
+    wins = np.bincount(row, weights=share[np.arange(len(g)), row], minlength=nt)
+    games = np.bincount(row, minlength=nt).astype(float)
     return cell, wins, games
 
 
@@ -353,61 +372,107 @@ def _locate(x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # ----------------------------------------------------------------------------- output
 
 
-def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True) -> str:
-    """Aligned text: one row per own score, one column per opponents' score; each cell
-    P(win) in percent, with the 95% interval when ``ci``."""
+def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True, width: int = 100) -> str:
+    """Aligned text: one row per own score, one column per opponents' score, cells two spaces
+    apart; each cell P(win) in percent, with the 95% interval when ``ci`` ("52 [47, 57]"), a
+    cell of fewer than `MIN_GAMES` games marked "*" (then a footnote), one without games "-".
+    Columns that do not fit ``width`` characters go to further blocks, each with the row
+    labels."""
     sel = df[df["team"] == team]
     pts = np.sort(sel["us"].unique())
+    cols = np.sort(sel["them"].unique())
     cell = {}
     for r in sel.itertuples():
-        cell[(r.us, r.them)] = (
-            f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f},{100 * r.ci_high:.0f}]"
-            if ci
-            else f"{100 * r.p_win:.1f}"
-        )
-    width = max(len(v) for v in cell.values())
-    width = max(width, max(len(str(p)) for p in pts))
+        few = "*" if r.games < MIN_GAMES else ""
+        if not r.games:
+            cell[(r.us, r.them)] = "-"
+        elif ci:
+            cell[(r.us, r.them)] = (
+                f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}]{few}"
+            )
+        else:
+            cell[(r.us, r.them)] = f"{100 * r.p_win:.1f}{few}"
+    w = max([len(v) for v in cell.values()] + [len(str(p)) for p in cols])
     corner = "us \\ them"
-    head = f"{corner:>10} " + " ".join(f"{p:>{width}}" for p in pts)
-    lines = [head]
-    for a in pts:
-        lines.append(f"{a:>10} " + " ".join(f"{cell[(a, b)]:>{width}}" for b in pts))
-    return "\n".join(lines)
+    label = max(len(corner), max(len(str(p)) for p in pts))
+    per_block = max(1, (width - label) // (w + 2))
+    blocks = []
+    for b0 in range(0, len(cols), per_block):
+        block = cols[b0 : b0 + per_block]
+        lines = [f"{corner:>{label}}" + "".join(f"  {p:>{w}}" for p in block)]
+        for a in pts:
+            lines.append(
+                f"{a:>{label}}" + "".join(f"  {cell.get((a, b), '-'):>{w}}" for b in block)
+            )
+        blocks.append("\n".join(lines))
+    if (sel["games"] < MIN_GAMES).any():
+        blocks.append(f"* fewer than {MIN_GAMES} games in the cell")
+    return "\n\n".join(blocks)
 
 
-def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None):
-    """A heatmap of P(win) in percent (own score up, opponents' score across); returns the figure."""
+def heatmap(
+    df: pd.DataFrame,
+    team: int = -1,
+    title: str | None = None,
+    ax=None,
+    min_games: int = MIN_GAMES,
+):
+    """A heatmap of P(win) in percent (own score up, opponents' score across) in a colour-blind
+    safe diverging map (ColorBrewer RdBu: blue wins, red loses, white 50%); each cell shows P,
+    its 95% interval and its games; cells of fewer than ``min_games`` games are left out
+    (hatched grey, their count shown).  Returns the figure."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
 
     sel = df[df["team"] == team]
-    piv = sel.pivot(index="us", columns="them", values="p_win").sort_index().sort_index(axis=1)
-    # a table from games started on a grid is square; one observed in a run may not be
-    n_rows, n_cols = piv.shape
+
+    def pivot(col: str) -> pd.DataFrame:
+        return sel.pivot(index="us", columns="them", values=col).sort_index().sort_index(axis=1)
+
+    p, lo, hi, games = (pivot(c) for c in ("p_win", "ci_low", "ci_high", "games"))
+    n_rows, n_cols = p.shape  # a table from a grid is square; one observed in a run may not be
     n = max(n_rows, n_cols)
     fig = None
     if ax is None:
-        size = min(12.0, 3.5 + 0.42 * n)
-        fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    im = ax.imshow(
-        100 * piv.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto"
-    )
-    ax.set_xticks(
-        range(n_cols), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9
-    )
-    ax.set_yticks(range(n_rows), [str(v) for v in piv.index], fontsize=7 if n > 12 else 9)
-    ax.set_xlabel("opponents' cumulative score")
+        size = min(20.0, 3.0 + 0.8 * n)
+        fig, ax = plt.subplots(figsize=(size + 1.6, size))
+    g = games.to_numpy(float)
+    few = ~(g >= min_games)  # NaN (no games) counts as few
+    data = np.ma.masked_where(few | np.isnan(p.to_numpy(float)), 100 * p.to_numpy(float))
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#ececec")
+    im = ax.imshow(data, origin="lower", cmap=cmap, vmin=0, vmax=100, aspect="auto")
+    small = 7 if n > 12 else 8 if n > 8 else 9
+    ax.set_xticks(range(n_cols), [str(v) for v in p.columns], rotation=90, fontsize=small)
+    ax.set_yticks(range(n_rows), [str(v) for v in p.index], fontsize=small)
+    note = "cells share game keys: their errors move together"
+    if few.any():
+        note += f"; hatched: fewer than {min_games} games, left out"
+    ax.set_xlabel(f"opponents' cumulative score\n({note})")
     ax.set_ylabel("own cumulative score")
-    if n <= 24:
-        fs = 6 if n > 14 else 8
-        for i in range(n_rows):
-            for j in range(n_cols):
-                v = piv.iat[i, j]
-                if not math.isnan(v):
-                    ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=fs)
-    ax.set_title(title or "P(win the game) %")
+    for i in range(n_rows):
+        for j in range(n_cols):
+            if few[i, j]:
+                ax.add_patch(
+                    Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                              edgecolor="#b0b0b0", linewidth=0)
+                )  # fmt: skip
+                if n <= 24 and g[i, j] > 0:
+                    ax.text(j, i, f"n={g[i, j]:.0f}", ha="center", va="center", fontsize=small - 1,
+                            color="#555")  # fmt: skip
+                continue
+            if n > 24:
+                continue
+            v = 100 * float(p.iat[i, j])
+            colour = "white" if abs(v - 50) > 30 else "black"
+            ax.text(
+                j, i,
+                f"{v:.0f}\n[{100 * lo.iat[i, j]:.0f}, {100 * hi.iat[i, j]:.0f}]\nn={g[i, j]:.0f}",
+                ha="center", va="center", fontsize=small - 1, color=colour, linespacing=1.1,
+            )  # fmt: skip
+    ax.set_title(title or "P(win the game) %", fontsize=10)
     (fig or ax.figure).colorbar(im, ax=ax, label="P(win the game) %", shrink=0.8)
     (fig or ax.figure).tight_layout()
     return fig or ax.figure
@@ -478,7 +543,9 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     shown = df[df["games"] > 0]
     cells = shown.assign(
         cell=[
-            f"{100 * p:.0f} [{100 * lo:.0f},{100 * hi:.0f}] n={n}"
+            f"{100 * p:.0f} [{100 * lo:.0f}, {100 * hi:.0f}] n={n}"
+            if n >= MIN_GAMES
+            else f"(n={n})"
             for p, lo, hi, n in zip(
                 shown["p_win"], shown["ci_low"], shown["ci_high"], shown["games"], strict=True
             )
@@ -492,7 +559,7 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, n_teams, figsize=(6.2 * n_teams, 5.2), squeeze=False)
+    fig, axes = plt.subplots(1, n_teams, figsize=(9.5 * n_teams, 8.5), squeeze=False)
     for t, ax in enumerate(axes[0]):
         heatmap(
             df[df["games"] > 0],
@@ -503,7 +570,8 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     note = (
         f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
         f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
-        "team and cell). "
-        "canasta equity computes the table from games started at each cell."
+        f"team and cell; cells of fewer than {MIN_GAMES} games show only their n and are left out of the "
+        "heatmap). A game passes through several cells, so neighbouring cells share games and their errors "
+        "move together. canasta equity computes the table from games started at each cell."
     )
     return note, show, fig

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ EPILOG = """examples:
   canasta equity --rules classic --players 4 --strategies expert --step 250 --games 400 -o equity.parquet
       every cell (own score, opponents' score) of the grid 0, 250, .. 4750 starts 400 whole
       games of expert self-play at those scores; prints P(win the game) in percent with its
-      95% interval (Wilson, on games), writes the table and equity.png (a heatmap) beside it
+      95% interval (Wilson, on games), writes the table and equity.png (a heatmap) beside it;
+      every cell plays the same game keys, so neighbouring cells' errors move together
   canasta equity --rules classic --strategies expert,greedy --step 1000 --games 200 -o eq.parquet
       different strategies per team: the table is printed for each team (its own games)
   python -c "from reports.equity import load_equity; print(load_equity('equity.parquet').after_hand(2000, 3000, 450, -80))"
@@ -123,12 +125,15 @@ def run(args: argparse.Namespace) -> int:
             if t < 0
             else f"team {t} ({_team_strats(rules, seats, t)})"
         )
-        print(
+        games = args.games if t < 0 else f"about {args.games // rules.n_teams}"
+        head = (
             f"P(win the game) in %, {who}: rows = own score, columns = opponents' score; "
-            f"{'' if args.no_ci else '[95% CI]; '}{args.games if t < 0 else 'about ' + str(args.games // rules.n_teams)} games per cell"
+            f"{'' if args.no_ci else '[95% CI]; '}{games} games per cell"
         )
+        print("\n".join(textwrap.wrap(head, 100)))
         print(equity.format_table(df, team=t, ci=not args.no_ci))
         print()
+    print("\n".join(textwrap.wrap(equity.CORRELATION_NOTE, 100)))
     print(f"wrote {out} and {png}")
     return 0
 
@@ -146,7 +151,7 @@ def _figure(df, teams, seats, rules):
     from reports.equity import heatmap
 
     n = df["us"].nunique()
-    size = min(11.0, 3.5 + 0.4 * n)
+    size = min(20.0, 3.0 + 0.8 * n)  # room for P, its interval and n in every cell
     fig, axes = plt.subplots(
         1, len(teams), figsize=((size + 1.5) * len(teams), size), squeeze=False
     )
