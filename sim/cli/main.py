@@ -26,6 +26,7 @@ EPILOG = """examples:
   canasta compare expert greedy --until-ci 10
   canasta tune expert --rules classic --players 6 --budget 400000 --seed 17
   canasta report runs/x -o report.html
+  canasta table                                   play in the browser against the lab's players
   canasta warmup                                  compile the game core once, ahead of time
 """
 
@@ -76,6 +77,7 @@ COMMANDS = (
     "review",
     "equity",
     "report",
+    "table",
     "warmup",
 )
 
