@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from sim.play.search.openspiel_bot import is_openspiel, parse_bot
+from sim.play.openspiel.bot import is_openspiel, parse_bot
 from sim.play.search.spec import is_search, parse_search
 from strategies import registry
 
