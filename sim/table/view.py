@@ -19,7 +19,7 @@ from sim.core.actions import sequence_text
 from sim.core.cards import kind_name
 from sim.core.enums import MAX_SEQS, N_KINDS, N_SUITED, Kind, Off, Phase
 from sim.play.game import GameState
-from sim.play.knowledge import Know
+from sim.play.worlds.knowledge import Know
 
 __all__ = ["seat_view", "replay_frames", "full_view", "DISPLAY", "cards_of"]
 

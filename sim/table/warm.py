@@ -41,7 +41,7 @@ def _loop_kernels(strategy: str) -> None:
 
 
 def _run(strategies: list[str]) -> None:
-    from sim.play.warm import warm_play
+    from sim.play.compile.warm import warm_play
 
     try:
         _set(running=True, step="the bots")
