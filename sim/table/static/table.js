@@ -211,7 +211,9 @@ function renderTools() {
   const s = view.settings;
   const myTurn = view.hand.to_act === view.you && view.legal.length > 0;
   const tools = [];
-  if (s.practice && myTurn) tools.push(h("button", { id: "hint-button", onclick: askHint }, "Hint"));
+  if (s.practice && myTurn)
+    tools.push(h("button", { id: "hint-button", onclick: askHint,
+      title: view.legal.length < 2 ? "only one legal move" : "rank your moves by rollouts" }, "Hint"));
   if (s.practice && s.humans.length === 1 && view.hand.phase !== "over" &&
       view.log.some((x) => x.seat === view.you))
     tools.push(h("button", { id: "undo-button", onclick: undo }, "Undo my last move"));
@@ -463,6 +465,7 @@ function renderReview(r, idx) {
       `action from what you knew; skill lost counts the losses whose 95% interval excludes 0; ` +
       `luck is what the deal and the draws brought. Marks: ?! ≥ 50, ? ≥ 100, ?? ≥ 200 points.`),
     h("div", { class: "scroll" }, summary),
+    h("h3", {}, "Your decisions"),
     h("div", { class: "scroll" }, table),
     r.html ? h("p", {}, h("a", { href: `${API}/review/${idx + 1}/page`, target: "_blank" }, "the full review page")) : "");
 }
@@ -487,12 +490,12 @@ function renderReplay() {
   const f = replay.frames[replay.at];
   const last = replay.frames.length - 1;
   const controls = h("div", { class: "controls" },
-    h("button", { id: "replay-first", onclick: () => step(-1e9) }, "⏮"),
+    h("button", { id: "replay-first", onclick: () => step(-1e9) }, "« start"),
     h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀ back"),
     h("input", { type: "range", min: 0, max: last, value: replay.at, id: "replay-slider",
       "aria-label": "step", oninput: (e) => { replay.at = Number(e.target.value); renderReplay(); } }),
     h("button", { id: "replay-next", onclick: () => step(1) }, "forward ▶"),
-    h("button", { id: "replay-last", onclick: () => step(1e9) }, "⏭"),
+    h("button", { id: "replay-last", onclick: () => step(1e9) }, "end »"),
     h("span", { id: "replay-step" }, `step ${replay.at} of ${last}`));
   const what = h("div", { class: "notice", id: "replay-action" },
     f.seat === null ? "The deal" : `${seatName(f.seat)}: ${f.text}`);
