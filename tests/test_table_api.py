@@ -15,7 +15,7 @@ pytest.importorskip("starlette", reason='the table extra is not installed: pip i
 pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
 
 with warnings.catch_warnings():  # Starlette's note that its test client will move to httpx2
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 from table_helpers import make_hub, plain_move, play_hand, token_of, wait_turn  # noqa: E402
 
@@ -49,6 +49,15 @@ def finished(served):
     tok = token_of(g["links"]["0"])
     v = play_hand(client, tok, 0)
     return g, tok, v
+
+
+@pytest.fixture(scope="module")
+def waiting(served):
+    """A table at seat 0's first decision (for requests that must change nothing)."""
+    hub, client, key, _ = served
+    g = new_game(client, key, seed=17)
+    tok = token_of(g["links"]["0"])
+    return g, tok, wait_turn(client, tok, 0)
 
 
 # ---------------------------------------------------------------------- a hand against bots
@@ -266,11 +275,9 @@ def test_links_act_for_their_own_seat_only(served):
         ('{"action": "discard 5"}', 400, ""),
     ],
 )
-def test_bad_moves_are_refused_with_a_reason(served, body, status, words):
+def test_bad_moves_are_refused_with_a_reason(served, waiting, body, status, words):
     hub, client, key, _ = served
-    g = new_game(client, key, seed=17)
-    tok = token_of(g["links"]["0"])
-    v = wait_turn(client, tok, 0)
+    g, tok, v = waiting
     r = client.post(f"/api/t/{tok}/act", content=body, headers={"content-type": "application/json"})
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
@@ -278,11 +285,9 @@ def test_bad_moves_are_refused_with_a_reason(served, body, status, words):
     assert client.get(f"/api/t/{tok}/state").json()["version"] == v["version"]  # nothing applied
 
 
-def test_the_engines_reason_for_an_illegal_move(served):
+def test_the_engines_reason_for_an_illegal_move(served, waiting):
     hub, client, key, _ = served
-    g = new_game(client, key, seed=17)
-    tok = token_of(g["links"]["0"])
-    v = wait_turn(client, tok, 0)
+    g, tok, v = waiting
     gs = hub.table(g["id"]).gs
     illegal = next(a for a in range(8, 98) if gs.why_illegal(a))
     r = client.post(f"/api/t/{tok}/act", json={"action": illegal, "version": v["version"]})
@@ -592,3 +597,107 @@ def test_the_command_refuses_a_damaged_database(tmp_path, capsys):
     assert main(["table", "--db", str(bad), "--no-warm"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not a usable canasta table database" in err[0]
+
+
+# ---------------------------------------------------------------------- other tables
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"rules": "samba", "seats": ["human", "expert", "expert", "expert"]},
+        {"players": 6, "team_layout": "3x2", "seats": ["human"] + ["greedy"] * 5},
+        {"players": 5, "seats": ["human"] + ["expert"] * 4},
+        {"players": 2, "seats": ["human", "pimc:worlds=4"]},
+    ],
+)
+def test_every_table_shape_plays(served, settings):
+    hub, client, key, _ = served
+    g = new_game(client, key, seed=2, **settings)
+    tok = token_of(g["links"]["0"])
+    table = hub.table(g["id"])
+    v = client.get(f"/api/t/{tok}/state").json()
+    assert len(v["seats"]) == table.rules.players and len(v["teams"]) == table.rules.n_teams
+    if table.active_seat(0) is None:  # five players: this seat sits the hand out
+        assert v["mine"] is None and v["in_hand"] is False and v["legal"] == []
+        return
+    for _ in range(4):
+        v = wait_turn(client, tok, 0)
+        if v["hand"]["phase"] == "over":
+            break
+        assert [a["text"] for a in v["legal"]] == table.gs.legal_texts()
+        r = client.post(f"/api/t/{tok}/act", json=plain_move(v))
+        assert r.status_code == 200, r.text
+    if table.rules.sequences:  # Samba: the hand's natural cards carry their suits
+        labels = [c for grp in v["mine"]["cards"] if not grp["wild"] for c in grp["cards"]]
+        assert any(lab[-1] in "CDHS" for lab in labels)
+
+
+def test_bots_move_one_at_a_time_at_the_pace(tmp_path):
+    hub = make_hub(tmp_path / "t.sqlite3", pace=0.15)
+    client = TestClient(make_app(hub))
+    key = {"x-canasta-key": hub.store.owner_key()}
+    g = new_game(client, key, seed=5, seats=["human", "expert", "expert", "expert"])
+    tok = token_of(g["links"]["0"])
+    v = wait_turn(client, tok, 0)
+    client.post(f"/api/t/{tok}/act", json={"action": "draw", "version": v["version"]})
+    v = client.get(f"/api/t/{tok}/state").json()
+    discard = next(a for a in v["legal"] if a["text"].startswith("discard"))
+    v = client.post(f"/api/t/{tok}/act", json={"action": discard["id"], "version": v["version"]})
+    v = v.json()["view"]
+    steps = []
+    while v["hand"]["to_act"] != 0 and v["hand"]["phase"] != "over":
+        nxt = client.get(f"/api/t/{tok}/state", params={"since": v["version"], "wait": 5}).json()
+        steps.append((nxt["version"] - v["version"], len(nxt["log"]) - len(v["log"])))
+        v = nxt
+    # every wake-up shows one more move: the person sees the bots' moves one by one
+    assert len(steps) >= 6 and all(s == (1, 1) for s in steps), steps
+    hub.close()
+
+
+def test_a_whole_game_deals_the_next_hand_and_shows_p_win(tmp_path):
+    hub = make_hub(tmp_path / "t.sqlite3", equity=True, equity_games=8)
+    client = TestClient(make_app(hub))
+    key = {"x-canasta-key": hub.store.owner_key()}
+    g = new_game(client, key, seed=81, mode="game")
+    tok = token_of(g["links"]["0"])
+    assert client.post(f"/api/t/{tok}/next").status_code == 409  # the hand is not over
+    v = play_hand(client, tok, 0)
+    totals = v["games"]["totals"]
+    assert totals == v["end"]["score"]["score"] and not v["games"]["over"]
+    v = client.post(f"/api/t/{tok}/next").json()
+    assert v["hand"]["index"] == 1 and v["hand"]["phase"] != "over"
+    assert [t["score"] for t in v["teams"]] == totals  # the scores before hand 2
+    table = hub.table(g["id"])
+    assert table.hand.key == (81, 0, 1) and table.hand.cum == totals
+    # P(win the game) from the equity table (made once, in the background), with its interval
+    for _ in range(600):
+        pw = client.get(f"/api/t/{tok}/state").json()["games"]["p_win"]
+        if pw:
+            break
+        import time
+
+        time.sleep(0.5)
+    assert pw and len(pw) == 2
+    assert all(0 <= p["low"] <= p["p"] <= p["high"] <= 1 for p in pw)
+    assert hub.store.cached(hub.equity._key(table.rules)) is not None  # kept for next time
+    hub.close()
+
+
+def test_the_command_refuses_an_address_it_cannot_listen_on(tmp_path, capsys):
+    import socket
+
+    from sim.cli.main import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code = main(
+            ["table", "--db", str(tmp_path / "t.sqlite3"), "--no-warm", "--port", str(port)]
+        )
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot listen there" in err[0]
+    assert main(["table", "--host", "no such host", "--no-warm", "--db", str(tmp_path / "u")]) == 2
+    assert main(["table", "--pace", "nan"]) == 2 and main(["table", "--port", "70000"]) == 2

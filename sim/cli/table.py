@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
         warm.start([default_bot()])
     port = args.port or _free_port(args.host)
+    _check_listen(args.host, port)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     server = uvicorn.Server(
         uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False)
@@ -152,9 +153,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _free_port(host: str) -> int:
+def _socket(host: str):
     import socket
 
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+    return socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+
+
+def _free_port(host: str) -> int:
+    _check_listen(host, 0)
+    with _socket(host) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def _check_listen(host: str, port: int) -> None:
+    """One line (CanastaError) when the address cannot be listened on, before the server starts."""
+    import socket
+
+    from sim.core.errors import CanastaError
+
+    try:
+        with _socket(host) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except (OSError, OverflowError, UnicodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise CanastaError(
+            f"--host {host} --port {port}: cannot listen there ({why}); give another --port, "
+            "or --host 127.0.0.1"
+        ) from None

@@ -48,7 +48,7 @@ async function newGame(ev) {
     if (who === "you") { seats.push("human"); if (you < 0) you = s; }
     else if (who === "human") seats.push("human");
     else seats.push(knobs ? `${who}:${knobs}` : who);
-    names.push(r.querySelector("input.name").value.trim() || (who === "you" ? "You" : ""));
+    names.push(r.querySelector("input.name").value.trim());
   });
   const seed = $("seed").value.trim();
   const body = {
