@@ -75,6 +75,7 @@ COMMANDS = (
     "odds",
     "analyze",
     "review",
+    "mistakes",
     "equity",
     "report",
     "table",
