@@ -246,7 +246,11 @@ class Hub:
                 raise TableError(f"hand {idx + 1} is not over: nothing to review yet", 409)
             humans = table.settings.humans
             seed = (table.settings.seed + idx) % (2**40)
-            job = ReviewJob(table, idx, humans, self.config.review, seed)
+            equity = None
+            if table.settings.mode == "game" and self.config.equity:
+                got = self.equity.lookup(table.rules)  # P(win the game) lost per decision too
+                equity = got[0] if got else None
+            job = ReviewJob(table, idx, humans, self.config.review, seed, equity)
         if not job.reviewed:
             return None
         job.on_done = lambda j: self.store.save_review(table.id, j.idx, j.result, j.html)

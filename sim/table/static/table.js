@@ -399,18 +399,21 @@ function renderHint(hint) {
         hint.status === "waiting" ? "waiting for another analysis…" :
         `thinking… ${hint.rollouts} rollouts per action` + (hint.widest ? `, widest ±${hint.widest}` : "")),
         h("div", { class: "progress" }, h("div", { style: `width:${pctDone}%` })));
+  const withWin = hint.actions.some((r) => r.p_win);
   const rows = hint.actions.slice(0, 12).map((r, j) =>
     h("tr", { class: j === 0 ? "best" : "" },
       h("td", { class: "l" }, r.action),
       h("td", {}, pm(r.mean, r.ci[0], r.ci[1])),
       h("td", {}, j === 0 ? "best" : pm(r.loss, r.loss_ci[0], r.loss_ci[1])),
       h("td", {}, `${Math.round(100 * r.p_out)}%`),
+      withWin ? h("td", {}, r.p_win ? pct(r.p_win[0], r.p_win[1], r.p_win[2]) : "–") : null,
       h("td", {}, r.rollouts),
       h("td", {}, view.hand.to_act === view.you
         ? h("button", { onclick: () => send({ action: r.id, confirm: true }) }, "play") : "")));
   box.replaceChildren(head, rows.length ? h("div", { class: "scroll" }, h("table", { class: "data", id: "hint-table" },
     h("tr", {}, h("th", { class: "l" }, "action"), h("th", {}, "value [95%]"), h("th", {}, "loss [95%]"),
-      h("th", {}, "P(out)"), h("th", {}, "n"), h("th", {}, "")), rows)) : "");
+      h("th", {}, "P(out)"), withWin ? h("th", {}, "P(win game)") : null, h("th", {}, "n"),
+      h("th", {}, "")), rows)) : "");
 }
 
 // ---------------------------------------------------------------- review and replay
@@ -443,15 +446,19 @@ function renderReview(r, idx) {
     return;
   }
   const rv = r.review;
+  const withWin = rv.summary.some((s) => s.p_win_lost !== undefined && s.p_win_lost !== null);
+  const heads = ["team", "decisions", "?!", "?", "??", "skill lost ± 95%", "luck ± 95%", "result"];
+  if (withWin) heads.push("P(win) lost, % ± 95%");
   const summary = h("table", { class: "data", id: "review-summary" },
-    h("tr", {}, ["team", "decisions", "?!", "?", "??", "skill lost ± 95%", "luck ± 95%", "result"].map((x, i) =>
-      h("th", { class: i === 0 ? "l" : "" }, x))),
+    h("tr", {}, heads.map((x, i) => h("th", { class: i === 0 ? "l" : "" }, x))),
     rv.summary.map((s) => h("tr", {},
       h("td", { class: "l" }, `team ${s.team} (seats ${s.seats})`),
       h("td", {}, s.decisions), h("td", {}, s.doubtful), h("td", {}, s.mistakes), h("td", {}, s.blunders),
       h("td", {}, `${Math.round(s.skill_lost)} ± ${Math.round(s.skill_half)}`),
       h("td", {}, `${Math.round(s.luck)} ± ${Math.round(s.luck_half)}`),
-      h("td", {}, s.result))));
+      h("td", {}, s.result),
+      withWin ? h("td", {}, s.p_win_lost === undefined ? "–" :
+        `${s.p_win_lost.toFixed(1)} ± ${s.p_win_lost_half.toFixed(1)}`) : null)));
   const decisions = rv.decisions.filter((d) => d.legal > 1);
   const table = h("table", { class: "data", id: "review-decisions" },
     h("tr", {}, ["turn", "played", "best", "lost [95%]", "mark"].map((x, i) =>
