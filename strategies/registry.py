@@ -29,7 +29,16 @@ import numpy as np
 from numba import njit
 
 from sim.core.errors import CanastaError
-from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
+from strategies import (
+    expert,
+    expert_v1,
+    greedy,
+    heuristic,
+    patient,
+    pile_control,
+    random_play,
+    tunable,
+)
 from strategies.tuned import table_knobs
 
 MAX_KNOBS = 24
@@ -42,6 +51,7 @@ STRATEGIES: dict[str, ModuleType] = {
     "pile-control": pile_control,
     "expert": expert,
     "tunable": tunable,
+    "expert-v1": expert_v1,
 }
 
 # the compiled decision functions, by name (several strategies may share one)
