@@ -27,7 +27,7 @@ def token_of(link: str) -> str:
     return link.rsplit("/", 1)[1]
 
 
-def wait_turn(client, token: str, seat: int, timeout: float = 60.0) -> dict:
+def wait_turn(client, token: str, seat: int, timeout: float = 900.0) -> dict:
     """The seat's view once it is to act or the hand is over (bots play meanwhile)."""
     t0 = time.monotonic()
     v = client.get(f"/api/t/{token}/state").json()

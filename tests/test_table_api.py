@@ -366,7 +366,7 @@ def test_a_hint_ranks_every_legal_action_with_intervals(served):
     job = client.post(f"/api/t/{tok}/hint").json()
     assert job["status"] in ("waiting", "running", "done")
     job = hub.hints[hub._hint_key(hub.table(g["id"]), 0)]
-    assert job.wait(120)
+    assert job.wait(900)
     h = client.get(f"/api/t/{tok}/hint").json()
     assert h["status"] == "done" and h["progress"] == 1.0
     assert sorted(r["id"] for r in h["actions"]) == sorted(a["id"] for a in v["legal"])
@@ -388,7 +388,7 @@ def test_the_tutor_warns_before_a_costly_move_and_lets_it_be_taken_back(served):
     client.post(f"/api/t/{tok}/act", json={"action": "draw", "version": v["version"]})
     v = client.get(f"/api/t/{tok}/state").json()
     client.post(f"/api/t/{tok}/hint")
-    hub.hints[hub._hint_key(table, 0)].wait(120)
+    hub.hints[hub._hint_key(table, 0)].wait(900)
     rows = client.get(f"/api/t/{tok}/hint").json()["actions"]
     bad = next(r for r in reversed(rows) if r["loss_ci"][0] > 1)
     r = client.post(f"/api/t/{tok}/act", json={"action": bad["id"], "version": v["version"]})
@@ -435,7 +435,7 @@ def test_review_replay_and_export_of_a_finished_hand(served, finished):
     table = hub.table(g["id"])
     job = hub.review(table, 0)
     if job is not None:
-        job.finished.wait(300)
+        job.finished.wait(900)
     r = client.get(f"/api/t/{tok}/review/1").json()
     assert r["status"] == "done", r
     rv = r["review"]
@@ -497,7 +497,7 @@ def test_games_list_and_statistics(served, finished):
     g, tok, v = finished
     job = hub.review(hub.table(g["id"]), 0)
     if job is not None:
-        job.finished.wait(300)
+        job.finished.wait(900)
     games = client.get("/api/games", headers=key).json()["games"]
     mine = next(x for x in games if x["id"] == g["id"])
     assert mine["status"] == "over" and mine["settings"]["seed"] == 5

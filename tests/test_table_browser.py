@@ -107,7 +107,7 @@ def _no_sideways_scroll(page) -> None:
     assert width <= page.viewport_size["width"] + 1, f"page is {width} px wide"
 
 
-def _my_turn_or_over(page, seat: int, timeout: float = 60_000) -> str:
+def _my_turn_or_over(page, seat: int, timeout: float = 900_000) -> str:
     page.wait_for_function(
         f"document.body.dataset.phase === 'over' || document.body.dataset.toAct === '{seat}'",
         timeout=timeout,
@@ -153,16 +153,19 @@ def _start_game(page, base: str, hub, seed: int, seats: list[str] | None = None)
 def test_a_person_plays_a_hand_by_clicking_then_reviews_and_replays(browser, server, shots):
     base, hub = server
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(120_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     _start_game(page, base, hub, seed=11)
-    page.wait_for_selector("#felt .seat")
+    page.wait_for_selector("#felt .seat", timeout=900_000)
     decisions, hinted = 0, False
     while _my_turn_or_over(page, 0) != "over":
         if not hinted and page.evaluate("view.legal.length") > 1:
             page.click("#hint-button")
-            page.wait_for_selector("#hint-table")
-            page.wait_for_function("document.querySelector('#hint-progress') === null")
+            page.wait_for_selector("#hint-table", timeout=900_000)  # a cold cache compiles
+            page.wait_for_function(
+                "document.querySelector('#hint-progress') === null", timeout=900_000
+            )
             rows = page.locator("#hint-table tr").count()
             assert rows == page.evaluate("Math.min(view.legal.length, 12)") + 1
             page.screenshot(path=str(shots / "table-hint-1400.png"), full_page=True)
@@ -174,7 +177,7 @@ def test_a_person_plays_a_hand_by_clicking_then_reviews_and_replays(browser, ser
     assert hinted and decisions > 5
     assert "The hand is over" in page.inner_text("#end-title")
     page.click("#open-review")
-    page.wait_for_selector("#review-summary", timeout=300_000)
+    page.wait_for_selector("#review-summary", timeout=900_000)
     assert page.locator("#review-decisions tr").count() > 1
     page.click("#open-replay")
     page.wait_for_selector("#replay-step")
@@ -195,6 +198,7 @@ def test_a_person_plays_a_hand_by_clicking_then_reviews_and_replays(browser, ser
     page.screenshot(path=str(shots / "table-review-1400.png"), full_page=True)
     _no_sideways_scroll(page)
     phone = browser.new_page(viewport={"width": 420, "height": 900})
+    phone.set_default_timeout(120_000)
     phone.goto(page.url)
     phone.wait_for_selector("#end-title")
     phone.click("#open-replay")
@@ -212,6 +216,8 @@ def test_two_people_at_one_table(browser, server, shots):
     base, hub = server
     host = browser.new_context(viewport={"width": 1400, "height": 1000})
     guest = browser.new_context(viewport={"width": 420, "height": 900})
+    host.set_default_timeout(120_000)
+    guest.set_default_timeout(120_000)
     a = host.new_page()
     _start_game(a, base, hub, seed=12, seats=["you", "expert", "human", "expert"])
     a.wait_for_selector("#new-links input")
