@@ -363,13 +363,17 @@ def analyze(
     infer_tries: int = 100,
     equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
     progress: bool | None = None,
+    on_batch: Callable[[int, float], None] | None = None,
 ) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
     with ``until_ci``).  ``strategies``: one spec for every seat or one per seat.  ``infer``: a
     model strategy; worlds then agree with each opponent's last discard under it (up to
     ``infer_tries`` redraws).  ``equity(us_total, them_total)``: P(the viewer's team wins the
-    game) from cumulative scores after the hand (arrays), which adds p_win columns.  Returns the
+    game) from cumulative scores after the hand (arrays), which adds p_win columns.
+    ``on_batch(rollouts, widest)``: called after each batch with the rollouts per action done so
+    far and the widest half-width of a difference still open (inf without ``until_ci``); what
+    it raises stops the analysis (a progress display, a cancel button).  Returns the
     table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
     rollouts, until_ci, jobs, seed, infer_tries = _check_args(
         rollouts, until_ci, jobs, seed, infer_tries
@@ -407,6 +411,8 @@ def analyze(
             bar.update(size * int(sel.sum()))
             if until_ci is not None:
                 worst = _eliminate(us - them, n, active, until_ci)
+            if on_batch is not None:
+                on_batch(start, worst)
     finally:
         bar.close()
         if pool is not None:

@@ -26,6 +26,7 @@ EPILOG = """examples:
   canasta compare expert greedy --until-ci 10
   canasta tune expert --rules classic --players 6 --budget 400000 --seed 17
   canasta report runs/x -o report.html
+  canasta table                                   play in the browser against the lab's players
   canasta warmup                                  compile the game core once, ahead of time
 """
 
@@ -77,6 +78,7 @@ COMMANDS = (
     "mistakes",
     "equity",
     "report",
+    "table",
     "warmup",
 )
 
