@@ -89,7 +89,9 @@ def _pos(**changes: str) -> str:
         lines.append(ln)
     for k, v in changes.items():
         if k not in seen and v is not None:
-            lines.append(f"{k.replace('_', ' ', 1) if k.startswith(('melds_', 'known_', 'last_turn_', 'red3_')) else k}: {v}")
+            lines.append(
+                f"{k.replace('_', ' ', 1) if k.startswith(('melds_', 'known_', 'last_turn_', 'red3_')) else k}: {v}"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -289,18 +291,38 @@ def cli_cases() -> list[Case]:
     ):
         text = _pos(**{key: value})
         for base in (AN, ODDS):
-            add(Case("1 traceback", f"{base[0]} pos {key}={value[:12]}", base, files={"pos.txt": text}))
+            add(
+                Case(
+                    "1 traceback",
+                    f"{base[0]} pos {key}={value[:12]}",
+                    base,
+                    files={"pos.txt": text},
+                )
+            )
     meld = _pos(phase="meld", pending=str(2**70))
     for base in (AN, ODDS):
         add(Case("1 traceback", f"{base[0]} pending 2**70", base, files={"pos.txt": meld}))
     for base in SET_SLOTS:
         for s in ("players=6", "team_layout=3x2", "players=4", "name=german"):
             add(Case("1 traceback", f"{base[0]} --set {s}", [*base, "--set", s]))
-    add(Case("1 traceback", "record set players", RVF, files={"record.txt": "set: players=6\n" + RECORD}))
-    add(Case("1 traceback", "record set team_layout", RVF, files={"record.txt": "set: team_layout=3x2\n" + RECORD}))
+    add(
+        Case(
+            "1 traceback",
+            "record set players",
+            RVF,
+            files={"record.txt": "set: players=6\n" + RECORD},
+        )
+    )
+    add(
+        Case(
+            "1 traceback",
+            "record set team_layout",
+            RVF,
+            files={"record.txt": "set: team_layout=3x2\n" + RECORD},
+        )
+    )
     for name in (
         "eq_trunc",
-        "eq_dtype",
         "eq_pandasjson",
         "eq_json",
         "eq_target",
@@ -348,8 +370,10 @@ def cli_cases() -> list[Case]:
     add(Case("3 silent", "odds ''", ["odds", ""]))
     # player counts
     for cmd in (CMP, SWP):
-        for n in ("0", "-1", "5", "7", "3"):
+        for n in ("0", "-1", "7", "3"):
             add(Case("3 silent", f"{cmd[0]} --players {n}", [*cmd, "--players", n]))
+        # five players are two teams (four play each hand): a valid comparison
+        add(Case("3 silent", f"{cmd[0]} --players 5", [*cmd, "--players", "5"], expect="accept"))
     for base, opt in (
         (["rules", "classic"], "--players"),
         (PLAY, "--players"),
@@ -376,41 +400,182 @@ def cli_cases() -> list[Case]:
     add(Case("3 silent", "compare max<hands", [*CMP, "--until-ci", "5", "--max-hands", "4"]))
     add(Case("3 silent", "sweep --max-hands w/o until-ci", [*SWP, "--max-hands", "50"]))
     add(Case("3 silent", "simulate --resume w/o folder", [*SIM, "--resume"]))
-    add(Case("3 silent", "simulate --log-detail 0 rate", [*SIM, "--log-detail", "basic", "--log-decisions", "0"]))
+    add(
+        Case(
+            "3 silent",
+            "simulate --log-detail 0 rate",
+            [*SIM, "--log-detail", "basic", "--log-decisions", "0"],
+        )
+    )
     add(Case("3 silent", "equity --low >= target", [*EQ, "--low", "5000"]))
-    add(Case("3 silent", "tune --vs itself", [*TUNE, "--vs", "expert"]))
+    add(Case("3 silent", "tune --vs itself", [*TUNE, "--vs", "expert"], expect="accept"))
     add(Case("3 silent", "tune --vs twice", [*TUNE, "--vs", "greedy", "greedy"]))
-    add(Case("3 silent", "tune --knob unknown", [*TUNE, "--knob", "nope=0:1", "--knob", "freeze_when=0:2"]))
-    add(Case("3 silent", "tune --knob lo=hi", [*TUNE, "--knob", "open_threshold=5:5", "--knob", "freeze_when=0:2"]))
-    add(Case("3 silent", "tune --knob outside range", [*TUNE, "--knob", "freeze_when=0:5", "--knob", "open_threshold=0:50"]))
-    add(Case("3 silent", "tune --knob negative", [*TUNE, "--knob", "hold_melds=-3:1", "--knob", "open_threshold=0:50"]))
-    add(Case("3 silent", "tune --knob trailing", [*TUNE, "--knob", "open_threshold=0:50:", "--knob", "freeze_when=0:2"]))
-    add(Case("3 silent", "sweep --knob out of range", ["sweep", "tunable", "--knob", "freeze_when=0,5", "--vs", "expert", "--hands", "10", "--jobs", "1"]))
-    add(Case("3 silent", "sweep --knob trailing ,", ["sweep", "tunable", "--knob", "open_threshold=50,", "--vs", "expert", "--hands", "10", "--jobs", "1"]))
-    add(Case("3 silent", "sweep --knob empty value", ["sweep", "tunable", "--knob", "open_threshold=", "--vs", "expert", "--hands", "10", "--jobs", "1"]))
-    add(Case("3 silent", "compare same spec", ["compare", "expert", "expert:", "--hands", "10", "--jobs", "1"]))
+    add(
+        Case(
+            "3 silent",
+            "tune --knob unknown",
+            [*TUNE, "--knob", "nope=0:1", "--knob", "freeze_when=0:2"],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "tune --knob lo=hi",
+            [*TUNE, "--knob", "open_threshold=5:5", "--knob", "freeze_when=0:2"],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "tune --knob outside range",
+            [*TUNE, "--knob", "freeze_when=0:5", "--knob", "open_threshold=0:50"],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "tune --knob negative",
+            [*TUNE, "--knob", "hold_melds=-3:1", "--knob", "open_threshold=0:50"],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "tune --knob trailing",
+            [*TUNE, "--knob", "open_threshold=0:50:", "--knob", "freeze_when=0:2"],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "sweep --knob out of range",
+            [
+                "sweep",
+                "tunable",
+                "--knob",
+                "freeze_when=0,5",
+                "--vs",
+                "expert",
+                "--hands",
+                "10",
+                "--jobs",
+                "1",
+            ],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "sweep --knob trailing ,",
+            [
+                "sweep",
+                "tunable",
+                "--knob",
+                "open_threshold=50,",
+                "--vs",
+                "expert",
+                "--hands",
+                "10",
+                "--jobs",
+                "1",
+            ],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "sweep --knob empty value",
+            [
+                "sweep",
+                "tunable",
+                "--knob",
+                "open_threshold=",
+                "--vs",
+                "expert",
+                "--hands",
+                "10",
+                "--jobs",
+                "1",
+            ],
+        )
+    )
+    add(
+        Case(
+            "3 silent",
+            "compare same spec",
+            ["compare", "expert", "expert:", "--hands", "10", "--jobs", "1"],
+        )
+    )
     # specs in every slot
     for base, where in SPEC_SLOTS:
         for label, spec in BAD_SPECS:
-            argv = ([base[0], spec, *base[1:]] if where == "positional" else [*base, spec])
-            add(Case("3 silent", f"{base[0]} {base[-1] if where is None else 'STRATEGY'} {label}", argv))
+            argv = [base[0], spec, *base[1:]] if where == "positional" else [*base, spec]
+            add(
+                Case(
+                    "3 silent",
+                    f"{base[0]} {base[-1] if where is None else 'STRATEGY'} {label}",
+                    argv,
+                )
+            )
     # equity tables of another table
     for name, what in (("eq10000", "target"), ("eqsamba", "rules"), ("eq3teams", "teams")):
         for base in (AN, RV):
-            add(Case("3 silent", f"{base[0]} --equity {what}", [*base, "--equity", "{d}/" + name + ".parquet"]))
+            add(
+                Case(
+                    "3 silent",
+                    f"{base[0]} --equity {what}",
+                    [*base, "--equity", "{d}/" + name + ".parquet"],
+                )
+            )
     # hand records: a field given twice, other duplicates
-    for fieldline in ("rules: german", "players: 6", "key: seed=1 game=0 hand=0", "dealer: 1", "scores: 0 0", "strategies: greedy"):
-        first = {"rules": "rules: classic", "players": "players: 4", "key": "key: seed=7 game=0 hand=0", "dealer": "dealer: 0", "scores": "scores: 0 0", "strategies": "strategies: expert"}
+    for fieldline in (
+        "rules: german",
+        "players: 6",
+        "key: seed=1 game=0 hand=0",
+        "dealer: 1",
+        "scores: 0 0",
+        "strategies: greedy",
+    ):
+        first = {
+            "rules": "rules: classic",
+            "players": "players: 4",
+            "key": "key: seed=7 game=0 hand=0",
+            "dealer": "dealer: 0",
+            "scores": "scores: 0 0",
+            "strategies": "strategies: expert",
+        }
         name = fieldline.split(":")[0]
-        text = RECORD if name in ("rules", "players", "key") else RECORD.replace("actions:", first[name] + "\nactions:")
-        add(Case("3 silent", f"record {name} twice", RVF, files={"record.txt": text.replace("actions:", fieldline + "\nactions:")}))
+        text = (
+            RECORD
+            if name in ("rules", "players", "key")
+            else RECORD.replace("actions:", first[name] + "\nactions:")
+        )
+        add(
+            Case(
+                "3 silent",
+                f"record {name} twice",
+                RVF,
+                files={"record.txt": text.replace("actions:", fieldline + "\nactions:")},
+            )
+        )
     # impossible positions
     for label, text in (
         ("canastas_this_turn 20", _pos(phase="meld", canastas_this_turn="20")),
         ("canastas_this_turn -1", _pos(phase="meld", canastas_this_turn="-1")),
-        ("opened no melds", _pos(melds_us=None, melds_them=None, opened="us them", stock="54", hand_sizes="10 8 11 9")),
-        ("last_turn took 500 K", _pos(last_turn_3="take pair | took " + " ".join(["K"] * 500) + " | discard 9")),
-        ("last_turn melded 9 sevens", _pos(last_turn_3="draw | melded " + " ".join(["7"] * 9) + " | discard 9")),
+        (
+            "opened no melds",
+            _pos(
+                melds_us=None, melds_them=None, opened="us them", stock="54", hand_sizes="10 8 11 9"
+            ),
+        ),
+        (
+            "last_turn took 500 K",
+            _pos(last_turn_3="take pair | took " + " ".join(["K"] * 500) + " | discard 9"),
+        ),
+        (
+            "last_turn melded 9 sevens",
+            _pos(last_turn_3="draw | melded " + " ".join(["7"] * 9) + " | discard 9"),
+        ),
         ("pending 2**20", _pos(phase="meld", pending=str(2**20))),
         ("pending negative", _pos(phase="meld", pending="-5")),
         ("turn negative", _pos(turn="-1")),
@@ -421,17 +586,55 @@ def cli_cases() -> list[Case]:
         ("bom", "\ufeff" + POS_TEXT),
     ):
         expect = "accept" if label == "bom" else "refuse"
-        add(Case("3 silent" if expect == "refuse" else "4 message", f"analyze pos {label}", AN, files={"pos.txt": text}, expect=expect))
+        add(
+            Case(
+                "3 silent" if expect == "refuse" else "4 message",
+                f"analyze pos {label}",
+                AN,
+                files={"pos.txt": text},
+                expect=expect,
+            )
+        )
     # analyze --until-ci '=' on eliminated actions is checked by tests (needs real rollouts)
 
+    # a damaged pandas schema (dtype 'ij464'): the table is read by its arrow types
+    for base in (AN, RV):
+        argv = [*base, "--equity", "{d}/eq_dtype.parquet"]
+        add(Case("1 traceback", f"{base[0]} --equity eq_dtype", argv, expect="accept"))
+
     # ---- 4. messages
-    add(Case("4 message", "analyze multi-knob spec", [*AN, "--strategies", GOOD_MULTI], expect="accept"))
-    add(Case("4 message", "review --continue-with multi-knob", [*RV, "--continue-with", GOOD_MULTI], expect="accept"))
+    add(
+        Case(
+            "4 message",
+            "analyze multi-knob spec",
+            [*AN, "--strategies", GOOD_MULTI],
+            expect="accept",
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "review --continue-with multi-knob",
+            [*RV, "--continue-with", GOOD_MULTI],
+            expect="accept",
+        )
+    )
     add(Case("4 message", "odds multi-knob", [*ODDS, "--strategies", GOOD_MULTI], expect="accept"))
-    add(Case("4 message", "review --infer multi-knob", [*RV, "--infer", GOOD_MULTI], expect="accept"))
-    add(Case("4 message", "review --continue-with pimc", [*RV, "--continue-with", "pimc"], needle="--continue-with", forbid=("--strategies", "unknown strategy")))
+    add(
+        Case(
+            "4 message", "review --infer multi-knob", [*RV, "--infer", GOOD_MULTI], expect="accept"
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "review --continue-with pimc",
+            [*RV, "--continue-with", "pimc"],
+            needle="--continue-with",
+            forbid=("--strategies", "unknown strategy"),
+        )
+    )
     for argv in (
-        [*TUNE, "--vs", "pimc"],
         ["tune", "pimc", "--budget", "100000", "--jobs", "1"],
         [*ODDS, "--strategies", "pimc"],
         [*AN, "--strategies", "pimc"],
@@ -439,22 +642,103 @@ def cli_cases() -> list[Case]:
         [*RV, "--infer", "pimc"],
         ["sweep", "pimc", "--knob", "worlds=4,8", "--vs", "expert", "--hands", "10", "--jobs", "1"],
     ):
-        add(Case("4 message", " ".join(argv[:1] + argv[-2:]) + " search player", argv, forbid=("unknown strategy",)))
-    add(Case("4 message", "review --strategies pimc", [*RV, "--strategies", "pimc"], expect="accept"))
-    add(Case("4 message", "unknown strategy lists search players", [*TUNE, "--vs", "nosuch"], needle="pimc"))
-    add(Case("4 message", "odds unknown lists search players", [*ODDS, "--strategies", "nosuch"], needle="pimc"))
+        add(
+            Case(
+                "4 message",
+                " ".join(argv[:1] + argv[-2:]) + " search player",
+                argv,
+                forbid=("unknown strategy",),
+            )
+        )
+    add(
+        Case(
+            "4 message", "review --strategies pimc", [*RV, "--strategies", "pimc"], expect="accept"
+        )
+    )
+    add(Case("4 message", "tune --vs pimc", [*TUNE, "--vs", "pimc"], expect="accept"))
+    add(
+        Case(
+            "4 message",
+            "unknown strategy lists search players",
+            [*TUNE, "--vs", "nosuch"],
+            needle="pimc",
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "odds unknown lists its strategies",
+            [*ODDS, "--strategies", "nosuch"],
+            needle="choose from random",
+        )
+    )
     for cmd, base in BASES.items():
-        add(Case("4 message", f"{cmd} unrecognised", [*base, "--frobnicate"], needle=f"canasta {cmd}: error:"))
+        add(
+            Case(
+                "4 message",
+                f"{cmd} unrecognised",
+                [*base, "--frobnicate"],
+                needle=f"canasta {cmd}: error:",
+            )
+        )
         add(Case("4 message", f"{cmd} extra positional", [*base, "extra1", "extra2"]))
-    add(Case("4 message", "analyze dir", ["analyze", "{d}/adir"], forbid=("not found",), needle="folder"))
-    add(Case("4 message", "odds --position dir", ["odds", "--position", "{d}/adir"], forbid=("not found",), needle="folder"))
-    add(Case("4 message", "review dir", ["review", "{d}/adir"], forbid=("no such file",), needle="folder"))
-    add(Case("4 message", "play --deck dir", ["play", "--deck", "{d}/adir"], forbid=("not found",), needle="folder"))
+    add(
+        Case(
+            "4 message",
+            "analyze dir",
+            ["analyze", "{d}/adir"],
+            forbid=("not found",),
+            needle="folder",
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "odds --position dir",
+            ["odds", "--position", "{d}/adir"],
+            forbid=("not found",),
+            needle="folder",
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "review dir",
+            ["review", "{d}/adir"],
+            forbid=("no such file",),
+            needle="folder",
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "play --deck dir",
+            ["play", "--deck", "{d}/adir"],
+            forbid=("not found",),
+            needle="folder",
+        )
+    )
     add(Case("4 message", "analyze empty file", ["analyze", "{d}/empty.txt"]))
     add(Case("4 message", "review empty file", ["review", "{d}/empty.txt"]))
     add(Case("4 message", "play --deck empty", ["play", "--deck", "{d}/empty.txt"]))
-    add(Case("4 message", "record bom", RVF, files={"record.txt": "\ufeff" + RECORD.replace("draw\n", "")}, forbid=("unknown field",)))
-    add(Case("4 message", "deck bom", ["play", "--deck", "{d}/deck.txt"], files={"deck.txt": "\ufeffAS"}, forbid=("\ufeff",)))
+    add(
+        Case(
+            "4 message",
+            "record bom",
+            RVF,
+            files={"record.txt": "\ufeff" + RECORD.replace("draw\n", "")},
+            forbid=("unknown field",),
+        )
+    )
+    add(
+        Case(
+            "4 message",
+            "deck bom",
+            ["play", "--deck", "{d}/deck.txt"],
+            files={"deck.txt": "\ufeffAS"},
+            forbid=("\ufeff",),
+        )
+    )
     add(Case("4 message", "review -o dev/full checked first", [*RV, "-o", "/dev/full"]))
     add(Case("4 message", "review -o read-only folder", [*RV, "-o", "/proc/r.html"]))
     add(Case("4 message", "tune --out read-only", [*TUNE, "--out", "/proc/t.json"]))
@@ -481,7 +765,10 @@ def cli_cases() -> list[Case]:
         ("record set twice", "set: go_out_bonus=1\nset: go_out_bonus=2\n" + RECORD),
         ("record strategies trailing", RECORD.replace("actions:", "strategies: expert,\nactions:")),
         ("record strategies nosuch", RECORD.replace("actions:", "strategies: nosuch\nactions:")),
-        ("record strategies 3 of 4", RECORD.replace("actions:", "strategies: expert,greedy,random\nactions:")),
+        (
+            "record strategies 3 of 4",
+            RECORD.replace("actions:", "strategies: expert,greedy,random\nactions:"),
+        ),
         ("record empty action", RECORD.replace("draw", "draw;;discard 5")),
         ("record deck and key", RECORD.replace("actions:", "deck: AS\nactions:")),
         ("record nothing", "# nothing\n"),
@@ -507,13 +794,32 @@ def cli_cases() -> list[Case]:
         add(Case("4 message", label, AN, files={"pos.txt": text}, forbid=RAW_TEXTS))
 
     # ---- 5. nothing written when a command fails before work starts
-    add(Case("5 output", "simulate openspiel bot at start", [*SIM, "--strategies", "openspiel-ismcts,expert"]))
-    add(Case("5 output", "simulate ismcts iters 1e9", [*SIM, "--strategies", "ismcts:iters=1e9,expert"]))
+    add(
+        Case(
+            "5 output",
+            "simulate openspiel bot at start",
+            [*SIM, "--strategies", "openspiel-ismcts,expert"],
+        )
+    )
+    add(
+        Case(
+            "5 output",
+            "simulate ismcts iters 1e9",
+            [*SIM, "--strategies", "ismcts:iters=1e9,expert"],
+        )
+    )
     add(Case("5 output", "simulate bad rules for engine", [*SIM, "--set", "hand_size=30"]))
     # ---- 8. unbounded
     add(Case("8 unbounded", "record 60MB actions", RVF, files={"record.txt": "BIG"}))
     add(Case("8 unbounded", "pos 60MB", AN, files={"pos.txt": "BIGPOS"}))
-    add(Case("8 unbounded", "deck 60MB", ["play", "--deck", "{d}/deck.txt"], files={"deck.txt": "BIGDECK"}))
+    add(
+        Case(
+            "8 unbounded",
+            "deck 60MB",
+            ["play", "--deck", "{d}/deck.txt"],
+            files={"deck.txt": "BIGDECK"},
+        )
+    )
     return c
 
 
@@ -594,13 +900,14 @@ def api_cases() -> list[Case]:
     api("paired_rollouts(None)", lambda d: an.paired_rollouts(None))
     api("equity_table('classic')", lambda d: eq.equity_table("classic", four, step=2500, games=2))
     api("equity_table(strategies=None)", lambda d: eq.equity_table(classic, None, step=2500))
-    api("equity_table(strategies='expert')", lambda d: eq.equity_table(classic, "expert", step=2500))
+    api(
+        "equity_table(strategies='expert')", lambda d: eq.equity_table(classic, "expert", step=2500)
+    )
     api("equity_table(3 strategies)", lambda d: eq.equity_table(classic, ["expert"] * 3, step=2500))
     api("equity_table(step=nan)", lambda d: eq.equity_table(classic, four, step=math.nan))
     api("equity_table(low=None)", lambda d: eq.equity_table(classic, four, low=None))
     for name in (
         "eq_trunc",
-        "eq_dtype",
         "eq_pandasjson",
         "eq_json",
         "eq_target",
@@ -616,7 +923,9 @@ def api_cases() -> list[Case]:
     api("load_equity(team=9)", lambda d: eq.load_equity(d / "eq.parquet", team=9))
     api("load_equity(team='x')", lambda d: eq.load_equity(d / "eq.parquet", team="x"))
     api("Equity(None)", lambda d: eq.Equity(None))
-    api("Equity(frame w/o columns)", lambda d: eq.Equity(__import__("pandas").DataFrame({"a": [1]})))
+    api(
+        "Equity(frame w/o columns)", lambda d: eq.Equity(__import__("pandas").DataFrame({"a": [1]}))
+    )
     api("hand_by_key(None rules)", lambda d: rv.hand_by_key(None, four, 0))
     api("hand_by_key('classic')", lambda d: rv.hand_by_key("classic", four, 0))
     api("hand_by_key(strategies=None)", lambda d: rv.hand_by_key(classic, None, 0))
@@ -624,7 +933,6 @@ def api_cases() -> list[Case]:
     api("hand_by_key(3 seats)", lambda d: rv.hand_by_key(classic, ["expert"] * 3, 0))
     api("hand_by_key(nosuch)", lambda d: rv.hand_by_key(classic, ["nosuch"] * 4, 0))
     api("hand_by_key(seed=nan)", lambda d: rv.hand_by_key(classic, four, math.nan))
-    api("review(None)", lambda d: rv.review(None, None, None))
     api("seats_arg(None)", lambda d: rv.seats_arg(None, classic))
     api("seats_arg('')", lambda d: rv.seats_arg("", classic))
     api(
@@ -659,21 +967,24 @@ def api_cases() -> list[Case]:
     )
     api("tune space=5", lambda d: tu.tune("expert", classic, ["greedy"], 10**5, space=5))
     api("tune opponents=None", lambda d: tu.tune("expert", classic, None, 10**5))
-    api("tune opponents='greedy'", lambda d: tu.tune("expert", classic, "greedy", 10**5, jobs=1))
     api("tune strategy=None", lambda d: tu.tune(None, classic, ["greedy"], 10**5))
-    api("tune rules=None", lambda d: tu.tune("expert", None, ["greedy"], 10**5))
     api("tune rules=5", lambda d: tu.tune("expert", 5, ["greedy"], 10**5))
-    api("tune vs pimc", lambda d: tu.tune("expert", classic, ["pimc"], 10**5, jobs=1))
+    api("tune strategy=pimc", lambda d: tu.tune("pimc", classic, ["greedy"], 10**5, jobs=1))
     api("parse_knob_ranges(None)", lambda d: tu.parse_knob_ranges(None, "expert"))
     api("parse_knob_ranges([5])", lambda d: tu.parse_knob_ranges([5], "expert"))
     api("RuleSet.preset(players=x)", lambda d: RuleSet.preset("classic", "x"))
     api("RuleSet.preset(None)", lambda d: RuleSet.preset(None))
     api("RuleSet.preset(players=6 twice)", lambda d: RuleSet.preset("classic", 4, players=6))
-    api("RuleSet.preset(team_layout twice)", lambda d: RuleSet.preset("classic", 6, "2x3", team_layout="3x2"))
+    api(
+        "RuleSet.preset(team_layout twice)",
+        lambda d: RuleSet.preset("classic", 6, "2x3", team_layout="3x2"),
+    )
     api("RuleSet.preset(bad override)", lambda d: RuleSet.preset("classic", 4, nope=1))
-    api("RuleSet.preset(go_out_bonus='x')", lambda d: RuleSet.preset("classic", 4, go_out_bonus="x"))
+    api(
+        "RuleSet.preset(go_out_bonus='x')", lambda d: RuleSet.preset("classic", 4, go_out_bonus="x")
+    )
     api("RuleSet.from_dict(None)", lambda d: RuleSet.from_dict(None))
-    api("RuleSet.from_dict({})", lambda d: RuleSet.from_dict({}))
+    api("RuleSet.from_dict([])", lambda d: RuleSet.from_dict([]))
     from reports.hand_file import read_hand_file
 
     api("read_hand_file(None)", lambda d: read_hand_file(None))
@@ -683,12 +994,15 @@ def api_cases() -> list[Case]:
     from reports.sweep import sweep
 
     api("compare(None)", lambda d: compare(None))
-    api("compare rules players=0", lambda d: compare(["expert", "greedy"], rules="classic", players=0) if "players" in compare.__code__.co_varnames else (_ for _ in ()).throw(WorkStarted()))
+    api("compare rules=''", lambda d: compare(["expert", "greedy"], rules=""))
     api("round_robin(None)", lambda d: round_robin(None))
     api("sweep(None)", lambda d: sweep(None, {"open_threshold": [1, 2]}, "expert"))
     api("sweep knobs None", lambda d: sweep("tunable", None, "expert"))
     api("sweep opponent None", lambda d: sweep("tunable", {"open_threshold": [1, 2]}, None))
-    api("sweep knob value nan", lambda d: sweep("tunable", {"open_threshold": [math.nan, 2]}, "expert"))
+    api(
+        "sweep knob value nan",
+        lambda d: sweep("tunable", {"open_threshold": [math.nan, 2]}, "expert"),
+    )
     api("sweep knob outside", lambda d: sweep("tunable", {"freeze_when": [0, 5]}, "expert"))
     from strategies.registry import knob_values, parse_spec
 
@@ -846,7 +1160,9 @@ def _run_cli(case: Case, d: Path, before: dict) -> tuple[bool, str]:
         problems.append(f"says {bad[0]!r}")
     after = _snapshot(d)
     if after != before:
-        new = sorted(set(after) - set(before)) or sorted(k for k in after if after[k] != before.get(k))
+        new = sorted(set(after) - set(before)) or sorted(
+            k for k in after if after[k] != before.get(k)
+        )
         problems.append(f"wrote {new[:3]}")
     if problems:
         return False, "; ".join(problems) + f" :: {line[:220]}"

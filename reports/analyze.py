@@ -134,10 +134,16 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
     """The decision of a typed position (sim.play.position.Position) of its viewer (``me`` must
     be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    from reports.position import Position
     from sim.core.apply import begin_turn_nb
     from sim.core.enums import Off
+    from sim.core.rules import RuleSet
     from sim.play.rollout import prepare
 
+    if not isinstance(position, Position):
+        raise AnalysisError("decision_from_position needs a Position (load_position, ...)")
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise AnalysisError(f"rules={rules!r}: give a RuleSet (or None: the position's rules)")
     if position.me != position.to_move:
         raise AnalysisError(
             f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
@@ -160,32 +166,47 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
     return decision_from_view(obs, setup.know, setup.params, position.me, label, setup.table)
 
 
-def _strategy_arrays(strategies, n_seats: int, table: str = ""):
+def _strategy_arrays(strategies, n_seats: int, table: str = "", option: str = "strategies"):
     from sim.core.enums import MAX_SEATS
     from strategies.registry import MAX_KNOBS, parse_spec
 
-    specs = (
-        [s.strip() for s in strategies.split(",")]
-        if isinstance(strategies, str)
-        else list(strategies)
-    )
-    if len(specs) == 1:
-        specs = specs * n_seats
-    if len(specs) != n_seats:
-        raise AnalysisError(
-            f"{len(specs)} strategies for {n_seats} seats: give one, or one per seat"
-        )
+    specs = rollout_specs(strategies, n_seats, option)
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(specs):
-        if spec.split(":", 1)[0] in ("pimc", "ismcts", "openspiel-ismcts"):
-            raise AnalysisError(
-                f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
-                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
-                "see what pimc plays, seat it in simulate or compare"
-            )
         ids[s], knobs[s] = parse_spec(spec, table or None)
     return specs, ids, knobs
+
+
+def rollout_specs(strategies, n_seats: int, option: str = "strategies") -> list[str]:
+    """Rollout strategies, one per seat, from one spec or one per seat ('a,b,c,d' text, read by
+    the registry's one reader, or a list): compiled strategies only, each checked (a search
+    player would search inside every rollout; AnalysisError naming `option`)."""
+    from sim.play.specs import COMPILED, check_spec
+    from strategies.registry import split_specs
+
+    try:
+        if isinstance(strategies, str):
+            specs = split_specs(strategies)
+        elif isinstance(strategies, list | tuple) and all(isinstance(x, str) for x in strategies):
+            specs = [x.strip() for x in strategies]
+        else:
+            raise AnalysisError(
+                f"{option}={strategies!r}: give a strategy spec or one per seat, e.g. 'expert'"
+            )
+        if len(specs) == 1:
+            specs = specs * n_seats
+        if len(specs) != n_seats:
+            raise AnalysisError(
+                f"{option}: {len(specs)} strategies for {n_seats} seats: give one, or one per seat"
+            )
+        for spec in dict.fromkeys(specs):
+            check_spec(spec, option, COMPILED)
+    except AnalysisError:
+        raise
+    except CanastaError as exc:
+        raise AnalysisError(str(exc)) from None
+    return specs
 
 
 def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
@@ -268,6 +289,8 @@ def paired_rollouts(
     viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
     from sim.core.enums import Off
 
+    if not isinstance(decision, Decision):
+        raise AnalysisError("paired_rollouts needs a Decision (decision_from_position, ...)")
     rollouts, _, _, seed, infer_tries = _check_args(rollouts, None, 1, seed, infer_tries)
     try:
         start = check_int("start", start, *limits.GAME)
@@ -276,7 +299,7 @@ def paired_rollouts(
     _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]), decision.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1, decision.table)[1:]
+        mid, mk = _strategy_arrays(infer, 1, decision.table, "infer")[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     us, them, went, _ = _chunk(
         decision,
@@ -372,13 +395,18 @@ def analyze(
     rollouts, until_ci, jobs, seed, infer_tries = _check_args(
         rollouts, until_ci, jobs, seed, infer_tries
     )
+    if equity is not None and not callable(equity):
+        raise AnalysisError(
+            f"equity={equity!r}: give a function of (us_total, them_total), e.g. "
+            "load_equity(path).of_totals"
+        )
     dec = _as_decision(decision, rules)
     from sim.core.enums import Off
 
     specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]), dec.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1, dec.table)[1:]
+        mid, mk = _strategy_arrays(infer, 1, dec.table, "infer")[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     a = len(dec.actions)
     us = np.zeros((rollouts, a), np.int32)
@@ -434,9 +462,8 @@ def _as_decision(decision, rules) -> Decision:
         return decision_from_position(decision, rules)
     if isinstance(decision, GameState):
         return decision_from_game(decision)
-    raise AnalysisError(
-        f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}"
-    )
+    got = "None" if decision is None else type(decision).__name__
+    raise AnalysisError(f"analyze needs a Decision, Position or GameState, got {got}")
 
 
 def _pool(jobs: int):

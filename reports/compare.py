@@ -73,8 +73,8 @@ def resolve_rules(rules=None, players: int | None = None):
         if not hasattr(rules, "players"):
             raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
         return rules
-    name = rules or "classic"
-    return RuleSet.preset(name, players=players or 4)
+    name = "classic" if rules is None else rules
+    return RuleSet.preset(name, players=4 if players is None else players)
 
 
 def _attr(obj, name):

@@ -281,6 +281,7 @@ def write_html(rv: Review, path) -> Path:
         )
         + "</body></html>\n"
     )
+    from sim.runs.outputs import write_atomic
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
-    return path
+    return write_atomic(path, page)

@@ -109,10 +109,49 @@ HEURISTIC_RANGES: dict[str, KnobRange] = {
 
 
 def _knob_names(strategy: str) -> dict[str, float]:
+    """The knobs of the tuned strategy (a compiled strategy of the registry)."""
+    from sim.play.specs import COMPILED, check_spec
+
     try:
-        return knob_defaults(strategy)
+        check_spec(strategy, "strategy", COMPILED)
+        return knob_defaults(strategy.split(":", 1)[0].strip())
     except StrategyError as exc:
         raise TuneError(str(exc)) from None
+
+
+def check_space(strategy: str, space: Sequence[KnobRange]) -> list[KnobRange]:
+    """`space` as a list of KnobRanges of knobs `strategy` has, each lo < hi within the
+    knob's documented range (strategies.registry.knob_domain), each knob once; else TuneError."""
+    from strategies.registry import knob_domain
+
+    if isinstance(space, KnobRange) or not isinstance(space, Sequence | set | tuple):
+        raise TuneError(f"space={space!r}: give a list of KnobRange (or --knob name=lo:hi)")
+    known = _knob_names(strategy)
+    base = strategy.split(":", 1)[0].strip()
+    out: dict[str, KnobRange] = {}
+    for k in space:
+        if not isinstance(k, KnobRange):
+            raise TuneError(f"space: {k!r} is not a KnobRange(name, lo, hi)")
+        if k.name not in known:
+            raise TuneError(
+                f"strategy {base!r} has no knob {k.name!r} (its knobs: {', '.join(known)})"
+            )
+        if k.name in out:
+            raise TuneError(f"knob {k.name} is given twice; give each knob once")
+        ok = all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in (k.lo, k.hi)
+        )
+        if not ok or not k.lo < k.hi:
+            raise TuneError(f"knob {k.name}={k.lo!r}:{k.hi!r}: need finite numbers lo < hi")
+        dom = knob_domain(base, k.name)
+        if k.lo < dom.lo or k.hi > dom.hi or (dom.choices and not k.integer):
+            raise TuneError(
+                f"knob {k.name}={_fmt(k.lo)}:{_fmt(k.hi)} leaves its range {dom.text()} "
+                f"(canasta strategies {base})"
+            )
+        out[k.name] = k
+    return list(out.values())
 
 
 def default_space(strategy: str) -> list[KnobRange]:
@@ -128,8 +167,12 @@ def default_space(strategy: str) -> list[KnobRange]:
 def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
     """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a '.')."""
     known = _knob_names(strategy)
+    if isinstance(items, str) or not isinstance(items, Sequence):
+        raise TuneError(f"knob ranges {items!r}: give a list like ['open_threshold=0:150']")
     out: dict[str, KnobRange] = {}
     for item in items:
+        if not isinstance(item, str):
+            raise TuneError(f"knob range {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         name, eq, rng = item.partition("=")
         lo_s, colon, hi_s = rng.partition(":")
         name = name.strip()
@@ -148,7 +191,7 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
         if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
             raise TuneError(f"bad --knob {item!r}: need lo < hi")
         out[name] = KnobRange(name, lo, hi, integer="." not in lo_s + hi_s)
-    return list(out.values())
+    return check_space(strategy, list(out.values()))
 
 
 def _fmt(v: float) -> str:
@@ -532,13 +575,29 @@ def tune(
     budget, seed, jobs, test_hands, generations, popsize, activity_hands = _check_numbers(
         budget, seed, jobs, test_hands, generations, popsize, activity_hands
     )
-    rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
-    opponents = list(dict.fromkeys(opponents))
+    from sim.play.specs import check_spec
+    from strategies.registry import split_specs
+
+    _knob_names(strategy)
+    try:
+        rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
+        if isinstance(opponents, str):
+            opponents = split_specs(opponents)
+        if not isinstance(opponents, Sequence) or not all(isinstance(o, str) for o in opponents):
+            raise TuneError(f"opponents={opponents!r}: give strategy names, e.g. ['greedy']")
+        for o in opponents:
+            check_spec(o, "--vs")  # any seat: compiled, search player or OpenSpiel bot
+    except TuneError:
+        raise
+    except CanastaError as exc:
+        raise TuneError(str(exc)) from None
+    twice = [o for o in dict.fromkeys(opponents) if list(opponents).count(o) > 1]
+    if twice:
+        raise TuneError(f"--vs {twice[0]} is listed twice; give each opponent once")
+    opponents = list(opponents)
     if not opponents:
         raise TuneError("give at least one opponent (--vs)")
-    for o in opponents:
-        _knob_names(o)
-    space = list(space) if space else default_space(strategy)
+    space = check_space(strategy, space) if space is not None else default_space(strategy)
     if (
         len(space) < 2
     ):  # cma's bounded search fails in one dimension ("dimension needed") after a generation

@@ -553,7 +553,7 @@ def test_cli_samba_shows_sequences(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["rules", "nosuch"], "unknown preset"),
         (["rules", "samba", "--players", "6"], "four-player"),
-        (["rules", "classic", "--players", "7"], "2 to 6"),
+        (["rules", "classic", "--players", "7"], "2 .. 6"),
         (["rules", "classic", "--set", "go_out_bonu=1"], "go_out_bonus"),
         (["rules", "classic", "--set", "hand_size"], "name=value"),
         (["rules", "classic", "--set", "name=german"], "preset"),

@@ -110,23 +110,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reports.analyze import analyze, format_table, to_json
+    from reports.analyze import analyze, format_table, rollout_specs, to_json
     from reports.position import load_position
-    from sim.core.rules import RuleSet, parse_overrides
+    from sim.cli.rules import rules_for_position
 
     pos = load_position(args.position)
-    sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(
-        args.rules or pos.rules or "classic",
-        pos.players,
-        args.team_layout or pos.team_layout,
-        **sets,
-    )
+    rules = rules_for_position(pos, args)
+    rollout_specs(args.strategies, rules.n_active, "--strategies")  # compiled, each checked
+    if args.infer is not None:
+        rollout_specs(args.infer, 1, "--infer")
     equity = None
     if args.equity:
-        from reports.equity import load_equity
+        from reports.equity import check_fits, load_equity
 
-        equity = load_equity(args.equity).of_totals
+        table = load_equity(args.equity)
+        check_fits(table, rules, f"--equity {args.equity}")
+        equity = table.of_totals
     df = analyze(
         pos,
         args.strategies,

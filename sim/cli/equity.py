@@ -93,7 +93,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from reports import equity
     from sim.cli.rules import rules_from_args
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import atomic_files, writable_file
     from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies
 
     rules = rules_from_args(args)
@@ -106,17 +106,18 @@ def run(args: argparse.Namespace) -> int:
     writable_file(out, make_parent=True)  # the table and its PNG, before the games, not after them
     writable_file(out.with_suffix(".png"), make_parent=True)
     seats = expand_strategies(rules, args.strategies)
-    check_strategy_names(seats, registered_strategies())
+    check_strategy_names(seats, registered_strategies(), "--strategies")
     equity.grid(rules, args.step, args.low)  # the grid's size before any game
     df = equity.equity_table(
         rules, seats, step=args.step, games=args.games, seed=args.seed, jobs=args.jobs, low=args.low
     )
-    equity.save_equity(df, out)
     symmetric = len(set(seats)) == 1
     teams = [-1] if symmetric else list(range(rules.n_teams))
     png = out.with_suffix(".png")
     fig = _figure(df, teams, seats, rules)
-    fig.savefig(png, dpi=110)
+    with atomic_files(out, png) as (tmp_table, tmp_png):  # the table and its PNG, or neither
+        equity.save_equity(df, tmp_table)
+        fig.savefig(tmp_png, dpi=110)
     for t in teams:
         who = (
             "any team (every seat plays " + seats[0] + ")"

@@ -140,7 +140,7 @@ def _command(args) -> str:
 def run(args) -> int:
     from reports.tune import parse_knob_ranges, tune
     from sim.core.rules import RuleSet, parse_overrides
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import writable_file, write_atomic
 
     if args.out:
         writable_file(args.out)  # before the search, not after it
@@ -166,6 +166,5 @@ def run(args) -> int:
     )
     print(res.summary())
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(res.to_dict(), f, indent=1)
+        write_atomic(args.out, json.dumps(res.to_dict(), indent=1))
     return 0
