@@ -32,7 +32,7 @@ from sim.core.enums import (
 )
 from sim.core.readers import code_kind_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb, shuffle_nb
-from sim.play.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
+from sim.play.selfplay.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
 from strategies.registry import decide_nb
 
 # raw record columns: ten per-kind blocks of N_KINDS, then scalars

@@ -7,7 +7,7 @@ and CPU seconds of the whole command (its worker processes included).
     python benchmarks/bench_cold.py --env CANASTA_COMPILE_HELPER=0 --label "no helper"   # one process
 
 The goal is wall time, which on a shared machine grows with the load: each row also has the CPU
-seconds (the command and its processes: the compile helper of sim/play/parallel_warm.py, the
+seconds (the command and its processes: the compile helper of sim/play/compile/parallel_warm.py, the
 run's workers) and the 1-minute load average when it ended; compare rows measured in turn.
 Without the helper a cold compile is one thread (wall about CPU on an idle machine); with it,
 two processes share the compile on two cores.  Appends one row per command to

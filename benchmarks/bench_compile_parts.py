@@ -42,7 +42,7 @@ class Listener(ev.Listener):
         if stack:
             stack[-1][3] += dt
 ev.register("numba:compile", Listener())
-from sim.play.warm import warm_play, warm_simulate
+from sim.play.compile.warm import warm_play, warm_simulate
 if sys.argv[1] in ("simulate", "both"):
     warm_simulate((False,), (False,))  # `canasta simulate`'s default: no --check, no logs
 if sys.argv[1] == "play":

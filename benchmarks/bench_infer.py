@@ -28,7 +28,7 @@ from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Off  # noqa: E4
 from sim.core.rules import RuleSet  # noqa: E402
 from sim.play.game import GameState  # noqa: E402
 from sim.play.pyplay import play_hand_py  # noqa: E402
-from sim.play.worlds import Know, sample_worlds_nb  # noqa: E402
+from sim.play.worlds.sampler import Know, sample_worlds_nb  # noqa: E402
 from strategies.registry import parse_spec  # noqa: E402
 
 KINDS = ("uniform", "last discard", "discard + draw/take")

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from reports.luck import adjust, luck_adjusted, play_luck_pairs
+from reports.compare import play_luck_pairs
+from reports.luck import adjust, luck_adjusted
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
 

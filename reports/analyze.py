@@ -1,7 +1,7 @@
 """Decision analysis: score every legal action of a position by rollouts (``canasta analyze``).
 
 Every legal action at the position is played, then every seat continues with the rollout
-strategy; the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds and the
+strategy; the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the
 same worlds and random streams serve every action (common random numbers), so the differences
 between actions are paired: their intervals are computed on the per-world differences.
 
@@ -66,7 +66,9 @@ class AnalysisError(CanastaError):
 class Decision:
     """One decision as the viewer (the seat to act) knows it."""
 
-    obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds.observe_nb)
+    obs: (
+        np.ndarray
+    )  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds.sampler.observe_nb)
     know: np.ndarray  # int32[Know.SIZE]
     params: np.ndarray  # int32[N_PARAMS]
     actions: list[int]  # legal actions
@@ -106,7 +108,7 @@ def decision_from_view(
     obs, know, params, viewer: int, label: str = "", table: str = ""
 ) -> Decision:
     """The decision of ``viewer`` (the seat to act) from its observation and knowledge
-    (sim.play.worlds); AnalysisError if the hand is over or another seat is to act."""
+    (sim.play.worlds.sampler); AnalysisError if the hand is over or another seat is to act."""
     from sim.core.enums import Off, Phase
 
     if int(obs[Off.PHASE]) == Phase.OVER:
@@ -132,13 +134,13 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
-    """The decision of a typed position (sim.play.position.Position) of its viewer (``me`` must
+    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me`` must
     be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
     from reports.position import Position
     from sim.core.apply import begin_turn_nb
     from sim.core.enums import Off
     from sim.core.rules import RuleSet
-    from sim.play.rollout import prepare
+    from sim.play.rollouts.from_position import prepare
 
     if not isinstance(position, Position):
         raise AnalysisError("decision_from_position needs a Position (load_position, ...)")
@@ -212,9 +214,9 @@ def rollout_specs(strategies, n_seats: int, option: str = "strategies") -> list[
 def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
     """Rollouts [start, start+n) of the active actions (a worker's unit)."""
     from sim.core.legal import WHY_TEXT
-    from sim.play.analysis import WORLD_ERROR, rollout_actions_nb
-    from sim.play.loop import ILLEGAL
-    from sim.play.worlds import ERROR_TEXT
+    from sim.play.rollouts.actions import WORLD_ERROR, rollout_actions_nb
+    from sim.play.selfplay.loop import ILLEGAL
+    from sim.play.worlds.sampler import ERROR_TEXT
 
     a = len(dec.actions)
     us = np.zeros((n, a), np.int32)

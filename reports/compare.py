@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from reports import checks, stats
-from reports.luck import chance_terms, luck_adjusted, seating_terms
+from reports.luck import LuckPairs, chance_terms, luck_adjusted, seating_terms
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
@@ -54,6 +54,7 @@ __all__ = [
     "round_robin",
     "resolve_rules",
     "seat_strategies",
+    "play_luck_pairs",
     "two_team_check",
     "play_duplicate",
     "DEFAULT_CHUNK",
@@ -127,6 +128,47 @@ def seat_strategies(rules, team_strategies: Sequence[str]) -> tuple[str, ...]:
 
 
 # ----------------------------------------------------------------------------- playing
+
+
+def play_luck_pairs(
+    rules,
+    a: str,
+    b: str,
+    seed: int = 0,
+    start: int = 0,
+    count: int = 10_000,
+    chunk: int = 2_000,
+    chunk_fn: Callable | None = None,
+    seat_stock: bool = False,
+) -> LuckPairs:
+    """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms;
+    seat_stock: with per-seat stock streams (run_chunk's option)."""
+    fn = chunk_fn or engine.run_chunk
+    diffs, terms = [], []
+    for seating, teams in ((0, (a, b)), (1, (b, a))):
+        seats = seat_strategies(rules, teams)
+        a_team, b_team = (0, 1) if seating == 0 else (1, 0)
+        d_parts, t_parts = [], []
+        for s in range(start, start + count, chunk):
+            n = min(chunk, start + count - s)
+            # seat_stock only when asked: a chunk function without the option still serves
+            res = (
+                fn(rules, seats, seed, s, n, luck=True, seat_stock=True)
+                if seat_stock
+                else fn(rules, seats, seed, s, n, luck=True)
+            )
+            h = res.hands
+            d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
+            luck = chance_terms(h)
+            t_parts.append(luck[:, a_team, :] - luck[:, b_team, :])
+        diffs.append(np.concatenate(d_parts))
+        terms.append(np.concatenate(t_parts))
+    return LuckPairs(
+        (diffs[0] + diffs[1]) / 2.0,
+        seating_terms(terms[0], terms[1]),
+        np.column_stack(diffs),
+        terms[0],
+    )
 
 
 def _default_chunk_fn():

@@ -13,7 +13,8 @@ stays unbiased.  Below ``min_deals`` no coefficients are fitted and the plain es
 (its variance reduction is reported as missing).  The 95% interval is a t-interval over deals
 of the adjusted paired differences.
 
-    from reports.luck import play_luck_pairs, luck_adjusted
+    from reports.compare import play_luck_pairs
+    from reports.luck import luck_adjusted
     pairs = play_luck_pairs(RuleSet.preset("classic"), "expert", "greedy", seed=1, count=20_000)
     est = luck_adjusted(pairs.diff, pairs.terms)
     est.mean, est.ci, est.plain_mean, est.plain_ci, est.variance_reduction
@@ -22,14 +23,12 @@ of the adjusted paired differences.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from reports import stats
 from sim.core.enums import LUCK_SCALE, MAX_TEAMS, N_LUCK
-from sim.play import engine
 
 FOLDS = 10
 
@@ -67,49 +66,6 @@ class LuckEstimate:
     ci: tuple[float, float]
     variance_reduction: float  # variance of the plain differences / of the adjusted ones
     variance_reduction_ci: tuple[float, float]
-
-
-def play_luck_pairs(
-    rules,
-    a: str,
-    b: str,
-    seed: int = 0,
-    start: int = 0,
-    count: int = 10_000,
-    chunk: int = 2_000,
-    chunk_fn: Callable | None = None,
-    seat_stock: bool = False,
-) -> LuckPairs:
-    """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms;
-    seat_stock: with per-seat stock streams (run_chunk's option)."""
-    from reports.compare import seat_strategies  # the seat expansion compare uses
-
-    fn = chunk_fn or engine.run_chunk
-    diffs, terms = [], []
-    for seating, teams in ((0, (a, b)), (1, (b, a))):
-        seats = seat_strategies(rules, teams)
-        a_team, b_team = (0, 1) if seating == 0 else (1, 0)
-        d_parts, t_parts = [], []
-        for s in range(start, start + count, chunk):
-            n = min(chunk, start + count - s)
-            # seat_stock only when asked: a chunk function without the option still serves
-            res = (
-                fn(rules, seats, seed, s, n, luck=True, seat_stock=True)
-                if seat_stock
-                else fn(rules, seats, seed, s, n, luck=True)
-            )
-            h = res.hands
-            d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
-            luck = chance_terms(h)
-            t_parts.append(luck[:, a_team, :] - luck[:, b_team, :])
-        diffs.append(np.concatenate(d_parts))
-        terms.append(np.concatenate(t_parts))
-    return LuckPairs(
-        (diffs[0] + diffs[1]) / 2.0,
-        seating_terms(terms[0], terms[1]),
-        np.column_stack(diffs),
-        terms[0],
-    )
 
 
 def seating_terms(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -218,7 +174,6 @@ __all__ = [
     "LuckEstimate",
     "chance_terms",
     "seating_terms",
-    "play_luck_pairs",
     "adjust",
     "luck_adjusted",
     "min_deals",

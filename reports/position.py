@@ -1,10 +1,10 @@
 """Rollouts from a position file (``canasta odds --position FILE --rollouts N``).
 
-The position format, its parser and its checks live in sim.play.position (re-exported here:
+The position format, its parser and its checks live in sim.play.positions.text (re-exported here:
 `Position`, `parse_position`, `load_position`, `parse_cards`, `card_kind`, `format_position`);
 the documented example is docs/position-example.txt.
 
-Rollouts (`rollout`) deal the unseen cards at random (sim.play.worlds; see sim.play.rollout for
+Rollouts (`rollout`) deal the unseen cards at random (sim.play.worlds.sampler; see sim.play.rollouts.from_position for
 the rules of that random completion) and play the hand out with the chosen strategies.
 ``n_teams`` is the rules' (2 for 2, 4, 5 and 6 players in two teams, 3 otherwise); a 5-player
 position describes the four seats that play the hand.
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.play.position import (
+from sim.play.positions.text import (
     TEAM_NAMES,
     Meld,
     Position,
@@ -61,7 +61,7 @@ class RolloutResult:
              share with its Wilson 95% CI and mean number of turns.
     diffs:   every pair of teams: expected hand score difference (first minus second) with its
              95% t CI over rollouts (both scores come from the same rollout: paired).
-    records: the raw rollout records (sim.play.rollout.rollout_record_dt, engine team numbers).
+    records: the raw rollout records (sim.play.rollouts.from_position.rollout_record_dt, engine team numbers).
     """
 
     teams: pd.DataFrame
@@ -121,13 +121,13 @@ def rollout(
     check: bool = False,
 ) -> RolloutResult:
     """Going-out odds and expected hand scores from ``rollouts`` random completions of the hidden
-    cards (sim.play.rollout), each played out with ``strategy`` (one spec for every seat, or a list of
+    cards (sim.play.rollouts.from_position), each played out with ``strategy`` (one spec for every seat, or a list of
     one per seat).  ``rules``: a sim.core.rules.RuleSet (default: classic for the position's players).
     Rollout i depends only on (seed, i)."""
     import pandas as pd
 
     from reports.stats import mean_ci, wilson_ci
-    from sim.play.rollout import prepare, run_rollouts
+    from sim.play.rollouts.from_position import prepare, run_rollouts
 
     ks = sorted({int(k) for k in within})
     if any(k < 1 for k in ks):

@@ -286,7 +286,7 @@ def dealt_value(
     from sim.core.apply import SCORE_ROWS, init_hand_nb
     from sim.core.enums import MAX_TEAMS, Par
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-    from sim.play.analysis import hand_result_nb, play_out_hidden_nb
+    from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
     from strategies.registry import MAX_KNOBS, parse_spec
 
     gs0 = rec.new_state()

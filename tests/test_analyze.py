@@ -1,4 +1,4 @@
-"""`canasta analyze` (reports/analyze.py, sim/play/analysis.py): right values, right ranking,
+"""`canasta analyze` (reports/analyze.py, sim/play/rollouts/actions.py): right values, right ranking,
 same results whatever --jobs, the documented formats."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from reports.position import parse_position
 from sim.cli.main import main
 from sim.core.apply import SCORE_ROWS, apply_action_nb
 from sim.core.enums import MAX_TEAMS, N_ACTIONS, N_KINDS, Act, Off, Phase
-from sim.play.analysis import hand_result_nb
-from sim.play.loop import build_obs_nb
-from sim.play.worlds import Know, observe_nb, sample_worlds_nb
+from sim.play.rollouts.actions import hand_result_nb
+from sim.play.selfplay.loop import build_obs_nb
+from sim.play.worlds.sampler import Know, observe_nb, sample_worlds_nb
 from strategies.registry import decide_nb, parse_spec
 
 RANKS = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -286,7 +286,7 @@ def _api_cases():
     from reports import tune as tu
     from reports.hand_file import HandFileError, read_hand_file
     from sim.core.rules import RuleSet
-    from sim.play.position import load_position
+    from sim.play.positions.text import load_position
 
     classic = RuleSet.preset("classic", 4)
     four = ["expert"] * 4

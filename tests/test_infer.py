@@ -1,5 +1,5 @@
-"""Model-consistent worlds on the draw or take of a seat's last turn (sim/play/world_infer.py),
-its bookkeeping (sim/play/knowledge.py) and its typed form (sim/play/last_turn.py)."""
+"""Model-consistent worlds on the draw or take of a seat's last turn (sim/play/worlds/infer.py),
+its bookkeeping (sim/play/worlds/knowledge.py) and its typed form (sim/play/positions/last_turn.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Act, Kind, Off
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
-from sim.play.position import PositionError, format_position, parse_position
+from sim.play.positions.text import PositionError, format_position, parse_position
 from sim.play.pyplay import play_hand_py
-from sim.play.rollout import prepare
-from sim.play.world_infer import draw_agrees_nb
-from sim.play.worlds import Know, sample_worlds_nb
+from sim.play.rollouts.from_position import prepare
+from sim.play.worlds.infer import draw_agrees_nb
+from sim.play.worlds.sampler import Know, sample_worlds_nb
 from strategies.registry import parse_spec
 
 RULES = RuleSet.preset("classic", 4)

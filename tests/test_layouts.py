@@ -65,7 +65,7 @@ def test_record_dtypes_follow_their_columns(columns, dt):
 def test_codes_are_declared_beside_their_text():
     from sim.core.layout import code_table
     from sim.core.legal import WHY_TEXT, Why
-    from sim.play.status import CHECK_TEXT, STATUS_TEXT, Check, Status
+    from sim.play.selfplay.status import CHECK_TEXT, STATUS_TEXT, Check, Status
 
     for codes, texts in ((Why, WHY_TEXT), (Status, STATUS_TEXT), (Check, CHECK_TEXT)):
         assert list(codes) == list(range(len(codes))) and len(texts) == len(codes)
@@ -83,7 +83,7 @@ def test_status_slots_explain_the_stop():
     from sim.core.enums import Act
     from sim.core.legal import WHY_TEXT, Why
     from sim.play.engine import explain_status
-    from sim.play.status import CHECK_TEXT, Broken, Check, Illegal, Slot, Status
+    from sim.play.selfplay.status import CHECK_TEXT, Broken, Check, Illegal, Slot, Status
     from strategies.registry import strategy_id
 
     tables = np.array([[0, 1, 2, 3, -1, -1]], np.int64)

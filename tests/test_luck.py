@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports.luck import adjust, chance_terms, luck_adjusted, min_deals, play_luck_pairs
+from reports.compare import play_luck_pairs
+from reports.luck import adjust, chance_terms, luck_adjusted, min_deals
 from sim.core.enums import N_LUCK, OBS_SIZE, Luck, Off
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk

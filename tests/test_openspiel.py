@@ -9,8 +9,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from sim.core.enums import N_KINDS, Off  # noqa: E402
 from sim.core.referee import referee_hand  # noqa: E402
-from sim.play import openspiel_game  # noqa: E402, F401  (registers the game)
-from sim.play.worlds import Know  # noqa: E402
+from sim.play.openspiel import game as openspiel_game  # noqa: E402, F401  (registers the game)
+from sim.play.worlds.sampler import Know  # noqa: E402
 
 
 def _game(**params):
@@ -100,7 +100,7 @@ def test_resample_keeps_the_information_state_and_reads_no_hidden_card():
 
 
 def test_openspiel_ismcts_bot_plays_a_legal_move():
-    from sim.play.search.openspiel_bot import make_bot
+    from sim.play.openspiel.bot import make_bot
 
     game = _game()
     rng = np.random.default_rng(3)

@@ -1,4 +1,4 @@
-"""A cold compile in two processes (sim/play/parallel_warm.py): the unit lists only wait for
+"""A cold compile in two processes (sim/play/compile/parallel_warm.py): the unit lists only wait for
 what the other side compiles and never deadlock, a failed or missing helper changes nothing but
 the time, a warm cache starts no helper, an interrupt stops the helper, and the lists' argument
 types are the ones the kernels' callers compile (a stale list would cost time, not results)."""
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from sim.play import parallel_warm as pw
+from sim.play.compile import parallel_warm as pw
 from strategies.registry import KERNELS
 
 PLANS = {
@@ -185,7 +185,7 @@ def test_units_have_the_argument_types_their_callers_compile(monkeypatch):
     types (among the types other callers compiled it for, e.g. the rollout kernels).  A stale
     unit (after an edit) is missing there when the cache was written without the helper: this
     test then fails, while the commands only lose time."""
-    from sim.play.warm import warm_play, warm_simulate
+    from sim.play.compile.warm import warm_play, warm_simulate
 
     monkeypatch.setenv("CANASTA_COMPILE_HELPER", "0")  # what is compiled here, the callers compiled
     warm_simulate((False,), (False,))
@@ -286,7 +286,7 @@ def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypat
 def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
     """The file name looks_cached expects is the one numba writes (numba's private layout)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    code = "from sim.play.knowledge import observe_nb; print(observe_nb._cache._cache_file._index_path)"
+    code = "from sim.play.worlds.knowledge import observe_nb; print(observe_nb._cache._cache_file._index_path)"
     import os
     import subprocess
     import sys

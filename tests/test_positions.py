@@ -1,4 +1,4 @@
-"""Positions at every decision point (sim/play/position.py): written by GameState.position and
+"""Positions at every decision point (sim/play/positions/text.py): written by GameState.position and
 `canasta play --position-at`, read back with the same legal actions; impossible ones refused."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from sim.cli.main import main
 from sim.core.enums import Off
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
-from sim.play.position import format_position, load_position, parse_position
+from sim.play.positions.text import format_position, load_position, parse_position
 from sim.play.pyplay import play_hand_py
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "position-example.txt"
@@ -162,8 +162,8 @@ def test_typed_positions_rebuild_the_previous_seats_discard_snapshot():
     """From a written position (last discards + pile cards), the snapshot of the previous seat's
     discard decision (for --infer) matches the one a GameState recorded, in the fields a typed
     position can know: the pile then, the seat to act, its hand size, the melds."""
-    from sim.play.rollout import prepare
-    from sim.play.worlds import Know
+    from sim.play.rollouts.from_position import prepare
+    from sim.play.worlds.sampler import Know
 
     rules = RuleSet.preset("classic", 4)
     fields = [Off.PILE_LEN, Off.PILE_TOP, Off.PILE_FREEZE, Off.SEAT, Off.PHASE, Off.TURN]
@@ -230,8 +230,8 @@ stock: 86
 
 
 def test_a_typed_samba_position_has_closed_canastas_sequences_and_suits():
-    from sim.play.rollout import prepare
-    from sim.play.worlds import sample_worlds_nb
+    from sim.play.rollouts.from_position import prepare
+    from sim.play.worlds.sampler import sample_worlds_nb
 
     pos = parse_position(SAMBA)
     assert pos.sequences[0] == [(2, 2, 3), (3, 7, 4)] and pos.pile_top_suit == 0
@@ -281,7 +281,7 @@ def test_a_typed_samba_position_has_closed_canastas_sequences_and_suits():
     ],
 )
 def test_bad_samba_positions_are_one_line_errors(old, new, needle):
-    from sim.play.position import PositionError
+    from sim.play.positions.text import PositionError
 
     with pytest.raises(PositionError, match=needle) as e:
         parse_position(SAMBA.replace(old, new))

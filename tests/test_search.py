@@ -12,7 +12,7 @@ from sim.play.game import GameState
 from sim.play.search.api import search_decide
 from sim.play.search.pimc import ST_ROLLOUTS, ST_SEARCHED
 from sim.play.search.spec import parse_search
-from sim.play.worlds import Know
+from sim.play.worlds.sampler import Know
 from strategies.registry import StrategyError, decide_nb, parse_spec
 
 RULES = RuleSet.preset("classic", players=4)

@@ -12,7 +12,7 @@ from sim.core.apply import init_hand_nb, seat_stock_top_nb
 from sim.core.enums import N_KINDS, Off
 from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
-from sim.play.loop import deck_composition_nb, fill_deck_nb
+from sim.play.selfplay.loop import deck_composition_nb, fill_deck_nb
 
 
 @pytest.mark.parametrize(

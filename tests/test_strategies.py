@@ -199,12 +199,12 @@ HOT_MODULES = (
     "sim.core.suits",
     "sim.core.why",
     "sim.core.apply",
-    "sim.play.loop",
-    "sim.play.cardlog",
+    "sim.play.selfplay.loop",
+    "sim.play.selfplay.cardlog",
     "sim.core.rng",
-    "sim.play.rollout",
-    "sim.play.worlds",
-    "sim.play.analysis",
+    "sim.play.rollouts.from_position",
+    "sim.play.worlds.sampler",
+    "sim.play.rollouts.actions",
     "sim.core.luck",
     "sim.play.search.pimc",
     "sim.play.search.ismcts",
@@ -216,10 +216,10 @@ HOT_MODULES = (
     "strategies.sequences",
 )
 ALLOCATING_KERNELS = {
-    "sim.play.loop.play_chunk_nb",
-    "sim.play.rollout.rollouts_nb",
-    "sim.play.worlds.sample_worlds_nb",
-    "sim.play.analysis.rollout_actions_nb",
+    "sim.play.selfplay.loop.play_chunk_nb",
+    "sim.play.rollouts.from_position.rollouts_nb",
+    "sim.play.worlds.sampler.sample_worlds_nb",
+    "sim.play.rollouts.actions.rollout_actions_nb",
 }
 
 
@@ -247,8 +247,8 @@ def test_hot_loop_kernels_are_compiled_without_nrt():
     assert seen > 60
 
 
-def test_readme_strategy_example_plays_legally(tmp_path):
-    """The worked example of a fast strategy in the README compiles and plays a whole hand of
+def test_players_guide_strategy_example_plays_legally(tmp_path):
+    """The worked example of a fast strategy in docs/players.md compiles and plays a whole hand of
     legal actions (driven through GameState, action by action)."""
     import importlib.util
     import re
@@ -257,7 +257,7 @@ def test_readme_strategy_example_plays_legally(tmp_path):
     from sim.core.enums import N_ACTIONS
     from sim.play.game import GameState
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "players.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
     code = next(b for b in blocks if "def decide_nb(obs, params, knobs, rng, buf)" in b)
     path = tmp_path / "readme_strategy.py"
@@ -273,7 +273,7 @@ def test_readme_strategy_example_plays_legally(tmp_path):
         steps = 0
         while not gs.is_over:
             a = int(module.decide_nb(gs.observation(), gs.params, knobs, rng, buf))
-            assert gs.why_illegal(a) is None, f"the README strategy chose {gs.text(a)!r}"
+            assert gs.why_illegal(a) is None, f"the guide's strategy chose {gs.text(a)!r}"
             gs.apply(a)
             steps += 1
             assert steps < 5000

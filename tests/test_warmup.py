@@ -13,7 +13,8 @@ import pytest
 from sim.cli.main import main
 from sim.cli.warmup import warm_cluster
 from sim.core.rules import RuleSet
-from sim.play import engine, warm
+from sim.play import engine
+from sim.play.compile import warm
 from sim.runs import runner
 
 
@@ -100,7 +101,7 @@ def test_play_compiles_only_the_strategies_it_plays():
     import sys
 
     code = (
-        "from sim.play.warm import warm_play; warm_play(['random', 'random']); "
+        "from sim.play.compile.warm import warm_play; warm_play(['random', 'random']); "
         "from strategies import greedy, heuristic, random_play; "
         "from sim.core.legal import legal_actions_nb; from sim.core.rng import randint_nb; "
         "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), len(random_play.decide_nb.signatures), "
@@ -130,7 +131,7 @@ def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():
     loop variant without that code (branches on `is not None`, pruned by type)."""
     from numba import types
 
-    from sim.play.loop import play_chunk_nb
+    from sim.play.selfplay.loop import play_chunk_nb
 
     rules = RuleSet.preset("classic")
     engine.run_chunk(rules, ("greedy",) * 4, 0, 0, 2)
@@ -148,8 +149,8 @@ def test_play_without_a_position_compiles_no_knowledge_kernels():
     import sys
 
     code = (
-        "from sim.play.warm import warm_play; warm_play(['random'], knowledge=False); "
-        "from sim.play import knowledge as k; "
+        "from sim.play.compile.warm import warm_play; warm_play(['random'], knowledge=False); "
+        "from sim.play.worlds import knowledge as k; "
         "print(len(k.know_update_nb.signatures), len(k.know_after_nb.signatures), len(k.observe_nb.signatures))"
     )
     out = subprocess.run(

@@ -1,4 +1,4 @@
-"""The world sampler (sim/play/worlds.py): exact distribution, no peeking, legal worlds."""
+"""The world sampler (sim/play/worlds/sampler.py): exact distribution, no peeking, legal worlds."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ from sim.core.enums import (
 from sim.core.legal import legal_actions_nb
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
-from sim.play.loop import check_state_nb, deck_composition_nb
 from sim.play.pyplay import play_hand_py
-from sim.play.worlds import (
+from sim.play.selfplay.loop import check_state_nb, deck_composition_nb
+from sim.play.worlds.sampler import (
     COUNTS,
     OK,
     Know,
@@ -277,7 +277,7 @@ def test_scrambled_hidden_cards_give_bit_identical_worlds(preset):
 
 
 def test_consistent_worlds_agree_with_the_last_discards():
-    from sim.play.worlds import model_agrees_nb as _model_agrees_nb
+    from sim.play.worlds.sampler import model_agrees_nb as _model_agrees_nb
 
     sid, knobs = parse_spec("expert")
     constrained = agreed = 0

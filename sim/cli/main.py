@@ -173,7 +173,7 @@ NOT_HERE = ("-h", "--help", "--scheduler", "--backend")  # no local compilation 
 
 def _start_compiling(argv: list[str]) -> Callable[[], None] | None:
     """`canasta play` and `canasta simulate` compile the game core on their first run: start
-    the compile helper (sim/play/parallel_warm.py) before the libraries load; it ends at once on
+    the compile helper (sim/play/compile/parallel_warm.py) before the libraries load; it ends at once on
     a warm cache.  Returns what stops it if the command does not take it over."""
     if (
         not argv
@@ -181,7 +181,7 @@ def _start_compiling(argv: list[str]) -> Callable[[], None] | None:
         or any(a.split("=")[0] in NOT_HERE for a in argv[1:])
     ):
         return None
-    from sim.play import parallel_warm
+    from sim.play.compile import parallel_warm
 
     parallel_warm.start_early(argv[0])
     return parallel_warm.stop_early

@@ -13,10 +13,10 @@ from sim.core.cards import read_deck_file
 from sim.core.enums import Off
 from sim.core.errors import CanastaError
 from sim.core.referee import IllegalAction, referee_hand
+from sim.play.compile.warm import compile_notice, play_compile_seconds, warm_play
 from sim.play.game import GameState
 from sim.play.history import format_history
 from sim.play.pyplay import play_hand_py
-from sim.play.warm import compile_notice, play_compile_seconds, warm_play
 
 EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7
@@ -197,7 +197,7 @@ def _turn_step(text: str) -> tuple[int, int]:
 
 def position_at(gs: GameState, actions: list[int], at: str, seat: int | None) -> str:
     """The position text of decision TURN[:STEP] of the hand ``actions`` replayed on ``gs``."""
-    from sim.play.position import format_position
+    from sim.play.positions.text import format_position
 
     turn, step = _turn_step(at)
     k = 0

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sim.play.warm import (
+from sim.play.compile.warm import (
     COLD_COMPILE_SECONDS,
     LOOP_VARIANT_SECONDS,
     compile_notice,
@@ -63,7 +63,7 @@ def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:
 
 def worker_warm(groups: tuple[str, ...]) -> dict[str, Any]:
     """Run in a dask worker: warm up; the seconds per group and what that process now holds."""
-    from sim.play.loop import play_chunk_nb
+    from sim.play.selfplay.loop import play_chunk_nb
 
     seconds = warm(groups)
     return {"seconds": seconds, "pid": os.getpid(), "compiled": len(play_chunk_nb.signatures)}

@@ -275,8 +275,8 @@ hand_record_dt = record_dtype(HAND_COLUMNS)
 # One declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels'
 # int-width groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in
 # docs/DATA.md (a test holds it equal) all come from these tables.  Adding a column: a line
-# here, the kernel line that writes it (`_log_decision_nb` in sim/play/loop.py; a card column
-# in sim/play/cardlog.py), its row in docs/DATA.md and a check in tests/test_decision_columns.py.
+# here, the kernel line that writes it (`_log_decision_nb` in sim/play/selfplay/loop.py; a card column
+# in sim/play/selfplay/cardlog.py), its row in docs/DATA.md and a check in tests/test_decision_columns.py.
 
 
 class DecisionColumn(NamedTuple):

@@ -47,7 +47,7 @@ def seed_rng_row_nb(
 ) -> None:
     """`seed_rng_nb(rng[row], ...)` for a 2-D `rng` (uint64, shape (n, 2)) without the row
     view, which a kernel that keeps numba's runtime pays with an atomic reference count up and
-    down (sim.play.loop.play_chunk_nb, once per seat and hand)."""
+    down (sim.play.selfplay.loop.play_chunk_nb, once per seat and hand)."""
     rng[row, 0] = key_nb(seed, game, hand, stream)
     rng[row, 1] = np.uint64(0)
 

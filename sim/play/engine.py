@@ -17,15 +17,15 @@ from sim.core.enums import (
 )
 from sim.core.legal import WHY_TEXT
 from sim.core.rules import RuleSet
-from sim.play.loop import play_chunk_nb
 from sim.play.search.loop import CFG_SIZE, new_agent
 from sim.play.search.spec import base_arrays, is_search, parse_search
-from sim.play.status import CHECK_TEXT, Broken, Illegal, Slot, Status
+from sim.play.selfplay.loop import play_chunk_nb
+from sim.play.selfplay.status import CHECK_TEXT, Broken, Illegal, Slot, Status, action_text_safe
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
 
 def explain_status(status: np.ndarray, seed: int, seat_tables: np.ndarray) -> str | None:
-    """The one-line message of a kernel's status array (sim/play/status.py), None when it
+    """The one-line message of a kernel's status array (sim/play/selfplay/status.py), None when it
     finished: an illegal action names the strategy, table seat, action, reason and hand key; a
     broken invariant names the check and where."""
     s = [int(v) for v in status]
@@ -185,7 +185,7 @@ def run_chunk(
             )
         return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
     # check=None (not False), log_rate=None (not 0) compile a loop without the invariant checks,
-    # without the decision logging (sim/play/loop.py, play_chunk_nb)
+    # without the decision logging (sim/play/selfplay/loop.py, play_chunk_nb)
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
@@ -300,7 +300,7 @@ def _run_openspiel_chunk(
     mode: str,
     log_rate: float,
 ) -> ChunkResult:
-    """Tables with an OpenSpiel bot: the Python loop of sim.play.search.pyloop (optional extra)."""
+    """Tables with an OpenSpiel bot: the Python loop of sim.play.openspiel.pyloop (optional extra)."""
     if mode != "hands" or log_rate > 0:
         raise ValueError(
             "OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)"
@@ -308,10 +308,10 @@ def _run_openspiel_chunk(
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        from sim.play.search.openspiel_bot import OPENSPIEL_MISSING
+        from sim.play.openspiel.bot import OPENSPIEL_MISSING
 
         raise ValueError(OPENSPIEL_MISSING) from None
-    from sim.play.search.pyloop import run_python_chunk
+    from sim.play.openspiel.pyloop import run_python_chunk
 
     return ChunkResult(run_python_chunk(rules, strategies, seed, start, count))
 
@@ -352,12 +352,3 @@ def _decision_columns(rows: int, reuse: bool, n_card: int) -> tuple[np.ndarray, 
     if reuse:
         _REUSABLE[key] = bufs
     return bufs
-
-
-def action_text_safe(action: int) -> str:
-    try:
-        from sim.core.actions import action_text
-
-        return repr(action_text(action))
-    except Exception:  # any failure: only for the message
-        return str(action)

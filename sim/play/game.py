@@ -46,8 +46,8 @@ from sim.core.legal import WHY_TEXT, legal_actions_nb, why_illegal_nb
 from sim.core.readers import code_kind
 from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
-from sim.play.loop import deck_composition_nb, fill_deck_nb
-from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
+from sim.play.selfplay.loop import deck_composition_nb, fill_deck_nb
+from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 
 END_TEXT = {
     End.RUNNING: "running",
@@ -88,11 +88,11 @@ class GameState:
     seat_table: tuple[int, ...]  # table seat of each active seat
     key: tuple[int, int, int] | None = None
     history: list[Step] = field(default_factory=list)
-    # what each seat knows beyond its observation (sim.play.worlds.Know), one row per seat
+    # what each seat knows beyond its observation (sim.play.worlds.sampler.Know), one row per seat
     know: np.ndarray | None = None
     pile_hidden: int = 0  # bottom pile cards nobody has seen (positions typed by a person)
     # False: no `know` is kept (position() and knowledge() refuse); `canasta play` then compiles
-    # no knowledge kernels (sim.play.knowledge) unless it writes a position
+    # no knowledge kernels (sim.play.worlds.knowledge) unless it writes a position
     tracks_knowledge: bool = True
 
     def __post_init__(self) -> None:
@@ -184,11 +184,11 @@ class GameState:
 
     @classmethod
     def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
-        """A hand at the decision of ``position`` (sim.play.position.Position): the cards its
-        viewer has not seen are dealt at random (sim.play.worlds, stream keyed by ``seed``), the
+        """A hand at the decision of ``position`` (sim.play.positions.text.Position): the cards its
+        viewer has not seen are dealt at random (sim.play.worlds.sampler, stream keyed by ``seed``), the
         viewer keeps what it knows.  ``rules``: default the position's own (else classic).
         Raises ValueError (one line) for an impossible position."""
-        from sim.play.rollout import position_to_state, prepare, rules_for_position
+        from sim.play.rollouts.from_position import position_to_state, prepare, rules_for_position
 
         rules = rules_for_position(position, rules)
         setup = prepare(position, rules)
@@ -209,9 +209,9 @@ class GameState:
         )
 
     def position(self, seat: int | None = None):
-        """What ``seat`` (default: the seat to act) knows here, as a sim.play.position.Position
+        """What ``seat`` (default: the seat to act) knows here, as a sim.play.positions.text.Position
         (`format_position` writes it as text)."""
-        from sim.play.position_state import position_from_state
+        from sim.play.positions.from_state import position_from_state
 
         s = self.seat if seat is None else int(seat)
         return position_from_state(self.state, self._knows[s], self.rules, s)
@@ -293,7 +293,7 @@ class GameState:
 
     def observation(self, seat: int | None = None) -> np.ndarray:
         """What ``seat`` (default: the seat to act) sees: the public part and its own hand,
-        without the pile cards nobody has seen (`sim.play.worlds.observe_nb`), exactly as the
+        without the pile cards nobody has seen (`sim.play.worlds.sampler.observe_nb`), exactly as the
         self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])

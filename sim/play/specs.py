@@ -12,7 +12,7 @@ import difflib
 import importlib.util
 from collections.abc import Sequence
 
-from sim.play.search.openspiel_bot import BOT_NAMES, OPENSPIEL_MISSING, is_openspiel, parse_bot
+from sim.play.openspiel.bot import BOT_NAMES, OPENSPIEL_MISSING, is_openspiel, parse_bot
 from sim.play.search.spec import SEARCH_NAMES, is_search, parse_search
 from strategies import registry
 from strategies.registry import StrategyError

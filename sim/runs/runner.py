@@ -32,8 +32,8 @@ import pandas as pd
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.play import engine
+from sim.play.compile.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.play.specs import check_spec
-from sim.play.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.runs import integrity, store, workers
 from sim.runs.progress import new_bar
 from sim.runs.result import RunResult, hands_per_second  # noqa: F401 - the runner's names of before
@@ -119,7 +119,7 @@ def default_jobs(mode: str, total: int, backend: str = "loky") -> int:
 
 def registered_strategies() -> tuple[str, ...]:
     """Names of the engine's strategy registry, then the search players (sim.play.search)."""
-    from sim.play.search.openspiel_bot import BOT_NAMES
+    from sim.play.openspiel.bot import BOT_NAMES
     from sim.play.search.spec import SEARCH_NAMES
 
     return tuple(registry.STRATEGY_NAMES) + SEARCH_NAMES + BOT_NAMES

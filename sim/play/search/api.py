@@ -9,7 +9,7 @@ from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
 from sim.play.search.loop import ISMCTS, Cfg, search_decide_nb
 from sim.play.search.pimc import new_scratch
 from sim.play.search.spec import base_arrays, parse_search
-from sim.play.worlds import Know, observe_nb
+from sim.play.worlds.sampler import Know, observe_nb
 
 __all__ = ["search_decide", "model_table"]
 

@@ -2,7 +2,7 @@
 
 One tree over the searching seat's information sets, keyed by its action history from the
 decision: each iteration samples a determinization (a world consistent with the seat's
-observation and knowledge, `sim.play.worlds`, model-consistent with ``tries`` > 0), descends the
+observation and knowledge, `sim.play.worlds.sampler`, model-consistent with ``tries`` > 0), descends the
 tree choosing among the actions legal in THAT determinization by UCB1 with availability counts
 (a child's exploration term uses how often it was available, not its parent's visits), expands
 one untried action (the base strategy's choice first), plays the rest of the hand with the base
@@ -25,7 +25,7 @@ from sim.core.apply import apply_action_nb
 from sim.core.enums import N_KINDS, Off, Phase
 from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, randint_nb, seed_rng_nb
-from sim.play.analysis import hand_result_nb, play_out_hidden_nb
+from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
 from sim.play.search.pimc import (
     ST_DEVIATED,
     ST_ERRORS,
@@ -34,7 +34,7 @@ from sim.play.search.pimc import (
     Scratch,
     searched_nb,
 )
-from sim.play.worlds import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
+from sim.play.worlds.sampler import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
 
 __all__ = ["ismcts_decide_nb"]
 

@@ -1,17 +1,17 @@
-"""Search players at a table: their context for the self-play loop of `sim.play.loop`.
+"""Search players at a table: their context for the self-play loop of `sim.play.selfplay.loop`.
 
-Every table plays through `sim.play.loop.play_chunk_nb` (same deals, keys, records, decision
+Every table plays through `sim.play.selfplay.loop.play_chunk_nb` (same deals, keys, records, decision
 logs, card-detail logs, luck terms and start scores).  A table with search players passes a
 `SearchAgent` as the loop's ``agent``; this module implements the loop's four agent hooks
-(`sim.play.agent`) for it:
+(`sim.play.selfplay.agent`) for it:
 
 - at each hand's start, each searching seat gets its row of the search configuration (``cfg``,
   float64[MAX_SEATS, CFG_SIZE], layout `Cfg`, by table seat in ``table_cfg``) and a fresh
-  knowledge array (`sim.play.worlds.know_init_nb`);
+  knowledge array (`sim.play.worlds.sampler.know_init_nb`);
 - at a searching seat's decision, the search decides from that seat's observation and knowledge
   only (`search_decide_nb`); every other seat plays its compiled strategy, as at a plain table;
 - before and after each action, every searching seat's knowledge follows it
-  (`sim.play.worlds.know_update_nb`, `know_after_nb`).
+  (`sim.play.worlds.sampler.know_update_nb`, `know_after_nb`).
 
 A searching seat's strategy id and knobs in the loop's ``table_strats`` / ``table_knobs`` are its
 base strategy's.  The search's random streams are keyed by the hand key and the public decision
@@ -29,7 +29,6 @@ from numba import njit, types
 from numba.extending import overload
 
 from sim.core.enums import MAX_SEATS, Off
-from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.search.ismcts import ismcts_decide_nb
 from sim.play.search.pimc import (
     Scratch,
@@ -39,7 +38,8 @@ from sim.play.search.pimc import (
     pimc_decide_nb,
     searched_nb,
 )
-from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, mask_pile_nb
+from sim.play.selfplay.agent import agent_after, agent_before, agent_decide, agent_hand_start
+from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, mask_pile_nb
 from strategies.registry import decide_nb
 
 __all__ = [
@@ -76,7 +76,7 @@ CFG_SIZE = 8
 
 
 class SearchAgent(NamedTuple):
-    """The search players' context for `sim.play.loop.play_chunk_nb` (its ``agent``)."""
+    """The search players' context for `sim.play.selfplay.loop.play_chunk_nb` (its ``agent``)."""
 
     table_cfg: np.ndarray  # float64[MAX_SEATS, CFG_SIZE]  search configuration per table seat
     cfg: np.ndarray  # float64[MAX_SEATS, CFG_SIZE]  ... per seat of the current hand
@@ -165,7 +165,7 @@ def search_decide_nb(
     )
 
 
-# ------------------------------------------------------------------ the loop's hooks (sim.play.loop)
+# ------------------------------------------------------------------ the loop's hooks (sim.play.selfplay.loop)
 
 
 def _is_agent(agent) -> bool:
@@ -189,7 +189,7 @@ def _decide_nb(
     agent, state, obs, params, seat, strat_ids, knobs, rng, buf, seed, game, hand
 ) -> int:
     """``obs`` = `build_obs_nb` of ``seat``: a searching seat's also leaves out the pile cards it
-    has not seen (together `sim.play.worlds.observe_nb`)."""
+    has not seen (together `sim.play.worlds.sampler.observe_nb`)."""
     if agent.cfg[seat, Cfg.KIND] == NONE:
         return decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
     know = agent.know[seat]

@@ -7,7 +7,7 @@ At a decision of its seat the player
    meld-phase decision where the base discards, meld = one where it melds or adds, out = any
    meld-phase decision with at most ``OUT_HAND`` cards in hand) and has two or more legal
    actions, samples ``worlds`` worlds from the observation and the seat's knowledge
-   (`sim.play.worlds`: model-consistent worlds, where each opponent's hidden cards agree with its
+   (`sim.play.worlds.sampler`: model-consistent worlds, where each opponent's hidden cards agree with its
    last discard under the base strategy, cards known to be in a hand kept there; ``infer`` = 0:
    uniform worlds);
 3. plays every legal action in every world (``rollouts`` times, each with its own players'
@@ -34,8 +34,8 @@ from sim.core.apply import SCORE_ROWS, apply_action_nb
 from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, Off, Phase
 from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, key_nb, seed_rng_nb
-from sim.play.analysis import hand_result_nb, play_out_hidden_nb
-from sim.play.worlds import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
+from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
+from sim.play.worlds.sampler import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
 from strategies.registry import MAX_KNOBS
 
 __all__ = [
@@ -59,7 +59,9 @@ ST_SEARCHED = 0  # decisions searched
 ST_DEVIATED = 1  # decisions where the search left the base strategy's choice
 ST_ROLLOUTS = 2  # rollouts played
 ST_ERRORS = 3  # decisions where the world sampler failed (the base's choice was played)
-ST_CONSTRAINED = 4  # model-consistent sampling: seats constrained (sim.play.worlds stats[0])
+ST_CONSTRAINED = (
+    4  # model-consistent sampling: seats constrained (sim.play.worlds.sampler stats[0])
+)
 ST_UNMATCHED = 5  # ... of which no redraw agreed with the model (stats[1])
 
 
@@ -241,7 +243,7 @@ def pimc_decide_nb(
 
     Parameters
     ----------
-    obs : int32[STATE_SIZE]     the viewer's observation (`sim.play.worlds.observe_nb`); the viewer
+    obs : int32[STATE_SIZE]     the viewer's observation (`sim.play.worlds.sampler.observe_nb`); the viewer
                                 is the seat to act
     know : int32[Know.SIZE]     the viewer's knowledge
     params : int32[N_PARAMS]    rule parameters

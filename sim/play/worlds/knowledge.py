@@ -28,7 +28,7 @@ from numba import njit
 
 from sim.core.enums import MAX_SEATS, MAX_SEQS, N_KINDS, Act, Kind, Off
 from sim.core.layout import Field, layout
-from sim.play.loop import build_obs_nb
+from sim.play.selfplay.loop import build_obs_nb
 
 __all__ = [
     "Know",

@@ -32,7 +32,7 @@ in a hand or a meld; laid red threes are counts).  Teams are named from the view
     turn: 17                   # 0-based turn number in the hand (optional)
     melded: 0 2                # seats that have melded this hand (decides concealed going out)
     last_discard: - 9 5 K      # per seat: the kind each seat discarded last, '-' for none
-    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (sim/play/last_turn.py):
+    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (sim/play/positions/last_turn.py):
     last_turn 3: take pair | took 5 K K | discard K  # for --infer; its discard sets last_discard
     # phase: meld only
     took_pile: no              # the seat to move took the pile this turn
@@ -46,7 +46,7 @@ and numbers, seats in range, a meld has 3+ cards of one natural rank 4..A plus w
 at least 2 naturals, at most 3 wild cards and no more wild cards than naturals, no threes in
 melds, one meld per rank per team, no card kind more often than the packs hold, every seat's
 known cards fit its hand, and stock + pile + hands + aside + melds + red threes = 54 * decks.
-Samba: suits, sequences and closed canastas, see sim/play/position_samba.py.  Five players: the
+Samba: suits, sequences and closed canastas, see sim/play/positions/samba.py.  Five players: the
 position describes the four who play the hand (seats 0..3 in turn order, teams alternate).
 """
 
@@ -58,9 +58,25 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.enums import KIND_NAMES, N_KINDS, Kind
-from sim.core.errors import CanastaError
-from sim.play.last_turn import last_turn_text, parse_last_turns
-from sim.play.position_samba import check_suits, samba_keys, sequence_text, suited_text, top_suit_of
+from sim.play.positions.cards import (
+    MAX_WILD,
+    MIN_NATURALS,
+    WILD,
+    Meld,
+    PositionError,
+    card_kind,
+    cards_text,
+    pack_limits,
+    parse_cards,
+)
+from sim.play.positions.last_turn import last_turn_text, parse_last_turns
+from sim.play.positions.samba import (
+    check_suits,
+    samba_keys,
+    sequence_text,
+    suited_text,
+    top_suit_of,
+)
 
 __all__ = [
     "PositionError",
@@ -76,92 +92,7 @@ __all__ = [
 ]
 
 
-class PositionError(CanastaError):
-    """A position file or text that is malformed or describes an impossible position."""
-
-
 TEAM_NAMES = ("us", "them", "them2")
-MAX_WILD = 3
-MIN_NATURALS = 2
-CANASTA_SIZE = 7
-DISPLAY = (13, 0, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 14)  # JK 2 A K ... 4 3 R3
-
-_RANK_KIND = {
-    "2": Kind.TWO,
-    "4": Kind.FOUR,
-    "5": Kind.FIVE,
-    "6": Kind.SIX,
-    "7": Kind.SEVEN,
-    "8": Kind.EIGHT,
-    "9": Kind.NINE,
-    "10": Kind.TEN,
-    "J": Kind.JACK,
-    "Q": Kind.QUEEN,
-    "K": Kind.KING,
-    "A": Kind.ACE,
-    "JK": Kind.JOKER,
-    "R3": Kind.RED3,
-}
-WILD = (Kind.TWO, Kind.JOKER)
-
-
-def card_kind(token: str) -> int:
-    """Kind of a card token (see the module docstring)."""
-    t = token.strip().upper()
-    if t in ("JK", "JOKER", "R3"):
-        return _RANK_KIND["JK" if t != "R3" else "R3"]
-    rank, suit = (t[:-1], t[-1]) if len(t) >= 2 and t[-1] in "CDHS" else (t, "")
-    if rank == "3":
-        return Kind.RED3 if suit in ("D", "H") else Kind.BLACK3
-    if rank in _RANK_KIND and rank not in ("JK", "R3"):
-        return _RANK_KIND[rank]
-    raise PositionError(
-        f"unknown card {token!r} (use 2-10 J Q K A JK, optionally with a suit C D H S)"
-    )
-
-
-def parse_cards(text: str) -> np.ndarray:
-    """Card tokens -> counts per kind."""
-    counts = np.zeros(N_KINDS, np.int64)
-    for tok in text.replace(",", " ").split():
-        counts[card_kind(tok)] += 1
-    return counts
-
-
-def cards_text(counts) -> str:
-    """Counts per kind -> card tokens (jokers and twos first, black threes last)."""
-    return " ".join(
-        KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in DISPLAY for _ in range(int(counts[k]))
-    )
-
-
-def pack_limits(decks: int) -> np.ndarray:
-    lim = np.full(N_KINDS, 4 * decks, np.int64)
-    lim[Kind.BLACK3] = 2 * decks
-    lim[Kind.RED3] = 2 * decks
-    lim[Kind.JOKER] = 2 * decks
-    return lim
-
-
-@dataclass
-class Meld:
-    kind: int  # natural rank kind
-    naturals: int
-    twos: int
-    jokers: int
-
-    @property
-    def size(self) -> int:
-        return self.naturals + self.twos + self.jokers
-
-    @property
-    def is_canasta(self) -> bool:
-        return self.size >= CANASTA_SIZE
-
-    def text(self) -> str:
-        return " ".join(
-            [KIND_NAMES[self.kind]] * self.naturals + ["2"] * self.twos + ["JK"] * self.jokers
-        )
 
 
 @dataclass
@@ -195,8 +126,8 @@ class Position:
     aside: np.ndarray | None = None  # counts per kind
     canastas_this_turn: int = 0
     melded_before: bool | None = None
-    last_turns: dict = field(default_factory=dict)  # seat -> sim.play.last_turn.LastTurn
-    # Samba (sim.play.position_samba): suits of the hand's naturals int64[4, 11], the top's suit,
+    last_turns: dict = field(default_factory=dict)  # seat -> sim.play.positions.last_turn.LastTurn
+    # Samba (sim.play.positions.samba): suits of the hand's naturals int64[4, 11], the top's suit,
     # each team's sequences [(suit, low kind, length)]
     hand_suits: np.ndarray | None = None
     pile_top_suit: int = -1

@@ -80,3 +80,13 @@ Check, _CHECK_TEXTS = code_table(
     ),
 )
 CHECK_TEXT: dict[int, str] = dict(enumerate(_CHECK_TEXTS))  # Check code -> what broke
+
+
+def action_text_safe(action: int) -> str:
+    """An action id as text for an error message; the bare number if it is no valid action."""
+    try:
+        from sim.core.actions import action_text
+
+        return repr(action_text(action))
+    except Exception:  # any failure: only for the message
+        return str(action)

@@ -14,9 +14,9 @@ included) and ``discard CARD`` (required; it sets, or must agree with, ``last_di
 
 `LastTurn` holds one such line; `turns_from_know` reads them off a running hand (what the viewer
 saw: public information only); `draw_snapshot` turns one into the knowledge entries of
-sim.play.knowledge (``DSNAP`` and the turn's counts) that sim.play.world_infer checks.  Built from
+sim.play.worlds.knowledge (``DSNAP`` and the turn's counts) that sim.play.worlds.infer checks.  Built from
 the position alone, that snapshot is approximate: the table at the draw is the table at the
-discard (sim.play.rollout's discard snapshot) less what the seat laid during the turn (naturals by
+discard (sim.play.rollouts.from_position's discard snapshot) less what the seat laid during the turn (naturals by
 rank; a meld left with fewer than two naturals is removed with its wild cards), the pile the one
 it took (a take) or the one it discarded onto (a draw), the stock one draw larger.
 """
@@ -29,6 +29,7 @@ import numpy as np
 
 from sim.core.actions import action_text
 from sim.core.enums import KIND_NAMES, MAX_SEQS, N_KINDS, Act, Kind, Off, Par, Phase
+from sim.play.positions.cards import card_kind, cards_text, parse_cards
 
 __all__ = [
     "LastTurn",
@@ -58,7 +59,6 @@ class LastTurn:
 
 
 def _cards(text: str, label: str, error) -> np.ndarray:
-    from sim.play.position import parse_cards
 
     c = parse_cards(text)
     if c[Kind.RED3]:
@@ -68,7 +68,6 @@ def _cards(text: str, label: str, error) -> np.ndarray:
 
 def parse_last_turn(seat: int, text: str, error) -> LastTurn:
     """One ``last_turn S:`` value; ``error``: the exception type to raise (one line)."""
-    from sim.play.position import card_kind
 
     label = f"last_turn {seat}"
     parts = [p.strip() for p in text.split("|")]
@@ -104,7 +103,6 @@ def parse_last_turn(seat: int, text: str, error) -> LastTurn:
 
 
 def last_turn_text(lt: LastTurn) -> str:
-    from sim.play.position import cards_text
 
     parts = [action_text(lt.action)]
     if lt.took:
@@ -130,7 +128,7 @@ def discard_visible(position, d: int) -> bool:
 
 
 def _take_cards(action: int, top: int) -> np.ndarray:
-    from sim.play.knowledge import take_hand_cards_nb
+    from sim.play.worlds.knowledge import take_hand_cards_nb
 
     out = np.zeros(N_KINDS, np.int64)
     take_hand_cards_nb(action, top, out)
@@ -140,7 +138,7 @@ def _take_cards(action: int, top: int) -> np.ndarray:
 def turns_from_know(know: np.ndarray, state: np.ndarray, viewer: int) -> dict[int, LastTurn]:
     """The last turns the viewer saw of the other seats (those whose knowledge holds both the
     draw or take and the discard of that turn)."""
-    from sim.play.knowledge import Know
+    from sim.play.worlds.knowledge import Know
 
     out = {}
     for s in range(int(state[Off.N_SEATS])):
@@ -203,7 +201,7 @@ def _table_before(snap: np.ndarray, team: int, laid: np.ndarray) -> None:
 def draw_snapshot(know: np.ndarray, params: np.ndarray, seat: int, lt: LastTurn) -> None:
     """Fill seat's draw-or-take entries of ``know`` from its typed last turn, given the discard
     snapshot already there (``SNAP_VALID``); nothing without it."""
-    from sim.play.knowledge import Know
+    from sim.play.worlds.knowledge import Know
 
     if not know[Know.SNAP_VALID + seat]:
         return
@@ -269,7 +267,7 @@ def undo_later_turns(know: np.ndarray, params: np.ndarray, position, n: int) -> 
     """In each typed snapshot of seat s (discard and draw), undo the turns typed for the seats that
     played after s (up to the seat to move): their laid cards leave their team's melds, their
     hands get back the size they had then and the stock the cards they drew."""
-    from sim.play.knowledge import Know
+    from sim.play.worlds.knowledge import Know
 
     m = position.to_move
     for d in range(1, n):

@@ -1,7 +1,7 @@
 """Rollouts of every candidate action at one decision, with common random numbers.
 
 `rollout_actions_nb` is the engine behind ``canasta analyze`` (reports/analyze.py): for rollout
-index i it samples ONE world from the viewer's observation and knowledge (sim.play.worlds, stream
+index i it samples ONE world from the viewer's observation and knowledge (sim.play.worlds.sampler, stream
 keyed (seed, i)), and for every active candidate action it plays that action in a copy of the
 world and then the rest of the hand with the seats' strategies, each seat's random stream keyed
 (seed, i, 0, STREAM_PLAYERS + 1 + seat) — the same world and the same streams for every action, so
@@ -9,7 +9,7 @@ the differences between actions are paired.  Rollout i depends only on (seed, i)
 whatever the batch sizes or the number of workers.
 
 Strategies in a rollout see what their seat could see: `play_out_hidden_nb` builds every
-observation with `sim.play.worlds.observe_nb`, which leaves the pile cards nobody has seen (the
+observation with `sim.play.worlds.sampler.observe_nb`, which leaves the pile cards nobody has seen (the
 buried cards of a typed position, dealt at random into the world) out of the pile counts.
 """
 
@@ -21,8 +21,8 @@ from numba import njit
 from sim.core.apply import SCORE_ROWS, apply_action_nb, score_hand_nb
 from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off, Par, Phase
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.play.loop import ILLEGAL, OK
-from sim.play.worlds import (
+from sim.play.selfplay.loop import ILLEGAL, OK
+from sim.play.worlds.sampler import (
     STREAM_WORLD,
     Know,
     observe_nb,
@@ -34,7 +34,9 @@ from strategies.registry import decide_nb
 
 __all__ = ["WORLD_ERROR", "play_out_hidden_nb", "rollout_actions_nb", "hand_result_nb"]
 
-WORLD_ERROR = 5  # status[0]: the world sampler failed, status[1] = its code (sim.play.worlds)
+WORLD_ERROR = (
+    5  # status[0]: the world sampler failed, status[1] = its code (sim.play.worlds.sampler)
+)
 
 
 @njit(cache=True, _nrt=False)
@@ -107,7 +109,7 @@ def rollout_actions_nb(
     Parameters
     ----------
     obs : int32[STATE_SIZE]     the viewer's observation (the viewer is the seat to act)
-    know : int32[Know.SIZE]     the viewer's knowledge (sim.play.worlds)
+    know : int32[Know.SIZE]     the viewer's knowledge (sim.play.worlds.sampler)
     actions : int32[A]          candidate actions, all legal at ``obs``
     active : int8[A]            1: roll this action out, 0: leave its columns untouched
     strat_ids : int64[MAX_SEATS], knobs : float64[MAX_SEATS, MAX_KNOBS]  the seats' strategies

@@ -1,7 +1,7 @@
 """Model-consistent worlds: hidden hands that agree with what their holders did.
 
-`sample_consistent_nb` deals like `sim.play.world_deal.sample_world_nb`, but each other seat whose
-last turn the viewer saw (`sim.play.knowledge`: ``SNAP_VALID``, and ``DRAW_VALID`` for the draw or
+`sample_consistent_nb` deals like `sim.play.worlds.deal.sample_world_nb`, but each other seat whose
+last turn the viewer saw (`sim.play.worlds.knowledge`: ``SNAP_VALID``, and ``DRAW_VALID`` for the draw or
 take that began that turn) gets hidden cards a model strategy agrees with: they are redrawn, up to
 ``tries`` times, until the model, holding them plus the seat's known cards,
 
@@ -26,14 +26,14 @@ from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEATS, N_KINDS, N_SUITED, Act, Kind, Off
 from sim.core.rng import randint_nb
-from sim.play.knowledge import Know
-from sim.play.world_deal import (
+from sim.play.worlds.deal import (
     OK,
     fill_stock_nb,
     known_and_pile_nb,
     sample_nb,
     to_hand_nb,
 )
+from sim.play.worlds.knowledge import Know
 from strategies.registry import decide_nb
 
 __all__ = ["sample_consistent_nb", "model_agrees_nb", "draw_agrees_nb", "one_model_nb"]

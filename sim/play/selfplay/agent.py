@@ -1,4 +1,4 @@
-"""The table's agent: the hooks through which the self-play loop (`sim.play.loop`) lets search
+"""The table's agent: the hooks through which the self-play loop (`sim.play.selfplay.loop`) lets search
 players take part.
 
 One loop plays every table.  Its ``agent`` argument is None at a table of compiled strategies;

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.enums import FIRST_NATURAL, KIND_NAMES, LAST_NATURAL, MAX_SEQS, N_KINDS, Kind, Off
+from sim.play.positions.cards import DISPLAY, Meld, card_kind
 
 __all__ = [
     "SUIT_LETTERS",
@@ -50,7 +51,6 @@ def _suit_of(token: str) -> int:
 
 def parse_suited(text: str, label: str, error) -> tuple[np.ndarray, np.ndarray]:
     """Card tokens -> (counts per kind, suited naturals int64[4, 11]); every natural needs a suit."""
-    from sim.play.position import card_kind
 
     counts = np.zeros(N_KINDS, np.int64)
     suits = np.zeros((4, 11), np.int64)
@@ -82,7 +82,6 @@ def top_suit(token: str, kind: int, samba: bool, error) -> int:
 
 def parse_sequences(team: str, text: str, error) -> list[tuple[int, int, int]]:
     """``4H 5H 6H | 9S 10S JS`` -> [(suit, low kind, length)], in the order given."""
-    from sim.play.position import card_kind
 
     out = []
     for part in (p for p in text.split("|") if p.strip()):
@@ -109,7 +108,6 @@ def parse_sequences(team: str, text: str, error) -> list[tuple[int, int, int]]:
 
 def suited_text(counts, suits) -> str:
     """Cards with suits for the naturals (wild cards first, then A down to 4, black threes)."""
-    from sim.play.position import DISPLAY
 
     toks = []
     for k in DISPLAY:
@@ -145,10 +143,9 @@ def sequences_of(state: np.ndarray, team: int) -> list[tuple[int, int, int]]:
 
 
 def closed_melds(state: np.ndarray, team: int, size: int, max_wild: int):
-    """The team's closed canastas as melds (sim.play.position.Meld) with the engine's totals:
+    """The team's closed canastas as melds (sim.play.positions.text.Meld) with the engine's totals:
     per rank their number and naturals, per team their twos, jokers and natural canastas.  The
     wild cards go to the canastas of the ranks with the fewest naturals first."""
-    from sim.play.position import Meld
 
     melds = []
     for k in range(N_KINDS):
@@ -175,7 +172,7 @@ def closed_melds(state: np.ndarray, team: int, size: int, max_wild: int):
 
 
 def samba_keys(raw, ruleset, teams, error) -> dict:
-    """hand_suits and sequences under rules with sequences (sim.play.position_samba)."""
+    """hand_suits and sequences under rules with sequences (sim.play.positions.samba)."""
     if not ruleset.sequences:
         bad = [t for t in teams if f"sequences {t}" in raw]
         if bad:

@@ -65,8 +65,8 @@ MELD_CARDS = Unit(
 TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
 DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
-KNOW_UPDATE = Unit("sim.play.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
-OBSERVE = Unit("sim.play.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
+KNOW_UPDATE = Unit("sim.play.worlds.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
+OBSERVE = Unit("sim.play.worlds.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
 MELD_CHOICE = Unit(
     "strategies.heuristic",
     "_meld_choice_nb",
@@ -89,16 +89,16 @@ SEQ_PLAN = Unit("sim.core.opening", "seq_plan_points_nb", f"{A}, int64, {A}, int
 CAN_GO_OUT = Unit("sim.core.opening", "can_go_out_concealed_nb", f"{A}, {A}, {A}, int32")
 FINISH_POSSIBLE = Unit("sim.core.opening", "finish_possible_nb", f"{A}, {A}, {A}, int32")
 INIT_HAND = Unit("sim.core.apply", "init_hand_nb", f"{A}, {A}, {A}, int64, int64, {A}")
-PLAY_CHUNK = Unit("sim.play.loop", "play_chunk_nb", "")  # only asked whether it is cached
+PLAY_CHUNK = Unit("sim.play.selfplay.loop", "play_chunk_nb", "")  # only asked whether it is cached
 DECK_COMPOSITION = Unit(
-    "sim.play.loop", "deck_composition_nb", f"{A}, int64[::1]"
+    "sim.play.selfplay.loop", "deck_composition_nb", f"{A}, int64[::1]"
 )  # GameState.new_hand's
-FILL_DECK = Unit("sim.play.loop", "fill_deck_nb", f"int64[::1], {A}")
+FILL_DECK = Unit("sim.play.selfplay.loop", "fill_deck_nb", f"int64[::1], {A}")
 SEED_RNG = Unit("sim.core.rng", "seed_rng_nb", "uint64[::1], int64, int64, int64, int64")
 SHUFFLE = Unit("sim.core.rng", "shuffle_nb", f"uint64[::1], {A}, int64")
 RANDINT = Unit("sim.core.rng", "randint_nb", "uint64[::1], int64")
 OUTCOME = Unit(
-    "sim.play.loop",
+    "sim.play.selfplay.loop",
     "_outcome_to_decisions_nb",
     f"int8[:, ::1], int32[:, ::1], int64, int64, {A}, int32[:, ::1], int32",
 )
@@ -106,7 +106,7 @@ OUTCOME = Unit(
 # those arguments are None), as play_chunk_nb calls it
 D2 = "[:, ::1]"
 PLAY_OUT = Unit(
-    "sim.play.loop",
+    "sim.play.selfplay.loop",
     "play_out_nb",
     f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
     f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none",
@@ -303,7 +303,7 @@ class Peer:
 
 
 class Helper:
-    """The helper process: `python -m sim.play.parallel_warm STEP...`, in its own session (a
+    """The helper process: `python -m sim.play.compile.parallel_warm STEP...`, in its own session (a
     Ctrl-C at the terminal reaches only this process, which then ends it), silent on stderr;
     it reports each finished unit on its stdout and reads ours from its stdin, and ends when
     its stdin closes (we finished, or died)."""
@@ -318,7 +318,7 @@ class Helper:
         if top is not None:  # started early (start_early): it first checks the cache itself
             args.insert(0, "?" + spec_of(top))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sim.play.parallel_warm", *args],
+            [sys.executable, "-m", "sim.play.compile.parallel_warm", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

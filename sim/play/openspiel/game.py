@@ -2,7 +2,7 @@
 
 ``pip install ".[openspiel]"`` installs OpenSpiel; importing this module registers the game:
 
-    import pyspiel, sim.play.openspiel_game
+    import pyspiel, sim.play.openspiel.game
     game = pyspiel.load_game("python_canasta_lab", {"preset": "classic", "players": 4,
                                                     "set": "go_out_bonus=200;max_turns=400"})
 
@@ -19,10 +19,10 @@
 - ``returns()``: each player's team's hand score (`score_hand_nb`), so a team's players get the
   same return (general-sum: hand scores do not add up to a constant).
 - Information state string of a player: its observation (public state + own hand, pile cards
-  nobody saw left out) + what it knows beyond it (`sim.play.worlds.Know`) + the action history
+  nobody saw left out) + what it knows beyond it (`sim.play.worlds.sampler.Know`) + the action history
   (every action is public; cards drawn are not shown).  Observation string: the observation.
 - ``resample_from_infostate(player, sampler)``: a state whose hidden cards are dealt by the
-  lab's worlds sampler (`sim.play.worlds.sample_world_nb`) from that player's observation and
+  lab's worlds sampler (`sim.play.worlds.sampler.sample_world_nb`) from that player's observation and
   knowledge only; the random stream comes from ``sampler`` (``sampler.sample()`` in [0, 1)).
 
 The engine core never imports this module.
@@ -39,8 +39,8 @@ from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand
 from sim.core.enums import MAX_CARDS, MAX_TEAMS, N_ACTIONS, N_KINDS, Kind, Off, Par, Phase
 from sim.core.legal import legal_actions_nb
 from sim.core.rules import RuleSet, parse_overrides
-from sim.play.loop import deck_composition_nb
-from sim.play.worlds import (
+from sim.play.selfplay.loop import deck_composition_nb
+from sim.play.worlds.sampler import (
     ERROR_TEXT,
     Know,
     know_after_nb,

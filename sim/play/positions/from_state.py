@@ -1,23 +1,23 @@
-"""A running hand as a position: what one seat knows there (sim.play.position's format)."""
+"""A running hand as a position: what one seat knows there (sim.play.positions.text's format)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sim.core.enums import N_KINDS, N_SUITED
-from sim.play.position import Meld, Position, PositionError
+from sim.play.positions.text import Meld, Position, PositionError
 
 __all__ = ["position_from_state"]
 
 
 def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -> Position:
     """What ``seat`` knows of a running hand (a full state, int32[STATE_SIZE], and that seat's
-    knowledge, sim.play.worlds layout) as a Position.  Reads the public fields, the seat's own
+    knowledge, sim.play.worlds.sampler layout) as a Position.  Reads the public fields, the seat's own
     hand and the pile's cards above the ones nobody has seen.  ValueError if the hand is over."""
     from sim.core.enums import Off, Phase
-    from sim.play.last_turn import discard_visible, turns_from_know
-    from sim.play.position_samba import closed_melds, sequences_of
-    from sim.play.worlds import Know
+    from sim.play.positions.last_turn import discard_visible, turns_from_know
+    from sim.play.positions.samba import closed_melds, sequences_of
+    from sim.play.worlds.sampler import Know
 
     if int(state[Off.PHASE]) == Phase.OVER:
         raise PositionError("the hand is over: there is no decision to describe")

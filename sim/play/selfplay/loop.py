@@ -52,12 +52,12 @@ from sim.core.rng import (
     seed_rng_row_nb,
     shuffle_nb,
 )
-from sim.play.agent import agent_after, agent_before, agent_decide, agent_hand_start
-from sim.play.cardlog import drawn_kinds_nb, log_cards_nb
-from sim.play.status import Broken, Check, Illegal, Slot, Status
+from sim.play.selfplay.agent import agent_after, agent_before, agent_decide, agent_hand_start
+from sim.play.selfplay.cardlog import drawn_kinds_nb, log_cards_nb
+from sim.play.selfplay.status import Broken, Check, Illegal, Slot, Status
 from strategies.registry import TRUSTED, decide_nb
 
-# kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/status.py)
+# kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/selfplay/status.py)
 OK = Status.OK
 ILLEGAL = Status.ILLEGAL
 INVARIANT = Status.INVARIANT
@@ -66,7 +66,7 @@ BUFFER = Status.BUFFER
 
 @njit(cache=True, _nrt=False, inline="always")
 def flag_invariant_nb(status: np.ndarray, code: int, game: int, hand: int, turn: int) -> None:
-    """A broken invariant (CHECK_TEXT[code] in sim.play.status) at game, hand, turn."""
+    """A broken invariant (CHECK_TEXT[code] in sim.play.selfplay.status) at game, hand, turn."""
     status[Broken.CODE] = Status.INVARIANT
     status[Broken.CHECK] = code
     status[Broken.GAME] = game
@@ -141,7 +141,7 @@ def check_state_nb(
     totals: np.ndarray,
     buf: np.ndarray,
 ) -> int:
-    """Invariants after every action: a Check code (Check.FINE = 0; text in sim.play.status)."""
+    """Invariants after every action: a Check code (Check.FINE = 0; text in sim.play.selfplay.status)."""
     if state[Off.PHASE] != Phase.OVER:
         if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
             return Check.DEAD_END
@@ -380,7 +380,7 @@ def play_hand_nb(
     status : int64[Slot.SIZE]      set on an illegal action or a broken invariant (status.py)
     cards : bool                   also log the card columns (`--log-detail cards`) into
     dc : int8[n_card_fields, capacity]  (layout `sim.core.enums.DC`; a dummy when not `cards`)
-    agent : None, or the search players' context (`sim.play.agent`)
+    agent : None, or the search players' context (`sim.play.selfplay.agent`)
     """
     init_hand_nb(state, params, deck, n_cards, dealer, cum)
     for s in range(state[Off.N_SEATS]):
@@ -457,11 +457,11 @@ def play_out_nb(
     agent,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
-    (or search player: `agent`, sim/play/agent.py) decides from its observation, the engine applies; optional decision log and invariant
+    (or search player: `agent`, sim/play/selfplay/agent.py) decides from its observation, the engine applies; optional decision log and invariant
     checks.  Returns the new number of decision rows.  On an illegal action status holds Status.ILLEGAL
     and the `Illegal` slots (seat, action, why, game, hand, strategy id); on a broken invariant
-    Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/status.py.  With `cards` the rows
-    also get the card columns (`sim.play.cardlog`) in `dc`."""
+    Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/selfplay/status.py.  With `cards` the rows
+    also get the card columns (`sim.play.selfplay.cardlog`) in `dc`."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     # canastas per team for the decision rows (MAX_TEAMS = 3), recounted only for the team
     # that melded last (-2: every team, at the start; -1: none).  Without Samba rules a meld or

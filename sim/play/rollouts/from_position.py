@@ -6,18 +6,18 @@ stock size and the scores.  `prepare()` turns it into
 
 - ``state0``: a full state (layout `Off`) holding every known card and every public field, with
   the unknown slots (other players' hands, the pile below the known cards, the stock) empty,
-- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds): ``state0``'s
+- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds.sampler): ``state0``'s
   public part and the viewer's hand, the pile counting only its known cards, and the number of
   hidden pile cards, and
 - ``deal``: an int32 array summing up the random completion (`Deal` offsets), checked here.
 
-`rollouts_nb` deals rollout i = start .. start+n-1 with sim.play.worlds.sample_world_nb from
+`rollouts_nb` deals rollout i = start .. start+n-1 with sim.play.worlds.sampler.sample_world_nb from
 ``obs`` / ``know`` alone, stream keyed (seed, i) — so rollout i's deal and play depend only on
 (seed, i), never on n or chunking — begins the turn, and plays the hand to its end; every seat
 decides from an observation WITHOUT the hidden pile cards (nobody at the table is assumed to know
-them: sim.play.analysis.play_out_hidden_nb), so no strategy sees a card its seat could not.
+them: sim.play.rollouts.actions.play_out_hidden_nb), so no strategy sees a card its seat could not.
 
-Random completion (uniform over the deals consistent with what is known, sim.play.worlds):
+Random completion (uniform over the deals consistent with what is known, sim.play.worlds.sampler):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
   stock, at a uniformly random place.  (A red three under the pile's upcard is possible in a real
   game; it is only modelled when the position lists the whole pile with ``pile_cards``.)
@@ -78,9 +78,9 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb
-from sim.play.analysis import play_out_hidden_nb
-from sim.play.last_turn import discard_visible, draw_snapshot, undo_later_turns
-from sim.play.loop import (
+from sim.play.positions.last_turn import discard_visible, draw_snapshot, undo_later_turns
+from sim.play.rollouts.actions import play_out_hidden_nb
+from sim.play.selfplay.loop import (
     ILLEGAL,
     INVARIANT,
     OK,
@@ -88,7 +88,14 @@ from sim.play.loop import (
     deck_composition_nb,
     flag_invariant_nb,
 )
-from sim.play.worlds import ERROR_TEXT, Know, new_know, observe_nb, sample_world_nb, unseen_nb
+from sim.play.worlds.sampler import (
+    ERROR_TEXT,
+    Know,
+    new_know,
+    observe_nb,
+    sample_world_nb,
+    unseen_nb,
+)
 from strategies.registry import decide_nb
 
 __all__ = [
@@ -125,10 +132,10 @@ def rollouts_nb(
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
     Rollout i samples a world from the viewer's observation ``obs`` and knowledge ``know``
-    (sim.play.worlds.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
+    (sim.play.worlds.sampler.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
     seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the hand out with seat s deciding with stream
     (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations that leave out the pile cards nobody
-    has seen (sim.play.analysis.play_out_hidden_nb).  The world is always checked with
+    has seen (sim.play.rollouts.actions.play_out_hidden_nb).  The world is always checked with
     `check_state_nb`; with ``check`` every state after an action too.  On an illegal action
     status[0] = ILLEGAL, status[1..6] = seat, action, why, rollout, 0, strategy id; on a broken
     invariant status[0] = INVARIANT, status[1..4] = code, rollout, hand (-1: the dealt position
@@ -238,7 +245,7 @@ class RolloutSetup:
     """Everything the kernels need for one position (see `prepare`)."""
 
     params: np.ndarray  # int32[N_PARAMS]
-    obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds)
+    obs: np.ndarray  # int32[STATE_SIZE], the viewer's observation (sim.play.worlds.sampler)
     know: (
         np.ndarray
     )  # int32[Know.SIZE], the viewer's knowledge: hidden pile cards, known hands, aside
@@ -436,7 +443,7 @@ def _check_cards(obs, know, params, position) -> None:
 
 
 def _typed_snapshots(obs, know, position, n: int) -> None:
-    """Approximate snapshots of the other seats' last discard decisions (sim.play.worlds
+    """Approximate snapshots of the other seats' last discard decisions (sim.play.worlds.sampler
     SNAP), for model-consistent worlds (``--infer``) from a typed position: seat s, d seats
     before the seat to move, discarded the d-th known pile card from the top, under the
     discards of the seats after it.  The snapshot is the observation with the pile as it was
@@ -532,7 +539,7 @@ def _rng_array(rng) -> np.ndarray:
 
 
 def _check_text(code: int) -> str:
-    from sim.play.engine import CHECK_TEXT
+    from sim.play.selfplay.status import CHECK_TEXT
 
     return CHECK_TEXT.get(code, f"check {code}")
 
@@ -588,7 +595,7 @@ def run_rollouts(
     """Play ``rollouts`` completions of ``setup`` (rollout_record_dt records, engine teams).
     ``strategies``: one spec for every seat or one per seat (strategies.registry.parse_spec)."""
     from sim.core.legal import WHY_TEXT
-    from sim.play.engine import action_text_safe
+    from sim.play.selfplay.status import action_text_safe
     from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, parse_spec
 
     if isinstance(strategies, str):

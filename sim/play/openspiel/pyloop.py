@@ -3,7 +3,7 @@
 Same deals and hand records as `sim.play.engine.run_chunk` (deck keyed (seed, game, 0), dealer
 (game + hand) mod seats); the lab's strategies decide through the compiled dispatcher, search
 players through `sim.play.search.api.search_decide`, and an OpenSpiel bot through its own
-search on `sim.play.openspiel_game` states built from the engine's state and the knowledge the
+search on `sim.play.openspiel.game` states built from the engine's state and the knowledge the
 loop keeps for every seat.  A bot's random stream is keyed by the hand key and the public
 decision counter, so results depend on the hand key only.  Hands mode only; slow (Python).
 """
@@ -17,11 +17,11 @@ from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand
 from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Off, Par, Phase, hand_record_dt
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
-from sim.play.loop import _fill_hand_record_nb, deck_composition_nb, fill_deck_nb
+from sim.play.openspiel.bot import is_openspiel, make_bot, parse_bot
 from sim.play.search.api import model_table, search_decide
-from sim.play.search.openspiel_bot import is_openspiel, make_bot, parse_bot
 from sim.play.search.spec import base_arrays, is_search, parse_search
-from sim.play.worlds import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
+from sim.play.selfplay.loop import _fill_hand_record_nb, deck_composition_nb, fill_deck_nb
+from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 from strategies.registry import decision_kernel, parse_spec
 
 __all__ = ["run_python_chunk"]
@@ -49,7 +49,7 @@ def run_python_chunk(
     rules: RuleSet, strategies: tuple[str, ...], seed: int, start: int, count: int
 ) -> np.ndarray:
     """Hand records (hand_record_dt) of hands keyed (seed, start + i, 0)."""
-    from sim.play import openspiel_game
+    from sim.play.openspiel import game as openspiel_game
 
     if rules.n_active != rules.players:
         raise ValueError("OpenSpiel bots need every seat active (2, 3, 4 or 6 players)")

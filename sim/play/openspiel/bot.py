@@ -2,7 +2,7 @@
 
 The bot is OpenSpiel's own ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, the Python
 port of ``pyspiel.ISMCTSBot``; the C++ bot cannot call a Python game's resampler) playing the
-game ``python_canasta_lab`` (`sim.play.openspiel_game`).  Knobs:
+game ``python_canasta_lab`` (`sim.play.openspiel.game`).  Knobs:
 
     sims     simulations per decision (default 1000)
     c        UCT exploration constant, in points (returns are hand scores; default 300)
@@ -22,7 +22,7 @@ import numpy as np
 from sim.core.apply import SCORE_ROWS, score_hand_nb
 from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, Off
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.play.analysis import play_out_hidden_nb
+from sim.play.rollouts.actions import play_out_hidden_nb
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, StrategyError, parse_spec
 
 __all__ = ["BOT_NAMES", "is_openspiel", "parse_bot", "make_bot", "OPENSPIEL_MISSING"]

@@ -1,8 +1,8 @@
 """Uniform worlds: the unseen cards dealt at random over the places a seat cannot see.
 
-The primitives of `sim.play.worlds` (see its docstring for what is sampled and how): the unseen
+The primitives of `sim.play.worlds.sampler` (see its docstring for what is sampled and how): the unseen
 cards (`unseen_nb`), the known part of a world (`known_part_nb`), the hidden pile, the hands and
-the stock (`sample_world_nb`).  Model-consistent worlds build on these (`sim.play.world_infer`).
+the stock (`sample_world_nb`).  Model-consistent worlds build on these (`sim.play.worlds.infer`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from sim.core.enums import (
     Par,
 )
 from sim.core.rng import randint_nb
-from sim.play.knowledge import Know
-from sim.play.loop import deck_composition_nb
+from sim.play.selfplay.loop import deck_composition_nb
+from sim.play.worlds.knowledge import Know
 
 __all__ = [
     "OK",

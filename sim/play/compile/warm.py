@@ -10,7 +10,7 @@ cache in about a second.  This module
   (``warm_simulate``, ``warm_play``), so that a run's
   throughput and ETA are measured after compilation and worker processes load a ready cache;
   on a cold cache a helper process compiles part of them at the same time
-  (``sim.play.parallel_warm``);
+  (``sim.play.compile.parallel_warm``);
 - shows one line and a spinner on a terminal while that takes long (``compile_notice``);
 - (``sim.cli.warmup``, the ``canasta warmup`` command, adds the rollout kernels and warms every
   worker of a dask cluster.)
@@ -84,10 +84,10 @@ def warm_simulate(
 ) -> None:
     """Compile the self-play kernels (every strategy, hands and games) for each combination of
     `checks` (the loop without the --check invariants, with them) and `logs` (without the
-    decision logging, with it): each is a compilation of its own (sim/play/loop.py,
+    decision logging, with it): each is a compilation of its own (sim/play/selfplay/loop.py,
     play_chunk_nb), so a command compiles only the one it runs."""
     from sim.core.rules import RuleSet
-    from sim.play import parallel_warm as pw
+    from sim.play.compile import parallel_warm as pw
     from sim.play.engine import run_chunk
     from strategies.registry import STRATEGY_NAMES
 
@@ -121,7 +121,7 @@ def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -
     compiled strategies (the search players) are left out.  `knowledge`: also the kernels that
     keep what each seat knows (``GameState.new_hand(track_knowledge=True)``, positions)."""
     from sim.core.rules import RuleSet
-    from sim.play import parallel_warm as pw
+    from sim.play.compile import parallel_warm as pw
     from sim.play.game import GameState
     from sim.play.pyplay import play_hand_py
     from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec

@@ -25,7 +25,7 @@ What a seat knows
      seat s's last discard decision, while s has not acted since: what a model strategy holding
      s's hand would have seen when it chose that discard (``LAST_DISCARD[s]`` in the observation);
    - the same for the draw or take that began that turn, with the cards that left and joined
-     s's hand since (sim.play.knowledge).
+     s's hand since (sim.play.worlds.knowledge).
 
 Worlds
 ------
@@ -53,13 +53,13 @@ observation does not carry are reset (``PILE_TAKES`` = 0).
 `sample_worlds_nb` fills a batch: world j of a call with ``start`` uses the stream keyed
 (seed, start + j, 0, STREAM_WORLD), so world i depends only on (seed, i) and the inputs.
 
-`sample_consistent_nb` (sim.play.world_infer) also asks a model strategy: for each other seat
+`sample_consistent_nb` (sim.play.worlds.infer) also asks a model strategy: for each other seat
 whose last turn it saw, that seat's hidden cards are redrawn (up to ``tries`` times) until the
 model, holding them, would have made that turn's discard and its draw (declining the pile) or
 take, each at the snapshot of that decision.
 
-Modules: knowledge (sim.play.knowledge), uniform dealing (sim.play.world_deal), model-consistent
-dealing (sim.play.world_infer); this module gathers them and deals batches.
+Modules: knowledge (sim.play.worlds.knowledge), uniform dealing (sim.play.worlds.deal), model-consistent
+dealing (sim.play.worlds.infer); this module gathers them and deals batches.
 
 Error codes (returned, never raised, by the kernels): `OK` 0, `COUNTS` (the observation and the
 knowledge account for more cards of a kind than the packs hold, or the unseen cards do not fill
@@ -74,16 +74,7 @@ from numba import njit
 
 from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Off
 from sim.core.rng import seed_rng_nb
-from sim.play.knowledge import (
-    Know,
-    know_after_nb,
-    know_init_nb,
-    know_update_nb,
-    mask_pile_nb,
-    new_know,
-    observe_nb,
-)
-from sim.play.world_deal import (
+from sim.play.worlds.deal import (
     COUNTS,
     ERROR_TEXT,
     OK,
@@ -94,7 +85,16 @@ from sim.play.world_deal import (
     sample_world_nb,
     unseen_nb,
 )
-from sim.play.world_infer import model_agrees_nb, one_model_nb, sample_consistent_nb
+from sim.play.worlds.infer import model_agrees_nb, one_model_nb, sample_consistent_nb
+from sim.play.worlds.knowledge import (
+    Know,
+    know_after_nb,
+    know_init_nb,
+    know_update_nb,
+    mask_pile_nb,
+    new_know,
+    observe_nb,
+)
 
 __all__ = [
     "Know",
