@@ -211,8 +211,30 @@ def rollout_specs(strategies, n_seats: int, option: str = "strategies") -> list[
     return specs
 
 
+UNIT = 4000  # action-rollouts per kernel call (a fraction of a second): Ctrl-C is seen between
+
+
 def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
-    """Rollouts [start, start+n) of the active actions (a worker's unit)."""
+    """Rollouts [start, start+n) of the active actions (a worker's unit), in kernel calls of
+    about UNIT action-rollouts each: rollout i depends only on (seed, i), so the split changes
+    no result, and Python (a Ctrl-C) gets a turn between the calls."""
+    step = max(1, UNIT // max(1, int(np.count_nonzero(active))))
+    if n <= step:
+        return _kernel_call(dec, active, ids, knobs, seed, start, n, model)
+    parts = [
+        _kernel_call(dec, active, ids, knobs, seed, lo, min(step, start + n - lo), model)
+        for lo in range(start, start + n, step)
+    ]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        sum(p[3] for p in parts),
+    )
+
+
+def _kernel_call(dec: Decision, active, ids, knobs, seed, start, n, model):
+    """Rollouts [start, start+n) of the active actions in one call of the compiled kernel."""
     from sim.core.legal import WHY_TEXT
     from sim.play.rollouts.actions import WORLD_ERROR, rollout_actions_nb
     from sim.play.selfplay.loop import ILLEGAL
@@ -339,12 +361,14 @@ def _eliminate(res, n, active, until_ci) -> float:
 
 
 def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> int:
-    """Rollouts of the next batch: everything without ``until_ci``; else the first BATCH, then
+    """Rollouts of the next batch: without ``until_ci`` a twentieth of them (at least
+    BATCH): rollout i depends only on (seed, i), so batches change no result, they are what a
+    checkpoint keeps and what the progress bar counts; with ``until_ci`` the first BATCH, then
     the rollouts the widest remaining interval still needs (half-widths shrink as 1/sqrt(n)),
     +10%, at least BATCH and at most doubling.  A function of the results so far, which depend
     only on the seed: the same batches whatever the number of workers."""
     if until_ci is None:
-        return cap
+        return min(cap - done, max(BATCH, -(-cap // 20)))
     if done == 0:
         return min(BATCH, cap)
     need = math.ceil(done * ((worst / until_ci) ** 2 - 1.0) * 1.1)
@@ -386,6 +410,7 @@ def analyze(
     infer_tries: int = 100,
     equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
     progress: bool | None = None,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
@@ -393,7 +418,12 @@ def analyze(
     model strategy; worlds then agree with each opponent's last discard under it (up to
     ``infer_tries`` redraws).  ``equity(us_total, them_total)``: P(the viewer's team wins the
     game) from cumulative scores after the hand (arrays), which adds p_win columns.  Returns the
-    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
+    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats).
+    ``checkpoint``: a sim.runs.checkpoint.Checkpoint keeping every finished batch (``canasta
+    analyze --resume``).  Raises AnalysisError (a CanastaError) for bad input."""
+    from sim.runs.checkpoint import NoCheckpoint
+
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     rollouts, until_ci, jobs, seed, infer_tries = _check_args(
         rollouts, until_ci, jobs, seed, infer_tries
     )
@@ -423,9 +453,14 @@ def analyze(
         start, worst = 0, math.inf
         while start < rollouts and worst > 0:
             size = _next_batch(start, worst, until_ci, int(rollouts))
-            u, t, w, st = _run(
-                dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
-            )
+            key = (infer or "", start, size, active.tobytes())
+            if key in ckpt:
+                u, t, w, st = ckpt.get(key)
+            else:
+                u, t, w, st = _run(
+                    dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
+                )
+                ckpt.put(key, (u, t, w, st))
             sel = active.astype(bool)
             us[start : start + size, sel], them[start : start + size, sel] = u[:, sel], t[:, sel]
             went[start : start + size, sel] = w[:, sel]
@@ -471,9 +506,9 @@ def _as_decision(decision, rules) -> Decision:
 def _pool(jobs: int):
     if jobs <= 1:
         return None
-    from joblib import Parallel
+    from sim.runs.workers import parallel
 
-    return Parallel(n_jobs=jobs, backend="loky").__enter__()
+    return parallel(jobs).__enter__()
 
 
 def _bar(progress: bool | None, total: int):
@@ -503,7 +538,10 @@ def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:
             "diff_ci_high": d[2],
             "p_out": float(went[:m, a].mean()),
             "rollouts": m,
-            "tie": bool(a != best and d[2] >= 0),
+            # an action dropped by successive elimination was worse than the best of its
+            # moment with 95% confidence: never "not separable", whatever the later best
+            "tie": bool(a != best and active[a] and d[2] >= 0),
+            "dropped": bool(not active[a] and a != best),
             "action_id": dec.actions[a],
         }
         if equity is not None:
@@ -531,14 +569,15 @@ def to_json(df: pd.DataFrame) -> dict:
         "p_out",
         "rollouts",
     )
-    extra = [c for c in ("tie", "p_win", "p_win_low", "p_win_high") if c in df.columns]
+    flags = ("tie", "dropped")
+    extra = [c for c in (*flags, "p_win", "p_win_low", "p_win_high") if c in df.columns]
     acts = []
     for r in df.to_dict("records"):
         item = {
             k: (int(r[k]) if k == "rollouts" else r[k] if k == "action" else float(r[k]))
             for k in keys
         }
-        item.update({c: (bool(r[c]) if c == "tie" else float(r[c])) for c in extra})
+        item.update({c: (bool(r[c]) if c in flags else float(r[c])) for c in extra})
         acts.append(item)
     return {
         "position": df.attrs.get("position", ""),
@@ -556,7 +595,7 @@ def format_table(df: pd.DataFrame) -> str:
         + f"{'n':>7}"
     ]
     for i, r in enumerate(df.to_dict("records")):
-        mark = "* " if i == 0 else ("= " if r["tie"] else "  ")
+        mark = "* " if i == 0 else ("= " if r["tie"] else "x " if r.get("dropped") else "  ")
         ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
         dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
         pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
@@ -568,4 +607,8 @@ def format_table(df: pd.DataFrame) -> str:
         "* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
         "viewer's team minus the best opposing team's, in points"
     )
+    if "dropped" in df.columns and df["dropped"].any():
+        lines.append(
+            "x dropped early: worse than the best of its moment with 95% confidence (--until-ci)"
+        )
     return "\n".join(lines)

@@ -192,14 +192,12 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple], bar=None) -> list:
     if jobs == 1 or len(calls) == 1:
         results = (one(c) for c in calls)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
-        from sim.runs.workers import loky_kwargs  # workers end with this process
+        from sim.runs.workers import parallel  # workers end with this process
 
         # an ordered generator: results arrive in call order while the workers go on
-        results = Parallel(n_jobs=jobs, return_as="generator", **loky_kwargs())(
-            delayed(one)(c) for c in calls
-        )
+        results = parallel(jobs, return_as="generator")(delayed(one)(c) for c in calls)
     out = []
     for c, r in zip(calls, results, strict=True):
         out.append(r)

@@ -119,8 +119,10 @@ def _task(
     them: int,
     start: int,
     count: int,
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """Games start .. start+count-1 of one cell: (cell, wins per team, games per team)."""
+) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """Games start .. start+count-1 of one cell: (cell, start, wins per team in sixths of a game
+    (a tie of two or three teams shares the win: 1/2 and 1/3 are whole sixths, so sums are exact
+    in any order), games per team)."""
     from sim.play.engine import run_chunk
 
     nt = rules.n_teams
@@ -133,9 +135,10 @@ def _task(
     g = g[order]
     share = _shares(g["final"], nt)
     us_team = g["game"] % nt
-    wins = np.bincount(us_team, weights=share[np.arange(len(g)), us_team], minlength=nt)
-    games = np.bincount(us_team, minlength=nt).astype(float)
-    return cell, wins, games
+    sixths = np.rint(6 * share[np.arange(len(g)), us_team])
+    wins6 = np.bincount(us_team, weights=sixths, minlength=nt).astype(np.int64)
+    games = np.bincount(us_team, minlength=nt).astype(np.int64)
+    return cell, start, wins6, games
 
 
 def equity_table(
@@ -147,15 +150,20 @@ def equity_table(
     jobs: int = 1,
     low: int = 0,
     progress: bool | None = None,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """P(win the game | us, them) over the grid (columns `EQUITY_COLUMNS`; see the module
     docstring).  ``strategies``: one spec per seat.  The result depends on (rules, strategies,
-    step, low, games, seed) only, never on ``jobs``."""
-    from joblib import Parallel, delayed
+    step, low, games, seed) only, never on ``jobs``.  ``checkpoint``: a
+    sim.runs.checkpoint.Checkpoint that keeps every finished task (a cell's 200 games) and
+    supplies those it already holds (``canasta equity --resume``).  Raises EquityError."""
+    from joblib import delayed
 
     from sim.core.rules import RuleSet
     from sim.play.engine import engine_check, strategy_tables
     from sim.play.specs import check_specs
+    from sim.runs.checkpoint import NoCheckpoint
+    from sim.runs.workers import parallel
 
     if not isinstance(rules, RuleSet):
         raise EquityError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
@@ -184,6 +192,7 @@ def equity_table(
     pts = grid(rules, step, low)
     nt = rules.n_teams
     cells = [(a, b) for a in pts for b in pts]
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     tasks = (
         (
             c,
@@ -194,16 +203,26 @@ def equity_table(
         )  # made as workers ask: memory does not grow
         for c, (a, b) in enumerate(cells)
         for s in range(0, games, CHUNK_GAMES)
+        if (c, s) not in ckpt
     )
-    wins = np.zeros((len(cells), nt))
-    played = np.zeros((len(cells), nt))
-    bar = new_bar(len(cells) * games, "game", on_terminal() if progress is None else progress)
-    gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+    wins6 = np.zeros((len(cells), nt), np.int64)
+    played = np.zeros((len(cells), nt), np.int64)
+    for (c, _), (w, n) in ckpt.done.items():
+        wins6[c] += w
+        played[c] += n
+    bar = new_bar(
+        len(cells) * games,
+        "game",
+        on_terminal() if progress is None else progress,
+        initial=int(played.sum()),
+    )
+    gen = parallel(jobs, return_as="generator_unordered", batch_size=1)(
         delayed(_task)(rules, strategies, seed, *t) for t in tasks
     )
     try:
-        for c, w, n in gen:
-            wins[c] += w
+        for c, s, w, n in gen:
+            ckpt.put((c, s), (w, n))
+            wins6[c] += w
             played[c] += n
             bar.update(int(n.sum()))
     finally:
@@ -211,8 +230,8 @@ def equity_table(
     rows = []
     for c, (a, b) in enumerate(cells):
         for t in range(nt):
-            rows.append((t, a, b, played[c, t], wins[c, t]))
-        rows.append((-1, a, b, played[c].sum(), wins[c].sum()))
+            rows.append((t, a, b, played[c, t], wins6[c, t] / 6))
+        rows.append((-1, a, b, played[c].sum(), wins6[c].sum() / 6))
     df = pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"])
     return _finish(
         df,

@@ -391,10 +391,6 @@ def review(
     progress: bool = False,
 ) -> Review:
     """Review the decisions of the table ``seats`` (None: every seat) of ``rec``."""
-    if not isinstance(rec, HandRecord) or not callable(evaluator):
-        raise ReviewError(
-            "review needs a HandRecord (hand_by_key, read_hand_file) and an evaluator"
-        )
     rollouts = _checked("rollouts", rollouts, limits.ROLLOUTS_PER_ACTION)
     seed = _checked("seed", seed, limits.REVIEW_SEED)
     if prior_hands is not None:

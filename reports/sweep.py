@@ -126,7 +126,10 @@ def sweep(
             f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}"
         )
     names = list(knobs)
+    from reports.checks import compare_args
     from sim.play.specs import COMPILED, check_spec
+
+    compare_args(hands, None, seed, until_ci, max_hands, jobs, level)
 
     check_spec(strategy, "strategy", COMPILED)  # sweep varies a compiled strategy's knobs
     check_spec(opponent, "opponent")

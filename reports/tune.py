@@ -364,9 +364,22 @@ def _plan(budget: int, popsize: int, per_deal: int, generations: int) -> tuple[i
 
 
 def _search(
-    rules, strategy, space, opponents, start_spec, seed, generations, deals, popsize, jobs, progress
+    rules,
+    strategy,
+    space,
+    opponents,
+    start_spec,
+    seed,
+    generations,
+    deals,
+    popsize,
+    jobs,
+    progress,
+    ckpt,
 ) -> tuple[pd.DataFrame, list[float], int]:
-    """CMA-ES generations; returns (history, final CMA mean position, hands played)."""
+    """CMA-ES generations; returns (history, final CMA mean position, hands played).  A
+    generation kept in the checkpoint is told to CMA-ES again without playing it (its
+    candidates are the same: CMA-ES is seeded, and told the same scores)."""
     import cma
 
     x0 = [
@@ -388,11 +401,21 @@ def _search(
             for x in xs
         ]
         cands = list(dict.fromkeys([start_spec, *specs]))
-        paired = play_against(rules, cands, opponents, seed, g * deals, deals, jobs)
         n = _hands_per_deal(rules, cands, opponents) * deals
+        kept = ckpt.get(("generation", g))
+        if kept is not None and kept[0] != cands:
+            raise TuneError(
+                "the checkpoint's candidates differ from this run's: it was made by another "
+                "version of the lab; delete it to start over"
+            )
+        if kept is None:
+            paired = play_against(rules, cands, opponents, seed, g * deals, deals, jobs)
+            base = _objective(paired, start_spec, opponents)
+            gains = {c: float((_objective(paired, c, opponents) - base).mean()) for c in cands}
+            ckpt.put(("generation", g), (cands, gains))
+        else:
+            gains = kept[1]
         played += n
-        base = _objective(paired, start_spec, opponents)
-        gains = {c: float((_objective(paired, c, opponents) - base).mean()) for c in cands}
         es.tell(xs, [-gains[s] for s in specs])
         for i, s in enumerate(specs):
             rows.append({"generation": g, "candidate": i, "spec": s, "gain_vs_start": gains[s]})
@@ -552,6 +575,28 @@ def _check_numbers(budget, seed, jobs, test_hands, generations, popsize, activit
     return out
 
 
+def check_settings(
+    strategy, rules, opponents, budget, space, seed, test_hands, generations, popsize
+) -> dict:
+    """Everything a tuning result depends on, checked (TuneError) and as plain values: what a
+    checkpoint of `tune` is made for (jobs and progress change nothing)."""
+    budget, seed, _, test_hands, generations, popsize, _ = _check_numbers(
+        budget, seed, 1, test_hands, generations, popsize, 200
+    )
+    space = check_space(strategy, space) if space is not None else default_space(strategy)
+    return {
+        "strategy": strategy,
+        "rules": resolve_rules(rules).to_dict(),
+        "opponents": list(opponents),
+        "budget": budget,
+        "space": [vars(k) for k in space],
+        "seed": seed,
+        "test_hands": test_hands,
+        "generations": generations,
+        "popsize": popsize,
+    }
+
+
 def tune(
     strategy: str,
     rules,
@@ -566,12 +611,18 @@ def tune(
     activity_hands: int = 200,
     progress: bool = True,
     command: str = "",
+    checkpoint=None,
 ) -> TuneResult:
     """Tune ``strategy``'s knobs at ``rules`` against ``opponents`` (module docstring).
 
     rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.  space: the knobs and ranges
     (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
+    checkpoint: a sim.runs.checkpoint.Checkpoint keeping each finished generation and step
+    (``canasta tune --resume``; the resumed result is the uninterrupted one).
     Raises TuneError on bad input."""
+    from sim.runs.checkpoint import NoCheckpoint
+
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     budget, seed, jobs, test_hands, generations, popsize, activity_hands = _check_numbers(
         budget, seed, jobs, test_hands, generations, popsize, activity_hands
     )
@@ -616,29 +667,45 @@ def tune(
     bar = _Progress(total, progress)
     try:
         history, mean_pos, played = _search(
-            rules, strategy, space, opponents, start_spec, seed, gens, deals, lam, jobs, bar
+            rules, strategy, space, opponents, start_spec, seed, gens, deals, lam, jobs, bar, ckpt
         )
-        selection, best_spec, n = _select(
-            rules,
-            strategy,
-            space,
-            opponents,
-            start_spec,
-            history,
-            mean_pos,
-            seed,
-            gens * deals,
-            budget - played,
-            jobs,
-            bar,
+        selection, best_spec, n = ckpt.run(
+            ("selection",),
+            lambda: _select(
+                rules,
+                strategy,
+                space,
+                opponents,
+                start_spec,
+                history,
+                mean_pos,
+                seed,
+                gens * deals,
+                budget - played,
+                jobs,
+                bar,
+            ),
         )
         played += n
-        test = _retest(
-            rules, start_spec, best_spec, opponents, seed + TEST_SEED_OFFSET, test_hands, jobs, bar
+        test = ckpt.run(
+            ("retest",),
+            lambda: _retest(
+                rules,
+                start_spec,
+                best_spec,
+                opponents,
+                seed + TEST_SEED_OFFSET,
+                test_hands,
+                jobs,
+                bar,
+            ),
         )
         best = {**start, **{k: float(v) for k, v in parse_spec(best_spec)[1].items() if k in start}}
-        activity = knob_activity(
-            rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
+        activity = ckpt.run(
+            ("activity",),
+            lambda: knob_activity(
+                rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
+            ),
         )
         bar.add(2 * len(space) * n_teams(rules) * activity_hands)
     finally:

@@ -219,6 +219,8 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
 def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
     """The knob values a spec plays with at a table (named like `RuleSet.label`): the module's
     KNOBS, then the table's tuned set (strategies/tuned/), then the spec's own `knob=value`s."""
+    if table is not None and not isinstance(table, str):
+        raise StrategyError(f"table={table!r}: give a table name like 'classic-4p' (or None)")
     base, given = split_spec(spec)
     strategy_id(base)
     defaults = knob_defaults(base)

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from sim.cli.args import real, whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
@@ -105,6 +106,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="override one rule parameter (repeatable; see canasta rules)",
     )
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
@@ -126,6 +128,18 @@ def run(args: argparse.Namespace) -> int:
         table = load_equity(args.equity)
         check_fits(table, rules, f"--equity {args.equity}")
         equity = table.of_totals
+    from reports.position import format_position
+
+    settings = {
+        "position": format_position(pos),
+        "rules": rules.to_dict(),
+        "strategies": args.strategies,
+        "rollouts": args.rollouts,
+        "until_ci": args.until_ci,
+        "seed": args.seed,
+        "infer": args.infer,
+    }
+    ckpt = open_checkpoint("analyze", settings, None, args.resume)
     df = analyze(
         pos,
         args.strategies,
@@ -136,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         rules,
         infer=args.infer,
         equity=equity,
+        checkpoint=ckpt,
     )
     df.attrs["position"] = str(args.position)
     uniform = None
@@ -149,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
             args.seed,
             rules,
             equity=equity,
+            checkpoint=ckpt,
         )
+    ckpt.finish()  # the result is complete (printed below)
     if args.json:
         obj = to_json(df)
         if uniform is not None:

@@ -212,6 +212,19 @@ def _run_command(argv: list[str] | None) -> int:
     user_errors = (_error_base(), ValueError, KeyError)
     try:
         return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        from sim.runs.checkpoint import active
+
+        kept = [c for c in active() if c.done]
+        _close_checkpoints()
+        if not kept:
+            raise
+        print(
+            f"canasta {args.command}: interrupted; the finished work is kept in {kept[0].path}: "
+            "run the same command with --resume to continue",
+            file=sys.stderr,
+        )
+        return 130
     except BrokenPipeError:  # the reader of our output left: handled by main
         raise
     except user_errors as exc:
@@ -221,8 +234,19 @@ def _run_command(argv: list[str] | None) -> int:
         msg = os_error_message(exc, args.command, args)
     except MemoryError:
         msg = "out of memory; ask for less work (e.g. fewer --rollouts or --hands per call)"
+    finally:
+        _close_checkpoints()
     print(f"canasta {args.command}: error: {msg}", file=sys.stderr)
     return 2
+
+
+def _close_checkpoints() -> None:
+    """A command that ended keeps the checkpoints holding finished work, and only those."""
+    import sys as _sys
+
+    mod = _sys.modules.get("sim.runs.checkpoint")
+    for ckpt in mod.active() if mod is not None else ():
+        ckpt.close()
 
 
 def _in_compiler(frame) -> bool:

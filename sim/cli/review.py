@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from sim.cli.args import whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
@@ -133,6 +134,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="also list decisions with a single legal action",
     )
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
@@ -205,6 +207,19 @@ def run(args: argparse.Namespace) -> int:
         rec.rules, args.strategy, jobs=args.jobs, infer=args.infer, equity=equity
     )
     rollouts = args.rollouts or review_eval.DEFAULT_ROLLOUTS
+    from reports.review_resume import checkpointed, review_settings
+
+    settings = review_settings(
+        rec,
+        seats=seats,
+        strategy=args.strategy,
+        rollouts=rollouts,
+        rollout_seed=args.rollout_seed,
+        infer=args.infer,
+        equity=None if equity is None else equity.meta,
+    )
+    ckpt = open_checkpoint("review", settings, args.out, args.resume)
+    evaluator = checkpointed(evaluator, ckpt)
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
     rv = review(
         rec,
@@ -222,4 +237,5 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         path = write_html(rv, args.out)
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
+    ckpt.finish()
     return 0

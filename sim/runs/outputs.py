@@ -79,14 +79,42 @@ def atomic_files(*paths: str | os.PathLike) -> Iterator[tuple[Path, ...]]:
         temps.append(f if direct else _temp_beside(f))
     try:
         yield tuple(temps)
-        for t, f in zip(temps, finals, strict=True):
-            if t != f:
-                os.replace(t, f)
+        _swap_in([(t, f) for t, f in zip(temps, finals, strict=True) if t != f])
     finally:
         for t, f in zip(temps, finals, strict=True):
             if t != f:
                 with contextlib.suppress(OSError):
                     t.unlink()
+
+
+def _swap_in(pairs: list[tuple[Path, Path]]) -> None:
+    """Rename each temporary file over its final name, all or none: the earlier files are
+    moved aside first and put back if a rename fails."""
+    if len(pairs) == 1:  # one file: a rename replaces it atomically
+        os.replace(*pairs[0])
+        return
+    aside: list[tuple[Path, Path]] = []
+    placed: list[Path] = []
+    try:
+        for _, f in pairs:
+            if f.exists():
+                keep = f.with_name(f".{f.name}.old-{os.getpid()}")
+                os.replace(f, keep)
+                aside.append((keep, f))
+        for t, f in pairs:
+            os.replace(t, f)
+            placed.append(f)
+    except BaseException:
+        for f in placed:
+            with contextlib.suppress(OSError):
+                f.unlink()
+        for keep, f in aside:
+            with contextlib.suppress(OSError):
+                os.replace(keep, f)
+        raise
+    for keep, _ in aside:
+        with contextlib.suppress(OSError):
+            keep.unlink()
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8") -> Path:

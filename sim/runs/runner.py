@@ -382,8 +382,28 @@ def _execute(
     log_detail: str = "basic",
 ) -> Iterator[tuple[int, dict[str, bytes], dict[str, int]]]:
     """Results of the chunks in completion order (dispatch is bounded by pre_dispatch)."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # loky with workers.loky_kwargs() below, or dask
 
+    if _stop_in_worker(backend, jobs, strategies, mode, chunk_fn):
+        # one job, but chunks a compiled kernel would hold for long: in one worker, so that
+        # Ctrl-C stops them at once (this process waits in Python)
+        for i, start, count in tasks:
+            yield workers.stoppable(
+                run_chunk_task,
+                chunk_fn,
+                rules,
+                strategies,
+                seed,
+                i,
+                start,
+                count,
+                mode,
+                log_rate,
+                check,
+                False,
+                log_detail,
+            )
+        return
     kw: dict[str, Any] = dict(
         n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
     )
@@ -413,6 +433,23 @@ def _execute(
         close = getattr(gen, "close", None)
         if close is not None:
             close()
+
+
+SLOW_SPECS = ("pimc", "ismcts", "openspiel-")  # search players: seconds to hours a decision
+
+
+def _stop_in_worker(
+    backend: str, jobs: int, strategies: tuple[str, ...], mode: str, chunk_fn: ChunkFn
+) -> bool:
+    """Run one job's chunks in a worker (not in this process): the real engine with a search
+    player seated, whose single decisions can outlast any Ctrl-C a person waits for."""
+    from joblib import effective_n_jobs
+
+    from sim.play import engine
+
+    real = getattr(chunk_fn, "__module__", "") == engine.__name__
+    slow = any(s.split(":", 1)[0].startswith(SLOW_SPECS) for s in strategies)
+    return backend == "loky" and effective_n_jobs(jobs) == 1 and real and slow
 
 
 def _compile_first(client: Any, check: bool, log: bool) -> None:
