@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
+from sim.core.apply import SCORE_ROWS, init_hand_nb, score_hand_nb
 from sim.core.enums import (
     MAX_SEATS,
     MAX_TEAMS,
@@ -32,8 +32,9 @@ from sim.core.enums import (
 )
 from sim.core.readers import code_kind_nb
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb, shuffle_nb
-from sim.play.selfplay.loop import build_obs_nb, deck_composition_nb, fill_deck_nb
-from strategies.registry import decide_nb
+from sim.play.selfplay.loop import deck_composition_nb, fill_deck_nb
+from sim.play.selfplay.status import Slot
+from sim.play.selfplay.step import apply_step_nb, decide_step_nb
 
 # raw record columns: ten per-kind blocks of N_KINDS, then scalars
 (
@@ -142,6 +143,7 @@ def play_record_nb(
     pre = np.zeros(Off.STATE_SIZE, np.int32)
     obs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
+    status = np.zeros(Slot.SIZE, np.int64)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)
     deck_rng = np.zeros(2, np.uint64)
     composition = np.zeros(N_KINDS, np.int64)
@@ -164,13 +166,11 @@ def play_record_nb(
             seed_rng_nb(rng[s], seed, game, 0, STREAM_PLAYERS + 1 + s)
         while state[Off.PHASE] != Phase.OVER:
             seat = state[Off.SEAT]
-            build_obs_nb(state, seat, obs, False)
-            action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
+            action = decide_step_nb(state, params, strat_ids, knobs, rng, obs, buf, 0, False)
             if action == Act.DRAW:
                 for i in range(Off.STATE_SIZE):
                     pre[i] = state[i]
-            why = apply_action_nb(state, params, action)
-            if why != 0:
+            if apply_step_nb(state, params, action, True, strat_ids[seat], status) != 0:
                 return -2
             if action == Act.DRAW:
                 pos0 = pre[Off.STOCK_POS]

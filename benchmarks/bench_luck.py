@@ -1,18 +1,14 @@
 """How many fewer deals the luck-adjusted estimate needs, and that it is unbiased.
 
 Plays expert against greedy on duplicate deals (classic 4p by default) with the engine's chance
-terms recorded (sim/core/luck.py), once with the ordinary stock and once with per-seat stock
-streams (run_chunk(seat_stock=True): a seat draws the same cards in both seatings of a deal for
-as long as its queue lasts), and prints for the first --deals deals the variance of the
+terms recorded (sim/core/luck.py), and prints for the first --deals deals the variance of the
 per-deal estimate of each design, as a factor against plain duplicate deals (a factor f means
 f times fewer deals for the same CI half-width), with a 95% bootstrap interval over deals (the
 designs share the deal keys, so deals are resampled jointly; the cross-fitted adjustments are
 held fixed):
 - independent: seating 1 alone (two independent hands per deal), plain and luck-adjusted;
-- duplicate: plain and luck-adjusted;
-- duplicate with per-seat stock streams: plain and luck-adjusted.
-`canasta compare` uses luck-adjusted duplicate deals with the ordinary stock (the streams add
-nothing once the luck is adjusted).  Over --check-deals fresh deals of that design: the plain and the adjusted mean with
+- duplicate: plain and luck-adjusted (what `canasta compare` uses).
+Over --check-deals fresh deals of that design: the plain and the adjusted mean with
 their 95% CIs (they must agree: the adjustment has mean zero by construction).  Writes
 benchmarks/results/luck.json.
 
@@ -36,7 +32,7 @@ from sim.play.engine import run_chunk
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def per_deal_variants(plain, streams) -> dict[str, np.ndarray]:
+def per_deal_variants(plain) -> dict[str, np.ndarray]:
     """Per-deal estimates of A - B (float64[n] each) whose variances the factors compare.
 
     The independent design's unit is a deal's two independent hands, so its per-deal value is
@@ -50,8 +46,6 @@ def per_deal_variants(plain, streams) -> dict[str, np.ndarray]:
         "independent_adjusted": adjust(one, x1) * half,
         "duplicate": plain.diff,
         "duplicate_adjusted": adjust(plain.diff, plain.terms),
-        "streams": streams.diff,
-        "streams_adjusted": adjust(streams.diff, streams.terms),
     }
 
 
@@ -85,15 +79,10 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "luck.json"))
     args = ap.parse_args()
     rules = RuleSet.preset(args.rules)
-    run_chunk(
-        rules, (args.a, args.b) * 2, 0, 0, 10, luck=True, seat_stock=True
-    )  # compile outside the clock
+    run_chunk(rules, (args.a, args.b) * 2, 0, 0, 10, luck=True)  # compile outside the clock
 
     t0 = time.perf_counter()
     plain = play_luck_pairs(rules, args.a, args.b, seed=args.seed, count=args.deals)
-    streams = play_luck_pairs(
-        rules, args.a, args.b, seed=args.seed, count=args.deals, seat_stock=True
-    )
     played = time.perf_counter() - t0
     if args.save:
         np.savez_compressed(
@@ -101,13 +90,10 @@ def main() -> None:
             diff=plain.diff,
             terms=plain.terms,
             seatings=plain.seatings,
-            s_diff=streams.diff,
-            s_terms=streams.terms,
-            s_seatings=streams.seatings,
         )
-    table = factors(per_deal_variants(plain, streams))
+    table = factors(per_deal_variants(plain))
     print(
-        f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 4 x {args.deals:,} hands)"
+        f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 2 x {args.deals:,} hands)"
     )
     print("  factor vs plain duplicate deals (95% bootstrap CI over deals):")
     for k, v in table.items():

@@ -90,10 +90,9 @@ def _legal(obs: np.ndarray, params: np.ndarray) -> list[int]:
 
 
 def _texts(obs: np.ndarray, actions: list[int]) -> list[str]:
-    from sim.core.actions import action_text_with_top
-    from sim.core.enums import Off
+    from sim.core.actions import action_text_at
 
-    return [action_text_with_top(a, int(obs[Off.PILE_TOP])) for a in actions]
+    return [action_text_at(obs, a) for a in actions]
 
 
 def _cums(obs: np.ndarray, viewer: int) -> tuple[int, int]:
@@ -236,15 +235,15 @@ def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
 def _kernel_call(dec: Decision, active, ids, knobs, seed, start, n, model):
     """Rollouts [start, start+n) of the active actions in one call of the compiled kernel."""
     from sim.core.legal import WHY_TEXT
-    from sim.play.rollouts.actions import WORLD_ERROR, rollout_actions_nb
-    from sim.play.selfplay.loop import ILLEGAL
+    from sim.play.rollouts.actions import rollout_actions_nb
+    from sim.play.selfplay.status import Illegal, NoWorld, Slot, Status, action_text_safe
     from sim.play.worlds.sampler import ERROR_TEXT
 
     a = len(dec.actions)
     us = np.zeros((n, a), np.int32)
     them = np.zeros((n, a), np.int32)
     went = np.zeros((n, a), np.int8)
-    status = np.zeros(8, np.int64)
+    status = np.zeros(Slot.SIZE, np.int64)
     stats = np.zeros(2, np.int64)
     mid, mknobs, tries = model
     rollout_actions_nb(
@@ -266,14 +265,15 @@ def _kernel_call(dec: Decision, active, ids, knobs, seed, start, n, model):
         status,
         stats,
     )
-    if status[0] == WORLD_ERROR:
+    if status[Slot.CODE] == Status.NO_WORLD:
         raise AnalysisError(
-            f"the position is impossible: {ERROR_TEXT.get(int(status[1]), 'world error')}"
+            f"the position is impossible: {ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
         )
-    if status[0] == ILLEGAL:
+    if status[Slot.CODE] == Status.ILLEGAL:
         raise RuntimeError(
-            f"seat {int(status[1])} chose an illegal action {int(status[2])} "
-            f"({WHY_TEXT[int(status[3])]}) in rollout {int(status[4])}, seed {seed}"
+            f"seat {int(status[Illegal.SEAT])} chose an illegal action "
+            f"{action_text_safe(int(status[Illegal.ACTION]))} ({WHY_TEXT[int(status[Illegal.WHY])]}) "
+            f"in rollout {int(status[Slot.ROLLOUT])}, seed {seed}"
         )
     return us, them, went, stats
 

@@ -139,10 +139,8 @@ def play_luck_pairs(
     count: int = 10_000,
     chunk: int = 2_000,
     chunk_fn: Callable | None = None,
-    seat_stock: bool = False,
 ) -> LuckPairs:
-    """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms;
-    seat_stock: with per-seat stock streams (run_chunk's option)."""
+    """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms."""
     fn = chunk_fn or engine.run_chunk
     diffs, terms = [], []
     for seating, teams in ((0, (a, b)), (1, (b, a))):
@@ -151,12 +149,7 @@ def play_luck_pairs(
         d_parts, t_parts = [], []
         for s in range(start, start + count, chunk):
             n = min(chunk, start + count - s)
-            # seat_stock only when asked: a chunk function without the option still serves
-            res = (
-                fn(rules, seats, seed, s, n, luck=True, seat_stock=True)
-                if seat_stock
-                else fn(rules, seats, seed, s, n, luck=True)
-            )
+            res = fn(rules, seats, seed, s, n, luck=True)
             h = res.hands
             d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
             luck = chance_terms(h)

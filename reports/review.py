@@ -286,7 +286,8 @@ def dealt_value(
     from sim.core.apply import SCORE_ROWS, init_hand_nb
     from sim.core.enums import MAX_TEAMS, Par
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-    from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
+    from sim.play.rollouts.actions import hand_result_nb
+    from sim.play.selfplay.step import play_out_hidden_nb
     from strategies.registry import MAX_KNOBS, parse_spec
 
     gs0 = rec.new_state()
@@ -305,7 +306,7 @@ def dealt_value(
         np.zeros(Off.STATE_SIZE, np.int32),
         np.zeros(N_ACTIONS, np.int32),
     )
-    status, score = np.zeros(8, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
+    status, score = np.zeros(16, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
     shuffle = np.random.default_rng([seed, seat, 29])
     vals = []
     for r in range(n):
@@ -315,7 +316,9 @@ def dealt_value(
         init_hand_nb(state, gs0.params, d, len(d), dealer, cum)
         for s in range(n_act):
             seed_rng_nb(rngs[s], seed, r, 29, STREAM_PLAYERS + 1 + s)
-        play_out_hidden_nb(state, gs0.params, ids, knobs, rngs, obs, buf, 0, status)
+        play_out_hidden_nb(
+            state, gs0.params, ids, knobs, rngs, obs, buf, 0, status, None, None, None
+        )
         if status[0] != 0:
             raise RuntimeError(
                 f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})"
@@ -340,6 +343,8 @@ class Review:
     summary: pd.DataFrame  # one row per team
     result: dict[int, int]  # hand result per team
     prior: dict[int, tuple[float, float]]  # V(prior) per reviewed team
+    # the evaluator's top actions per decision (action index -> reports.review_view.top_actions)
+    top: dict[int, list[dict]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         def rows(df: pd.DataFrame) -> list[dict]:
@@ -363,7 +368,14 @@ class Review:
             "summary": rows(self.summary),
             "decisions": rows(self.decisions),
             "luck": rows(self.luck),
+            "views": self.views(),
         }
+
+    def views(self) -> list[dict]:
+        """What the seat saw at each decision (reports.review_view.decision_views)."""
+        from reports.review_view import decision_views
+
+        return decision_views(self)
 
 
 def _plain(v):
@@ -402,10 +414,14 @@ def review(
     pts, final = decision_points(rec, seats)
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
+    from reports.review_view import top_actions
+
     rows = []
+    tops: dict[int, list[dict]] = {}  # the page's top actions per decision (review_view)
     bar = new_bar(len(pts), "decision", progress)
     for p in pts:
         ev = evaluator(p.state, p.legal, rollouts, seed * 1_000_003 + p.index)
+        tops[p.index] = top_actions(p.state, ev, p.played)
         best = int(ev.index[0])  # the evaluator lists the best action first
         played = _row(ev, p.played)
         if float(played["diff_to_best"]) <= 0:  # as good as the best in every world
@@ -479,7 +495,7 @@ def review(
     }
     luck = _luck(dec, rec, final, prior, result, dealt)
     summary = _summary(dec, luck, teams, rec, final, result)
-    return Review(rec, reviewed, strategy, rollouts, dec, luck, summary, result, prior)
+    return Review(rec, reviewed, strategy, rollouts, dec, luck, summary, result, prior, tops)
 
 
 P_WIN_COLS = ("p_win", "p_win_low", "p_win_high", "p_lost", "p_lost_low", "p_lost_high")

@@ -1,19 +1,14 @@
-"""Output of `canasta review`: the terminal table, and one self-contained HTML page (timeline plot
-of each team's equity through the hand with mistakes and large luck events marked, the decision
-table, the luck table, the summary)."""
+"""Output of `canasta review`: the terminal table, and one self-contained HTML page
+(`reports.review_page`: the summary, the equity timeline by turn, each decision as the seat saw
+it with the top actions, the decision and luck tables)."""
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 from pathlib import Path
 
-import pandas as pd
+from reports.review import MARKS, Review
 
-from reports.review import LUCK_SHOWN, MARKS, Review
-
-__all__ = ["format_text", "write_html", "timeline_figure"]
+__all__ = ["format_text", "write_html"]
 
 
 def _pm(v: float, half: float) -> str:
@@ -84,204 +79,9 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     return "\n".join(out)
 
 
-def timeline_figure(rv: Review):
-    """Each team's equity (points) at the reviewed seats' decisions, ending at the hand's result."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(11, 4.6))
-    d = rv.decisions
-    n_actions = len(rv.record.actions)
-    colors = ["tab:blue", "tab:red", "tab:green"]
-    n_teams = len(rv.result)
-    labelled: list[float] = []  # x of the luck labels written: close ones are stacked, not overlaid
-    for t in sorted(d["team"].unique()):
-        dt = d[d["team"] == t].sort_values("index")
-        xs = list(dt["index"]) + [n_actions]
-        ys = list(dt["value"]) + [rv.result[t]]
-        c = colors[t % 3]
-        ax.plot(
-            xs,
-            ys,
-            "-o",
-            color=c,
-            ms=3,
-            lw=1.4,
-            label=f"team {t} (seats {','.join(map(str, sorted(dt['seat'].unique())))})",
-        )
-        if n_teams == 2 and len(d["team"].unique()) == 1:
-            o = 1 - t
-            ax.plot(
-                xs,
-                [-y for y in ys],
-                "--",
-                color=colors[o],
-                lw=1,
-                alpha=0.7,
-                label=f"team {o} (mirror)",
-            )
-        bad = dt[dt["mark"] != ""]
-        ax.scatter(bad["index"], bad["value"], s=90, marker="X", color="black", zorder=5)
-        for r in bad.itertuples():
-            ax.annotate(
-                f"{r.mark} {r.played}",
-                (r.index, r.value),
-                textcoords="offset points",
-                xytext=(4, 8),
-                fontsize=8,
-                color="black",
-            )
-        lk = rv.luck[(rv.luck["team"] == t) & (rv.luck["luck"].abs() >= LUCK_SHOWN)]
-        for r in lk.itertuples():
-            up = r.luck > 0
-            ax.scatter(
-                [r.at_index],
-                [r.after],
-                s=70,
-                marker="^" if up else "v",
-                color="tab:green" if up else "tab:orange",
-                zorder=5,
-                edgecolor="black",
-            )
-            k = sum(abs(x - r.at_index) < 0.06 * n_actions for x in labelled)
-            labelled.append(r.at_index)
-            what = r.event if r.event == "deal" else f"{r.event} {r.cards[:12]}"
-            ax.annotate(
-                f"{what} {r.luck:+.0f}",
-                (r.at_index, r.after),
-                textcoords="offset points",
-                xytext=(4, -12 - 10 * k),
-                fontsize=7,
-                color="dimgray",
-            )
-    ax.axhline(0, color="gray", lw=0.6)
-    ax.set_xlabel("action of the hand")
-    ax.set_ylabel("equity: expected hand result (points)")
-    ax.set_title(
-        "equity through the hand (X: marked mistakes; triangles: luck of at least "
-        f"{LUCK_SHOWN:.0f} points)"
-    )
-    ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    return fig
-
-
-CSS = """body{font-family:system-ui,sans-serif;max-width:1150px;margin:1.5em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;font-size:.85em;margin:.6em 0}th,td{border:1px solid #ccc;padding:.2em .5em;
-text-align:right}th{background:#f0f0f0}td.l{text-align:left}tr.m1 td{background:#fff6d0}tr.m2 td{background:#ffe0c0}
-tr.m3 td{background:#ffc8c8}img{max-width:100%}p.note{color:#555;font-size:.9em}"""
-
-
-def _table(df: pd.DataFrame, left: set[str], row_class=None) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = []
-    for i, row in enumerate(df.itertuples(index=False)):
-        cls = f' class="{row_class(i)}"' if row_class and row_class(i) else ""
-        cells = "".join(
-            f"<td{' class=l' if c in left else ''}>{html.escape(str(v))}</td>"
-            for c, v in zip(df.columns, row, strict=True)
-        )
-        body.append(f"<tr{cls}>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
 def write_html(rv: Review, path) -> Path:
-    """One self-contained page (the plot as a data URI, inline CSS, no scripts)."""
-    import matplotlib.pyplot as plt
+    """One self-contained page a person can follow decision by decision
+    (reports.review_page)."""
+    from reports.review_page import write_page
 
-    path = Path(path)
-    if path.suffix.lower() not in (".html", ".htm"):
-        raise ValueError(f"-o {path}: the review page must end in .html")
-    fig = timeline_figure(rv)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    img = base64.b64encode(buf.getvalue()).decode("ascii")
-    d = rv.decisions[rv.decisions["legal"] > 1]
-    shown = pd.DataFrame(
-        {
-            "turn": d["turn"],
-            "seat": d["seat"],
-            "legal": d["legal"],
-            "played": d["played"],
-            "best": d["best"],
-            "lost": d["lost"].round(0).astype(int),
-            "95% CI": [
-                f"[{lo:.0f}, {hi:.0f}]" if b != p else ""
-                for lo, hi, b, p in zip(
-                    d["lost_low"], d["lost_high"], d["best"], d["played"], strict=True
-                )
-            ],
-            "mark": d["mark"],
-            "equity": d["value"].round(0).astype(int),
-        }
-    )
-    if "p_win" in d.columns:
-        shown["P(win) after played, %"] = [
-            f"{p:.1f} [{lo:.1f}, {hi:.1f}]"
-            for p, lo, hi in zip(d["p_win"], d["p_win_low"], d["p_win_high"], strict=True)
-        ]
-        shown["P(win) lost [95% CI]"] = [
-            f"{p:.2f} [{lo:.2f}, {hi:.2f}]"
-            for p, lo, hi in zip(d["p_lost"], d["p_lost_low"], d["p_lost_high"], strict=True)
-        ]
-    level = {"?!": "m1", "?": "m2", "??": "m3"}
-    marks = list(shown["mark"])
-    luck = rv.luck.assign(
-        luck=[_pm(v, h) for v, h in zip(rv.luck["luck"], rv.luck["half"], strict=True)],
-        before=rv.luck["before"].round(0).astype(int),
-        after=rv.luck["after"].round(0).astype(int),
-    )
-    summ = rv.summary.assign(
-        skill=[
-            _pm(-v, h)
-            for v, h in zip(rv.summary["skill_lost"], rv.summary["skill_half"], strict=True)
-        ],
-        luck=[_pm(v, h) for v, h in zip(rv.summary["luck"], rv.summary["luck_half"], strict=True)],
-    )
-    keep = [
-        "team",
-        "seats",
-        "decisions",
-        "doubtful",
-        "mistakes",
-        "blunders",
-        "skill",
-        "luck",
-        "result",
-    ]
-    if "p_win_lost" in summ.columns:
-        summ = summ.assign(
-            **{
-                "P(win) lost, points of %": [
-                    f"{v:.2f} ± {h:.2f}"
-                    for v, h in zip(summ["p_win_lost"], summ["p_win_lost_half"], strict=True)
-                ]
-            }
-        )
-        keep.append("P(win) lost, points of %")
-    summ = summ[keep]
-    head = "".join(f"<p>{html.escape(x)}</p>" for x in _head(rv))
-    page = (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Canasta hand review</title>'
-        f"<style>{CSS}</style></head><body><h1>Canasta hand review</h1>{head}"
-        "<h2>Summary per team</h2>"
-        + _table(summ, {"seats"})
-        + "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: the sum of its luck values "
-        "(deal, upcard, draws); 95% intervals.</p>"
-        f'<h2>Equity through the hand</h2><img alt="equity timeline" src="data:image/png;base64,{img}">'
-        "<h2>Decisions</h2>"
-        + _table(shown, {"played", "best", "mark"}, lambda i: level.get(marks[i], ""))
-        + "<h2>Luck</h2>"
-        + _table(
-            luck[["turn", "seat", "team", "event", "cards", "before", "after", "luck"]],
-            {"event", "cards"},
-        )
-        + "</body></html>\n"
-    )
-    from sim.runs.outputs import write_atomic
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return write_atomic(path, page)
+    return write_page(rv, path, _head(rv))

@@ -34,11 +34,11 @@ from numba import njit
 
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.core.legal import (
-    discard_why_nb,
+    discard_ok_nb,
     legal_actions_nb,
+    meld_ok_nb,
+    take_ok_nb,
     why_illegal_nb,
-    why_meld_nb,
-    why_take_nb,
 )
 from sim.core.readers import lowest_bit_nb, meld_nat_nb, team_of_nb
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -84,32 +84,6 @@ def _draw_nb(obs: np.ndarray, params: np.ndarray) -> int:
     if why_illegal_nb(obs, H, params, Act.DECLINE) == 0:
         return Act.DECLINE
     return -1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def take_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
-    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a pile take a (Act.TAKE_PAIR <= a <=
-    Act.TAKE_ONTO) in the draw phase (the caller's precondition): the same check, why_take_nb,
-    without the dispatch.  One call site each, not two: every call site of a decision
-    function costs it stack slots that its entry zeroes on every decision."""
-    return why_take_nb(obs, Off.HANDS, params, a, team) == 0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def discard_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, kind: int) -> bool:
-    """`why_illegal_nb(obs, HANDS, params, Act.DISCARD + kind) == 0`, without its dispatch for
-    a held kind (not a red three) in the meld phase: then only `discard_why_nb` can refuse it."""
-    if obs[Off.PHASE] != Phase.MELD or kind < 0 or kind >= Kind.RED3 or obs[Off.HANDS + kind] < 1:
-        return why_illegal_nb(obs, Off.HANDS, params, Act.DISCARD + kind) == 0
-    return discard_why_nb(obs, params, team) == 0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
-    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a meld or an addition a (Act.MELD <=
-    a < Act.DISCARD) in the meld phase (the caller's precondition): the same checks,
-    why_meld_nb, without the dispatch (see take_ok_nb)."""
-    return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
 @njit(cache=True, _nrt=False)

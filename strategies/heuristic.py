@@ -33,13 +33,15 @@ from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Act, Kind, Off,
 from sim.core.legal import (
     can_go_out_concealed_nb,
     canastas_nb,
+    discard_ok_nb,
     legal_actions_nb,
     max_meld_points_nb,
+    meld_ok_nb,
+    take_ok_nb,
     why_illegal_nb,
     wild_capacity_nb,
 )
 from sim.core.readers import lowest_bit_nb, meld_nat_nb, meld_size_nb, team_of_nb
-from strategies.greedy import discard_ok_nb, meld_ok_nb, take_ok_nb
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
@@ -523,6 +525,31 @@ def _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1) -> tuple:
     return p2, unseen, p2, mu0, mp0
 
 
+@njit(cache=True, _nrt=False, inline="always")  # no call cost: typed in each caller
+def _danger_of_nb(
+    unseen, ls, onto, onto_canasta, csize, nat_wild, lho_cards, pool, was_last, mu0, mp0, mu1, mp1
+) -> tuple:
+    """The danger of a discard from its terms: 1 when the next opponent's team has a meld of
+    ``ls`` cards of the rank it may take the pile onto (``onto``: the pile is unfrozen for it and
+    the rules allow it; onto a canasta only if ``onto_canasta``); else the larger of 0.35 x the
+    chance it holds one of the ``unseen`` copies (``nat_wild``: a natural + wild take is open to
+    it) and the chance it holds a natural pair (`_pair_chance_nb`, memo ``mu0 .. mp1``); halved
+    when it discarded the rank last (``was_last``).  Returns (danger, mu0, mp0, mu1, mp1)."""
+    danger = 0.0
+    if onto and ls > 0 and (ls < csize or onto_canasta):
+        danger = 1.0
+    elif nat_wild and unseen >= 1:
+        p1 = unseen * lho_cards / pool
+        danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
+    if unseen >= 2 and danger < 1.0:
+        p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1)
+        if p2 > danger:
+            danger = p2
+    if was_last:
+        danger *= 0.5
+    return danger, mu0, mp0, mu1, mp1
+
+
 @njit(cache=True, _nrt=False, inline="always")  # split out for reading only: no call cost
 def _danger_nb(
     obs, params, k, c, nxt, lho_team, lho_cards, unfrozen_lho, pool, mu0, mp0, mu1, mp1
@@ -536,31 +563,28 @@ def _danger_nb(
     every rank of one discard): the last two worked out, (mu0, mp0) and (mu1, mp1), are reused
     (the same values, not recomputed).  Returns (danger, mu0, mp0, mu1, mp1).
 
-    The plain form, per rank: `_discard_nb` works the same terms out for every rank at once
-    (the same values; tests/test_discard_choice.py compares the two choices)."""
-    csize = params[Par.CANASTA_SIZE]
-    copies = 4 * params[Par.DECKS]
-    danger = 0.0
+    The plain form, per rank: `_discard_nb` works the same terms out for every rank at once,
+    without branches, and both give them to `_danger_of_nb` (tests/test_discard_choice.py
+    compares the two choices)."""
     seen = c
     for t in range(obs[Off.N_TEAMS]):
         seen += meld_nat_nb(obs, t, k)
     seen += obs[Off.PILE_COUNTS + k]
-    unseen = copies - seen
-    if unfrozen_lho:
-        ls = meld_size_nb(obs, lho_team, k)
-        oc = params[Par.TAKE_ONTO_CANASTA]
-        if ls > 0 and params[Par.TAKE_ONTO_MELD] != 0 and (ls < csize or oc == 1):
-            danger = 1.0
-        elif unseen >= 1 and params[Par.TAKE_NAT_WILD] != 0:
-            p1 = unseen * lho_cards / pool
-            danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
-    if unseen >= 2 and danger < 1.0:
-        p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(unseen, pool, lho_cards, mu0, mp0, mu1, mp1)
-        if p2 > danger:
-            danger = p2
-    if obs[Off.LAST_DISCARD + nxt] == k:
-        danger *= 0.5
-    return danger, mu0, mp0, mu1, mp1
+    return _danger_of_nb(
+        4 * params[Par.DECKS] - seen,
+        meld_size_nb(obs, lho_team, k) if unfrozen_lho else 0,
+        unfrozen_lho and params[Par.TAKE_ONTO_MELD] != 0,
+        params[Par.TAKE_ONTO_CANASTA] == 1,
+        params[Par.CANASTA_SIZE],
+        unfrozen_lho and params[Par.TAKE_NAT_WILD] != 0,
+        lho_cards,
+        pool,
+        obs[Off.LAST_DISCARD + nxt] == k,
+        mu0,
+        mp0,
+        mu1,
+        mp1,
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -640,24 +664,25 @@ def _discard_nb(
         # the danger term is >= 0: a rank already scoring no better than the best cannot win
         # with it, so its danger is not worked out (same choice, the costly part skipped)
         if with_danger and score < best_score:
-            # _danger_nb's value, its terms read without branches
+            # _danger_nb's terms, read without branches
             unseen = copies - (
                 c + nat0[k] + two_teams * nat1[k] + three_teams * nat2[k] + pile_counts[k]
             )
-            ls = lho_nat[k] + lho_two[k] + lho_joker[k]
-            if onto and ls > 0 and (ls < csize or onto_canasta):
-                danger = 1.0
-            elif nat_wild and unseen >= 1:
-                p1 = unseen * lho_cards / pool
-                danger = 0.35 * (p1 if p1 < 1.0 else 1.0)
-            if unseen >= 2 and danger < 1.0:
-                p2, mu0, mp0, mu1, mp1 = _pair_chance_nb(
-                    unseen, pool, lho_cards, mu0, mp0, mu1, mp1
-                )
-                if p2 > danger:
-                    danger = p2
-            if last == k:
-                danger *= 0.5
+            danger, mu0, mp0, mu1, mp1 = _danger_of_nb(
+                unseen,
+                lho_nat[k] + lho_two[k] + lho_joker[k],
+                onto,
+                onto_canasta,
+                csize,
+                nat_wild,
+                lho_cards,
+                pool,
+                last == k,
+                mu0,
+                mp0,
+                mu1,
+                mp1,
+            )
             score += safe_w * danger * prize
         if score < best_score:
             best_score = score

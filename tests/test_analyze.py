@@ -16,7 +16,7 @@ from sim.cli.main import main
 from sim.core.apply import SCORE_ROWS, apply_action_nb
 from sim.core.enums import MAX_TEAMS, N_ACTIONS, N_KINDS, Act, Off, Phase
 from sim.play.rollouts.actions import hand_result_nb
-from sim.play.selfplay.loop import build_obs_nb
+from sim.play.selfplay.step import build_obs_nb
 from sim.play.worlds.sampler import Know, observe_nb, sample_worlds_nb
 from strategies.registry import decide_nb, parse_spec
 

@@ -208,7 +208,14 @@ def test_a_typed_last_turn_round_trips_and_constrains():
     )
     pos = parse_position(text)
     assert pos.last_discard == [-1, -1, -1, Kind.NINE]
-    assert "last_turn 3: take pair | took 5 K K | melded 4 4 4 | discard 9" in format_position(pos)
+    # written as canasta play names the take (the old name without the card is read too)
+    assert "last_turn 3: take K K | took 5 K K | melded 4 4 4 | discard 9" in format_position(pos)
+    again = parse_position(format_position(pos)).last_turns[3]
+    assert (again.action, again.top, again.took) == (
+        Act.TAKE_PAIR,
+        Kind.KING,
+        pos.last_turns[3].took,
+    )
     know = prepare(pos).know
     assert know[Know.DRAW_VALID + 3] and know[Know.DRAW_ACT + 3] == Act.TAKE_PAIR
     assert list(_row(know, Know.TURN_IN, 3)) == [

@@ -13,14 +13,10 @@ from sim.core.rules import RuleSet
 from sim.play.engine import run_chunk
 
 
-@pytest.fixture(scope="module", params=[False, True], ids=["stock", "seat-stock"])
-def classic_hands(request):
-    # also with per-seat stock streams: a draw that were not uniform over the stock left would
-    # give its kind terms a non-zero mean
+@pytest.fixture(scope="module")
+def classic_hands():
     rules = RuleSet.preset("classic")
-    return run_chunk(
-        rules, ("expert", "greedy") * 2, 5, 0, 3000, luck=True, check=True, seat_stock=request.param
-    ).hands
+    return run_chunk(rules, ("expert", "greedy") * 2, 5, 0, 3000, luck=True, check=True).hands
 
 
 def test_terms_have_mean_zero(classic_hands):

@@ -277,7 +277,7 @@ def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypat
     monkeypatch.setattr(pw, "helper_wanted", lambda: True)
     assert not pw.looks_cached(pw.PLAY_TOP)
     (tmp_path / "play_0123").mkdir()
-    (tmp_path / "play_0123" / "knowledge.observe_nb-232.py311.nbi").write_bytes(b"")
+    (tmp_path / "play_0123" / "step.observe_nb-232.py311.nbi").write_bytes(b"")
     assert pw.looks_cached(pw.PLAY_TOP) and not pw.looks_cached(pw.PLAY_CHUNK)
     pw.start_early("play")
     assert not pw._early
@@ -286,7 +286,7 @@ def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypat
 def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
     """The file name looks_cached expects is the one numba writes (numba's private layout)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    code = "from sim.play.worlds.knowledge import observe_nb; print(observe_nb._cache._cache_file._index_path)"
+    code = "from sim.play.selfplay.step import observe_nb; print(observe_nb._cache._cache_file._index_path)"
     import os
     import subprocess
     import sys

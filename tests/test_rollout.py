@@ -12,7 +12,8 @@ from sim.cli.main import main
 from sim.core.enums import N_ACTIONS, N_KINDS, End, Kind, Off, Phase
 from sim.core.rules import RuleSet
 from sim.play.rollouts.from_position import position_to_state, prepare, run_rollouts
-from sim.play.selfplay.loop import check_state_nb, deck_composition_nb
+from sim.play.selfplay.checks import check_state_nb
+from sim.play.selfplay.loop import deck_composition_nb
 
 # Team "us" (seat 0) has a natural canasta of kings and may go out; seat 0 holds 5 5, the pile
 # is empty (no take is possible) and every red three is laid.  With `greedy` (which goes out as
@@ -321,7 +322,7 @@ def test_rollout_observations_hide_the_unseen_pile_cards():
     swapped with a card of another hand) give the viewer's strategy identical observations, as
     the rollouts build them; the plain observation (the old rollouts) would have told them apart."""
     from sim.core.enums import Act
-    from sim.play.selfplay.loop import build_obs_nb
+    from sim.play.selfplay.step import build_obs_nb
     from sim.play.worlds.sampler import observe_nb
     from strategies.registry import decide_nb, parse_spec
 

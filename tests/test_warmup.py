@@ -150,8 +150,9 @@ def test_play_without_a_position_compiles_no_knowledge_kernels():
 
     code = (
         "from sim.play.compile.warm import warm_play; warm_play(['random'], knowledge=False); "
-        "from sim.play.worlds import knowledge as k; "
-        "print(len(k.know_update_nb.signatures), len(k.know_after_nb.signatures), len(k.observe_nb.signatures))"
+        "from sim.play.worlds import knowledge as k; from sim.play.selfplay import step; "
+        "print(len(k.know_update_nb.signatures), len(k.know_after_nb.signatures), "
+        "len(step.observe_nb.signatures))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code],

@@ -24,7 +24,8 @@ from sim.core.legal import legal_actions_nb
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
 from sim.play.pyplay import play_hand_py
-from sim.play.selfplay.loop import check_state_nb, deck_composition_nb
+from sim.play.selfplay.checks import check_state_nb
+from sim.play.selfplay.loop import deck_composition_nb
 from sim.play.worlds.sampler import (
     COUNTS,
     OK,

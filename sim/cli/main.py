@@ -107,6 +107,7 @@ COMMANDS = (
     "odds",
     "analyze",
     "review",
+    "mistakes",
     "equity",
     "report",
     "warmup",

@@ -1,11 +1,18 @@
 """Readable action text, both ways: `draw`, `take 7 7`, `take 7 2`, `take 7 JK`,
 `take onto 7s`, `decline`, `meld 7 7 7`, `meld 7 7 2`, `meld 7 7 JK`, `add 7 to 7s`,
-`add 2 to 7s`, `add JK to 7s`, `discard 9`."""
+`add 2 to 7s`, `add JK to 7s`, `discard 9`; Samba `meld 4H 5H 6H`, `add 7H to 4H..6H`,
+`take 7H onto 4H..6H`.
+
+One vocabulary: every command, table, JSON and position names an action by `action_text_at`
+(the text of an action where it is played: the pile's top card and the team's sequences
+there) and reads it back by `parse_action_at`; `GameState.legal_texts()` is that text.
+`action_text` (no position: `take pair`, `extend sequence 0 up`) names an action id alone, for
+messages about an id that has no position."""
 
 from __future__ import annotations
 
 from sim.core.cards import kind_name, parse_kind
-from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, Act, Kind
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, Act, Kind, Off
 from sim.core.errors import CanastaError
 
 SYNTAX = (
@@ -100,6 +107,40 @@ def action_text_with_top(action: int, top: int) -> str:
         Act.TAKE_NAT_JOKER: f"take {k} JK",
         Act.TAKE_ONTO: f"take onto {k}s",
     }[action]
+
+
+def sequences_at(arr, team: int) -> dict[int, tuple[int, int, int]]:
+    """{slot: (suit, low kind, length)} of ``team``'s Samba sequences in a state or an
+    observation ``arr`` (public fields)."""
+    out = {}
+    for q in range(MAX_SEQS):
+        j = team * MAX_SEQS + q
+        if arr[Off.SEQ_LEN + j]:
+            out[q] = (
+                int(arr[Off.SEQ_SUIT + j]),
+                int(arr[Off.SEQ_LOW + j]),
+                int(arr[Off.SEQ_LEN + j]),
+            )
+    return out
+
+
+def _acting_team(arr) -> int:
+    return int(arr[Off.TEAM_OF_SEAT + int(arr[Off.SEAT])])
+
+
+def action_text_at(arr, action: int) -> str:
+    """The text of ``action`` for the seat to act in ``arr`` (a state or its observation): the
+    one name of an action (`GameState.legal_texts`, analyze, review, mistakes, play)."""
+    a = int(action)
+    if a >= Act.SEQ_ADD:
+        return sequence_action_text(a, sequences_at(arr, _acting_team(arr)))
+    return action_text_with_top(a, int(arr[Off.PILE_TOP]))
+
+
+def parse_action_at(arr, text: str) -> int:
+    """The action id of ``text`` for the seat to act in ``arr`` (the inverse of
+    `action_text_at`); ActionTextError (one line) for text that is no action there."""
+    return parse_action(text, int(arr[Off.PILE_TOP]), sequences_at(arr, _acting_team(arr)))
 
 
 def _rank_of_plural(tok: str) -> int:

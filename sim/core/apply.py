@@ -93,44 +93,11 @@ def _pop_stock_nb(state) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def split_stock_nb(state: np.ndarray) -> None:
-    """Per-seat stock streams: give the stock cards, from the top, to the seats' queues in turn
-    (Off.STOCK_QUEUE).  Which card a draw takes then depends on who draws and how often, never
-    on the cards themselves, so every draw is still uniform over the stock left."""
-    n_seats = state[Off.N_SEATS]
-    pos = state[Off.STOCK_POS]
-    for i in range(state[Off.STOCK_LEN]):
-        state[Off.STOCK_QUEUE + pos + i] = i % n_seats
-
-
-@njit(cache=True, _nrt=False)
-def seat_stock_top_nb(state: np.ndarray, seat: int) -> None:
-    """Move the next card of `seat`'s queue to the top of the stock (the cards above it shift
-    down one place, keeping their order and queues); the top stays when the queue is empty."""
-    pos = state[Off.STOCK_POS]
-    found = -1
-    for i in range(pos, pos + state[Off.STOCK_LEN]):
-        if state[Off.STOCK_QUEUE + i] == seat:
-            found = i
-            break
-    if found <= pos:
-        return
-    code = state[Off.STOCK + found]
-    for j in range(found, pos, -1):
-        state[Off.STOCK + j] = state[Off.STOCK + j - 1]
-        state[Off.STOCK_QUEUE + j] = state[Off.STOCK_QUEUE + j - 1]
-    state[Off.STOCK + pos] = code
-    state[Off.STOCK_QUEUE + pos] = seat
-
-
-@njit(cache=True, _nrt=False)
 def draw_one_nb(state: np.ndarray, params: np.ndarray, seat: int) -> bool:
     """Draw one card for `seat`: red threes are laid and replaced.  Returns False when the hand
     ended (a red three was the last stock card) or the stock is empty."""
     team = state[Off.TEAM_OF_SEAT + seat]
     while state[Off.STOCK_LEN] > 0:
-        if state[Off.SEAT_STOCK] != 0:
-            seat_stock_top_nb(state, seat)
         if state[Off.LUCK_ON] != 0:
             luck_draw_nb(state, seat, state[Off.STOCK + state[Off.STOCK_POS]])
         code = _pop_stock_nb(state)
@@ -213,11 +180,9 @@ def init_hand_nb(
     cum_scores : int32[:], shape (MAX_TEAMS,), cumulative scores before this hand
     """
     luck_on = state[Off.LUCK_ON]  # the caller's requests survive the reset
-    seat_stock = state[Off.SEAT_STOCK]
     for i in range(state.shape[0]):  # a plain loop: numba's slice fill is much slower
         state[i] = 0
     state[Off.LUCK_ON] = luck_on
-    state[Off.SEAT_STOCK] = seat_stock
     n_seats = params[Par.N_ACTIVE]
     state[Off.N_SEATS] = n_seats
     state[Off.N_TEAMS] = params[Par.N_TEAMS]
@@ -256,8 +221,6 @@ def init_hand_nb(
             break
     if params[Par.UPCARD_FREEZES] == 0:
         state[Off.PILE_FREEZE] = 0
-    if seat_stock != 0:
-        split_stock_nb(state)
     # red threes dealt are laid and replaced, seat by seat from the left of the dealer
     seat = first
     for _j in range(n_seats):

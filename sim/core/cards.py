@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.core.enums import JOKER_ID, KIND_NAMES, RANK_TOKENS, SUIT_TOKENS, Kind
 from sim.core.errors import CanastaError
-from sim.core.readers import code_kind, code_suit, make_code
+from sim.core.readers import make_code
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 
@@ -105,17 +105,6 @@ def card_code(card_id: int) -> int:
     if card_id == JOKER_ID:
         return Kind.JOKER
     return make_code(kind_of_card(card_id), card_id // 13)
-
-
-def code_token(code: int) -> str:
-    """Readable token of an engine card code: '7H', 'JK', '2' (suits of wild cards and threes
-    are not tracked in hands, so they print without one where unknown)."""
-    kind, suit = code_kind(code), code_suit(code)
-    if kind == Kind.JOKER:
-        return "JK"
-    if 2 <= kind <= 12:
-        return KIND_NAMES[kind] + SUIT_TOKENS[suit]
-    return KIND_NAMES[kind]
 
 
 def deck_codes(ids: list[int]) -> np.ndarray:

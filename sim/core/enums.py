@@ -172,11 +172,6 @@ STATE_LAYOUT: tuple[Field, ...] = (
     ),
     Field("STOCK_POS", 1, "index of the stock's top card"),
     Field("PILE_TAKES", MAX_TEAMS, "piles taken per team this hand"),
-    # per-seat stock streams (run_chunk(seat_stock=True), for duplicate deals): after the upcard
-    # the stock is split into one interleaved queue per seat; a seat draws the next card of its
-    # own queue (the top card when its queue is empty); private like the stock
-    Field("SEAT_STOCK", 1, "1: each seat draws from its own queue of the stock"),
-    Field("STOCK_QUEUE", MAX_CARDS, "queue (seat) of the stock card at the same index of STOCK"),
     # chance bookkeeping for luck-adjusted estimates (sim/core/luck.py), kept only while
     # LUCK_ON is set; private like the stock: never copied into an observation
     Field("STOCK_KINDS", N_KINDS, "cards of each kind left in the stock (only while LUCK_ON)"),

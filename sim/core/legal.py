@@ -4,7 +4,8 @@
 source of truth: `why_illegal_nb` returns 0 or a reason code `Why`, text in WHY_TEXT).  The
 checks live in modules of one job each -- `sim.core.readers` (small readers), `sim.core.opening`
 (the opening search), `sim.core.suits` (suit choice), `sim.core.why` (the checks) -- and are
-re-exported here for the strategies, the applier and the loops.
+re-exported here for the strategies, the applier and the loops, with the predicates strategies
+ask of one candidate (`take_ok_nb`, `meld_ok_nb`, `discard_ok_nb`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,36 @@ from sim.core.why import (
 from sim.core.why import why_illegal_nb as why_illegal_nb
 from sim.core.why import why_meld_nb as why_meld_nb
 from sim.core.why import why_take_nb as why_take_nb
+
+# ----------------------------------------------------------------------------- predicates
+# Is one action legal?  `why_illegal_nb(obs, HANDS, params, a) == 0` for one family of
+# actions, without the dispatch over families: what strategies ask of their candidates.
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a pile take a (Act.TAKE_PAIR <= a <=
+    Act.TAKE_ONTO) in the draw phase (the caller's precondition): the same check, why_take_nb,
+    without the dispatch.  Inlined: a strategy calls it once per candidate (one call site each, not two:
+    every call site of a decision function costs it stack slots that its entry zeroes)."""
+    return why_take_nb(obs, Off.HANDS, params, a, team) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def discard_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, kind: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, Act.DISCARD + kind) == 0`, without its dispatch for
+    a held kind (not a red three) in the meld phase: then only `discard_why_nb` can refuse it."""
+    if obs[Off.PHASE] != Phase.MELD or kind < 0 or kind >= Kind.RED3 or obs[Off.HANDS + kind] < 1:
+        return why_illegal_nb(obs, Off.HANDS, params, Act.DISCARD + kind) == 0
+    return discard_why_nb(obs, params, team) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def meld_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
+    """`why_illegal_nb(obs, HANDS, params, a) == 0` for a meld or an addition a (Act.MELD <=
+    a < Act.DISCARD) in the meld phase (the caller's precondition): the same checks,
+    why_meld_nb, without the dispatch (see take_ok_nb)."""
+    return why_meld_nb(obs, Off.HANDS, params, a, team) == 0
 
 
 @njit(cache=True, _nrt=False)

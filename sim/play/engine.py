@@ -140,7 +140,6 @@ def run_chunk(
     start_scores: npt.ArrayLike | None = None,
     luck: bool = False,
     log_detail: str = "basic",
-    seat_stock: bool = False,
 ) -> ChunkResult:
     """Play `count` hands or games keyed (seed, start + i, hand); see docs/DATA.md.
 
@@ -161,12 +160,7 @@ def run_chunk(
     `SUIT_COLUMNS`; docs/DATA.md).
 
     luck: record each hand's chance terms in `hands["luck"]` (sim/core/luck.py; for the
-    luck-adjusted estimates of reports/luck.py); the other fields are the same either way.
-
-    seat_stock: per-seat stock streams (docs/ENGINE.md): after the upcard the stock is dealt
-    into one queue per seat and each seat draws from its own, so in the two seatings of a
-    duplicate deal a seat draws the same cards for as long as its queue lasts.  Every draw is
-    still uniform over the stock left, but the hands differ from ordinary play's."""
+    luck-adjusted estimates of reports/luck.py); the other fields are the same either way."""
     engine_check(rules)
     if log_detail not in LOG_DETAILS:
         raise ValueError(f"log_detail={log_detail!r}: use one of {', '.join(LOG_DETAILS)}")
@@ -179,21 +173,12 @@ def run_chunk(
     if not 0.0 <= log_rate <= 1.0:
         raise ValueError(f"log rate {log_rate} is outside [0, 1]")
     if any(str(x).startswith("openspiel-") for x in strategies):
-        if seat_stock:
-            raise ValueError(
-                "OpenSpiel bots play without per-seat stock streams; leave seat_stock out"
-            )
         return _run_openspiel_chunk(rules, tuple(strategies), seed, start, count, mode, log_rate)
     # check=None (not False), log_rate=None (not 0) compile a loop without the invariant checks,
     # without the decision logging (sim/play/selfplay/loop.py, play_chunk_nb)
     params_rot, seat_tables = _rotation_tables(rules)
     ids, knobs, cfg = strategy_tables_search(rules, tuple(strategies))
     search = bool(cfg[:, 0].any())
-    if search and seat_stock:
-        raise ValueError(
-            "search players (pimc, ismcts) play without per-seat stock streams; "
-            "leave seat_stock out or seat only compiled strategies"
-        )
     start_cum = _start_scores(start_scores, rules.n_teams, count)
     games_mode = 1 if mode == "games" else 0
     hands_cap = count * (8 if games_mode else 1) + 1
@@ -236,7 +221,6 @@ def run_chunk(
             dc,
             bool(luck),
             agent,
-            bool(seat_stock),
         )
         if status[Slot.CODE] == Status.BUFFER:
             if n_h >= hands_cap:

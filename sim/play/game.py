@@ -14,12 +14,7 @@ from typing import Any
 import numpy as np
 
 from sim.core import limits
-from sim.core.actions import (
-    ActionTextError,
-    action_text_with_top,
-    parse_action,
-    sequence_action_text,
-)
+from sim.core.actions import ActionTextError, action_text_at, parse_action_at, sequences_at
 from sim.core.apply import SCORE_ROWS, do_action_nb, init_hand_nb, score_hand_nb
 from sim.core.cards import (
     DeckError,
@@ -31,11 +26,9 @@ from sim.core.cards import (
 )
 from sim.core.enums import (
     JOKER_ID,
-    MAX_SEQS,
     MAX_TEAMS,
     N_ACTIONS,
     N_KINDS,
-    Act,
     End,
     Off,
     Par,
@@ -326,22 +319,11 @@ class GameState:
 
     def sequences(self, team: int) -> dict[int, tuple[int, int, int]]:
         """{slot: (suit, low kind, length)} of the team's Samba sequences."""
-        out = {}
-        for q in range(MAX_SEQS):
-            j = team * MAX_SEQS + q
-            if self.state[Off.SEQ_LEN + j]:
-                out[q] = (
-                    int(self.state[Off.SEQ_SUIT + j]),
-                    int(self.state[Off.SEQ_LOW + j]),
-                    int(self.state[Off.SEQ_LEN + j]),
-                )
-        return out
+        return sequences_at(self.state, team)
 
     def text(self, action: int) -> str:
-        action = self._action_id(action)
-        if action >= Act.SEQ_ADD:
-            return sequence_action_text(action, self.sequences(self.team))
-        return action_text_with_top(action, self.pile_top)
+        """The action's text here (sim.core.actions.action_text_at: the one vocabulary)."""
+        return action_text_at(self.state, self._action_id(action))
 
     def why_illegal(self, action: int | str) -> str | None:
         a = self._action_id(action)
@@ -372,7 +354,7 @@ class GameState:
         """An action id from text or an id; anything else, or an id outside 0..N_ACTIONS-1, is
         an ActionTextError (the engine's own check says why a valid id is illegal)."""
         if isinstance(action, str):
-            return parse_action(action, self.pile_top, self.sequences(self.team))
+            return parse_action_at(self.state, action)
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
             raise ActionTextError(
                 f"action {action!r}: give an action id 0..{N_ACTIONS - 1} or text like 'draw'"

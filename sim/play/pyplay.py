@@ -68,18 +68,3 @@ def play_hand_py(
             )
         gs.apply(action)
     return gs
-
-
-def play_game_py(
-    rules: RuleSet, strategies: list[Any], seed: int = 0, game: int = 0
-) -> list[GameState]:
-    cum = [0] * rules.n_teams
-    hands = []
-    for h in range(rules.max_hands):
-        gs = play_hand_py(rules, strategies, seed, game, h, cum)
-        hands.append(gs)
-        sc = gs.score_breakdown()["score"]
-        cum = [c + s for c, s in zip(cum, sc, strict=False)]
-        if max(cum) >= rules.game_target:
-            break
-    return hands

@@ -66,7 +66,7 @@ TAKE_PILE = Unit("sim.core.apply", "_take_pile_nb", f"{A}, {A}, int32, int32")
 DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
 KNOW_UPDATE = Unit("sim.play.worlds.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
-OBSERVE = Unit("sim.play.worlds.knowledge", "observe_nb", f"{A}, int64, int64, {A}, bool")
+OBSERVE = Unit("sim.play.selfplay.step", "observe_nb", f"{A}, int64, int64, {A}, bool")
 MELD_CHOICE = Unit(
     "strategies.heuristic",
     "_meld_choice_nb",

@@ -22,7 +22,8 @@ import numpy as np
 from sim.core.apply import SCORE_ROWS, score_hand_nb
 from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, Off
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.play.rollouts.actions import play_out_hidden_nb
+from sim.play.selfplay.status import Slot
+from sim.play.selfplay.step import play_out_hidden_nb
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, StrategyError, parse_spec
 
 __all__ = ["BOT_NAMES", "is_openspiel", "parse_bot", "make_bot", "OPENSPIEL_MISSING"]
@@ -100,7 +101,7 @@ class StrategyRollout:
             for s in range(n):
                 seed_rng_nb(rng[s], self.seed, self.calls, 0, STREAM_PLAYERS + 1 + s)
             self.calls += 1
-            status = np.zeros(8, np.int64)
+            status = np.zeros(Slot.SIZE, np.int64)
             play_out_hidden_nb(
                 world,
                 state._g.params_arr,
@@ -111,6 +112,9 @@ class StrategyRollout:
                 np.zeros(N_ACTIONS, np.int32),
                 0,
                 status,
+                None,
+                None,
+                None,
             )
             score = np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
             score_hand_nb(world, state._g.params_arr, score)

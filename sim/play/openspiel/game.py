@@ -237,8 +237,10 @@ class CanastaState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal kind {action}"
-        from sim.core.actions import action_text
+        from sim.core.actions import action_text, action_text_at
 
+        if len(self.kinds) == self._g.n_cards and player == int(self.state[Off.SEAT]):
+            return action_text_at(self.state, int(action))  # as canasta play names it here
         return action_text(int(action))
 
     def is_terminal(self) -> bool:

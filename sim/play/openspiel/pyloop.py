@@ -13,14 +13,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.apply import SCORE_ROWS, apply_action_nb, init_hand_nb, score_hand_nb
+from sim.core.apply import SCORE_ROWS, init_hand_nb, score_hand_nb
 from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Off, Par, Phase, hand_record_dt
+from sim.core.legal import WHY_TEXT
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, key_nb, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
 from sim.play.openspiel.bot import is_openspiel, make_bot, parse_bot
 from sim.play.search.api import model_table, search_decide
 from sim.play.search.spec import base_arrays, is_search, parse_search
 from sim.play.selfplay.loop import _fill_hand_record_nb, deck_composition_nb, fill_deck_nb
+from sim.play.selfplay.status import Illegal, Slot, action_text_safe
+from sim.play.selfplay.step import apply_step_nb
 from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
 from strategies.registry import decision_kernel, parse_spec
 
@@ -88,6 +91,7 @@ def run_python_chunk(
         moves: list[tuple[int, int]] = []
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         buf = np.zeros(N_ACTIONS, np.int32)
+        status = np.zeros(Slot.SIZE, np.int64)
         while state[Off.PHASE] != Phase.OVER:
             seat = int(state[Off.SEAT])
             spec = strategies[seat]
@@ -109,10 +113,11 @@ def run_python_chunk(
                 action = int(decision_kernel(sid)(obs, params, kn, rng[seat], buf))
             for s in range(n):
                 know_update_nb(know[s], state, params, action)
-            why = apply_action_nb(state, params, action)
-            if why:
+            if apply_step_nb(state, params, action, True, -1, status) != 0:
                 raise RuntimeError(
-                    f"{spec!r} (seat {seat}) chose an illegal action {action} at seed={seed} game={game}"
+                    f"{spec!r} (seat {seat}) chose an illegal action "
+                    f"{action_text_safe(action)}: {WHY_TEXT[int(status[Illegal.WHY])]} "
+                    f"at seed={seed} game={game}"
                 )
             for s in range(n):
                 know_after_nb(know[s], state)

@@ -4,10 +4,12 @@ A position may list, for seats other than the viewer, what each did on its last 
 (the turn that ended with its ``last_discard``)::
 
     last_turn 1: draw | melded 7 7 7 2 | discard 9
-    last_turn 3: take pair | took 5 9 K K | melded K | discard 4
+    last_turn 3: take K K | took 5 9 K K | melded K | discard 4
 
-Parts are separated by ``|``: first the draw or take (``draw`` = it declined the pile; ``take
-pair``, ``take nat+2``, ``take nat+JK``, ``take onto meld``), then optionally ``took CARDS`` (a
+Parts are separated by ``|``: first the draw or take as `canasta play` names it (``draw`` = it
+declined the pile; ``take K K``, ``take K 2``, ``take K JK``, ``take onto Ks``; the names
+without the card, ``take pair``, ``take nat+2``, ``take nat+JK``, ``take onto meld``, and
+Samba's ``take onto sequence SLOT up|down``, are read too), then optionally ``took CARDS`` (a
 take: the pile it took, bottom first, top last; without it the take is not checked), ``melded
 CARDS`` (the cards it laid from its hand after the draw or take, the take's own cards not
 included) and ``discard CARD`` (required; it sets, or must agree with, ``last_discard``).
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.actions import action_text
+from sim.core.actions import ActionTextError, action_text, action_text_with_top, parse_action
 from sim.core.enums import KIND_NAMES, MAX_SEQS, N_KINDS, Act, Kind, Off, Par, Phase
 from sim.play.positions.cards import card_kind, cards_text, parse_cards
 
@@ -56,6 +58,7 @@ class LastTurn:
     discard: int  # kind
     melded: np.ndarray  # counts per kind laid from the hand after the draw or take
     took: list[int] | None = None  # the pile taken (kinds, bottom first), a take only
+    top: int = -1  # kind of the pile's top card it took (-1: not known), a take only
 
 
 def _cards(text: str, label: str, error) -> np.ndarray:
@@ -71,12 +74,7 @@ def parse_last_turn(seat: int, text: str, error) -> LastTurn:
 
     label = f"last_turn {seat}"
     parts = [p.strip() for p in text.split("|")]
-    first = " ".join(parts[0].lower().split()).replace("jk", "JK")
-    if first not in DRAW_ACTIONS:
-        raise error(
-            f"{label}: starts with {parts[0]!r}; use one of {', '.join(list(DRAW_ACTIONS)[:5])}"
-        )
-    action = DRAW_ACTIONS[first]
+    action, top = _draw_or_take(parts[0], label, error)
     melded, took, discard = np.zeros(N_KINDS, np.int64), None, None
     for p in parts[1:]:
         word, _, rest = p.partition(" ")
@@ -99,12 +97,39 @@ def parse_last_turn(seat: int, text: str, error) -> LastTurn:
             )
     if discard is None:
         raise error(f"{label}: give the discard that ended the turn ('| discard CARD')")
-    return LastTurn(action, discard, melded, took)
+    if took and top >= 0 and took[-1] != top:
+        raise error(
+            f"{label}: {parts[0]!r} takes a {KIND_NAMES[top]} but took ends with "
+            f"{KIND_NAMES[took[-1]]} (the pile's top card comes last)"
+        )
+    return LastTurn(action, discard, melded, took, top)
+
+
+def _draw_or_take(text: str, label: str, error) -> tuple[int, int]:
+    """(action id, kind of the top card it names or -1) of a last turn's first part."""
+    first = " ".join(text.lower().split()).replace("jk", "JK")
+    if first in DRAW_ACTIONS:
+        return DRAW_ACTIONS[first], -1
+    hint = (
+        f"{label}: starts with {text!r}; write draw, take K K, take K 2, take K JK or take onto Ks"
+    )
+    try:
+        a = parse_action(text)
+    except ActionTextError:
+        raise error(hint) from None
+    if a not in (Act.TAKE_PAIR, Act.TAKE_NAT_TWO, Act.TAKE_NAT_JOKER, Act.TAKE_ONTO):
+        raise error(hint)
+    from sim.core.cards import parse_kind
+
+    words = text.split()
+    rank = words[1] if a != Act.TAKE_ONTO else words[2][:-1]  # take K K | take onto Ks
+    return a, parse_kind(rank)
 
 
 def last_turn_text(lt: LastTurn) -> str:
 
-    parts = [action_text(lt.action)]
+    top = lt.top if lt.top >= 0 else (lt.took[-1] if lt.took else -1)
+    parts = [action_text_with_top(lt.action, top)]  # as canasta play names it
     if lt.took:
         parts.append("took " + " ".join(KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in lt.took))
     if lt.melded.sum():
@@ -168,7 +193,7 @@ def turns_from_know(know: np.ndarray, state: np.ndarray, viewer: int) -> dict[in
         melded[d] -= 1
         if (melded < 0).any():
             continue
-        out[s] = LastTurn(action, d, melded, took)
+        out[s] = LastTurn(action, d, melded, took, top if action < Act.TAKE_SEQ else -1)
     return out
 
 

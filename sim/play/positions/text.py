@@ -33,7 +33,7 @@ in a hand or a meld; laid red threes are counts).  Teams are named from the view
     melded: 0 2                # seats that have melded this hand (decides concealed going out)
     last_discard: - 9 5 K      # per seat: the kind each seat discarded last, '-' for none
     last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (sim/play/positions/last_turn.py):
-    last_turn 3: take pair | took 5 K K | discard K  # for --infer; its discard sets last_discard
+    last_turn 3: take K K | took 5 K K | discard K   # for --infer; its discard sets last_discard
     # phase: meld only
     took_pile: no              # the seat to move took the pile this turn
     pending: 0                 # points laid this turn towards the team's unmade initial meld

@@ -9,7 +9,7 @@ the differences between actions are paired.  Rollout i depends only on (seed, i)
 whatever the batch sizes or the number of workers.
 
 Strategies in a rollout see what their seat could see: `play_out_hidden_nb` builds every
-observation with `sim.play.worlds.sampler.observe_nb`, which leaves the pile cards nobody has seen (the
+observation with `sim.play.selfplay.step.observe_nb`, which leaves the pile cards nobody has seen (the
 buried cards of a typed position, dealt at random into the world) out of the pile counts.
 """
 
@@ -18,48 +18,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.apply import SCORE_ROWS, apply_action_nb, score_hand_nb
-from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off, Par, Phase
+from sim.core.apply import SCORE_ROWS, score_hand_nb
+from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, End, Off
 from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-from sim.play.selfplay.loop import ILLEGAL, OK
+from sim.play.selfplay.status import NoWorld, Slot, Status
+from sim.play.selfplay.step import apply_step_nb, play_out_hidden_nb
 from sim.play.worlds.sampler import (
     STREAM_WORLD,
     Know,
-    observe_nb,
     one_model_nb,
     sample_consistent_nb,
     sample_world_nb,
 )
-from strategies.registry import decide_nb
 
-__all__ = ["WORLD_ERROR", "play_out_hidden_nb", "rollout_actions_nb", "hand_result_nb"]
-
-WORLD_ERROR = (
-    5  # status[0]: the world sampler failed, status[1] = its code (sim.play.worlds.sampler)
-)
-
-
-@njit(cache=True, _nrt=False)
-def play_out_hidden_nb(state, params, strat_ids, knobs, rng, obs, buf, hidden, status) -> None:
-    """Play ``state`` to the end of the hand; seat s decides with strategy strat_ids[s] (knobs
-    float64[MAX_SEATS, MAX_KNOBS], stream rng[s]) from its observation without the ``hidden``
-    bottom pile cards (until the pile is taken).  An illegal action sets status[0] = ILLEGAL,
-    status[1..3] = seat, action, why, status[6] = strategy id."""
-    samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
-    while state[Off.PHASE] != Phase.OVER:
-        if state[Off.PILE_LEN] == 0:
-            hidden = 0
-        seat = state[Off.SEAT]
-        observe_nb(state, seat, hidden, obs, samba)
-        action = decide_nb(strat_ids[seat], obs, params, knobs[seat], rng[seat], buf)
-        why = apply_action_nb(state, params, action)
-        if why != 0:
-            status[0] = ILLEGAL
-            status[1] = seat
-            status[2] = action
-            status[3] = why
-            status[6] = strat_ids[seat]
-            return
+__all__ = ["rollout_actions_nb", "hand_result_nb"]
 
 
 @njit(cache=True, _nrt=False)
@@ -118,8 +90,9 @@ def rollout_actions_nb(
                                 `sample_consistent_nb`)
     out_us, out_them : int32[n, A]  hand score of the viewer's team / of the best opposing team
     out_went : int8[n, A]       1 if the viewer's team went out
-    status : int64[8]           OK, or ILLEGAL (status[1..3] seat, action, why; status[4] the
-                                rollout index; status[5] the candidate's column) or WORLD_ERROR
+    status : int64[Slot.SIZE]   Status.OK; ILLEGAL (the `Illegal` slots; strategy -1: the
+                                candidate itself) or NO_WORLD (the `NoWorld` slots), with the
+                                rollout in Slot.ROLLOUT and the candidate in Slot.CANDIDATE
     Returns the number of rollouts done.
     """
     world = np.zeros(Off.STATE_SIZE, np.int32)
@@ -159,9 +132,10 @@ def rollout_actions_nb(
                 buf,
                 stats,
             )
-        if code != OK:
-            status[0] = WORLD_ERROR
-            status[1] = code
+        if code != 0:
+            status[NoWorld.CODE] = Status.NO_WORLD
+            status[NoWorld.ERROR] = code
+            status[Slot.ROLLOUT] = i
             return j
         for a in range(actions.shape[0]):
             if active[a] == 0:
@@ -170,17 +144,25 @@ def rollout_actions_nb(
                 state[x] = world[x]
             for s in range(state[Off.N_SEATS]):
                 seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
-            why = apply_action_nb(state, params, actions[a])
-            if why != 0:
-                status[0] = ILLEGAL
-                status[1] = viewer
-                status[2] = actions[a]
-                status[3] = why
-            else:
-                play_out_hidden_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden0, status)
-            if status[0] != OK:
-                status[4] = i
-                status[5] = a
+            # the candidate itself (strategy -1), then the rest of the hand
+            if apply_step_nb(state, params, actions[a], True, -1, status) == 0:
+                play_out_hidden_nb(
+                    state,
+                    params,
+                    strat_ids,
+                    knobs,
+                    rng,
+                    sobs,
+                    buf,
+                    hidden0,
+                    status,
+                    None,
+                    None,
+                    None,
+                )
+            if status[Slot.CODE] != Status.OK:
+                status[Slot.ROLLOUT] = i
+                status[Slot.CANDIDATE] = a
                 return j
             us, them, went = hand_result_nb(state, params, team, score)
             out_us[j, a] = us

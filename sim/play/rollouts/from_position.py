@@ -57,7 +57,6 @@ from numba import njit
 
 from sim.core.apply import (
     SCORE_ROWS,
-    apply_action_nb,
     begin_turn_nb,
     score_hand_nb,
     team_minimum_nb,
@@ -80,24 +79,17 @@ from sim.core.enums import (
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb
 from sim.play.positions.cards import PositionError
 from sim.play.positions.last_turn import discard_visible, draw_snapshot, undo_later_turns
-from sim.play.rollouts.actions import play_out_hidden_nb
-from sim.play.selfplay.loop import (
-    ILLEGAL,
-    INVARIANT,
-    OK,
-    check_state_nb,
-    deck_composition_nb,
-    flag_invariant_nb,
-)
+from sim.play.selfplay.checks import check_state_nb, flag_invariant_nb
+from sim.play.selfplay.loop import deck_composition_nb
+from sim.play.selfplay.status import Broken, Illegal, NoWorld, Slot, Status
+from sim.play.selfplay.step import play_out_hidden_nb
 from sim.play.worlds.sampler import (
     ERROR_TEXT,
     Know,
     new_know,
-    observe_nb,
     sample_world_nb,
     unseen_nb,
 )
-from strategies.registry import decide_nb
 
 __all__ = [
     "RolloutSetup",
@@ -136,12 +128,10 @@ def rollouts_nb(
     (sim.play.worlds.sampler.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
     seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the hand out with seat s deciding with stream
     (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations that leave out the pile cards nobody
-    has seen (sim.play.rollouts.actions.play_out_hidden_nb).  The world is always checked with
-    `check_state_nb`; with ``check`` every state after an action too.  On an illegal action
-    status[0] = ILLEGAL, status[1..6] = seat, action, why, rollout, 0, strategy id; on a broken
-    invariant status[0] = INVARIANT, status[1..4] = code, rollout, hand (-1: the dealt position
-    itself), turn; when no world can be dealt status[0] = INVARIANT, status[1] = 100 + the
-    sampler's error code, status[3] = -1.  Rollouts log no decisions.
+    has seen (`sim.play.selfplay.step.play_out_hidden_nb`).  The world is always checked with
+    `check_state_nb`; with ``check`` every state after an action too.  Stops with the status
+    array's `Illegal`, `Broken` (turn -1: the dealt position itself) or `NoWorld` slots set and
+    the rollout in `Slot.ROLLOUT`.  Rollouts log no decisions.
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     sobs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -162,18 +152,21 @@ def rollouts_nb(
         seed_rng_nb(deal_rng, seed, i, 0, STREAM_DECK)
         code = sample_world_nb(obs, know, params, deal_rng, state, pool, unseen, suit_next)
         if code != 0:
-            flag_invariant_nb(status, 100 + code, i, -1, -1)
+            status[NoWorld.CODE] = Status.NO_WORLD
+            status[NoWorld.ERROR] = code
+            status[Slot.ROLLOUT] = i
             return j
         if begin:
             begin_turn_nb(state, params)
         code = check_state_nb(state, params, composition, totals, buf)
-        if code != 0:
-            flag_invariant_nb(status, code, i, -1, -1)
+        if code != 0:  # the dealt position itself: turn -1
+            flag_invariant_nb(status, code, 0, 0, -1)
+            status[Slot.ROLLOUT] = i
             return j
         for s in range(state[Off.N_SEATS]):
             seed_rng_nb(rng[s], seed, i, 0, STREAM_PLAYERS + 1 + s)
         if check:
-            _play_checked_nb(
+            play_out_hidden_nb(
                 state,
                 params,
                 strat_ids,
@@ -182,17 +175,17 @@ def rollouts_nb(
                 sobs,
                 buf,
                 hidden,
+                status,
+                True,
                 composition,
                 totals,
-                status,
-                i,
             )
         else:
-            play_out_hidden_nb(state, params, strat_ids, knobs, rng, sobs, buf, hidden, status)
-            if status[0] != OK:
-                status[4] = i
-                status[5] = 0
-        if status[0] != OK:
+            play_out_hidden_nb(
+                state, params, strat_ids, knobs, rng, sobs, buf, hidden, status, None, None, None
+            )
+        if status[Slot.CODE] != Status.OK:
+            status[Slot.ROLLOUT] = i
             return j
         score_hand_nb(state, params, score)
         rec = out[j]
@@ -206,36 +199,8 @@ def rollouts_nb(
         rec["decisions"] = state[Off.DECISIONS]
         for t in range(MAX_TEAMS):
             rec["score"][t] = score[0, t] if t < state[Off.N_TEAMS] else 0
-    status[0] = OK
+    status[Slot.CODE] = Status.OK
     return n
-
-
-@njit(cache=True, _nrt=False)
-def _play_checked_nb(
-    state, params, strat_ids, knobs, rng, sobs, buf, hidden, composition, totals, status, i
-) -> None:
-    """`play_out_hidden_nb` one action at a time, with the invariants checked after each."""
-    samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
-    while state[Off.PHASE] != Phase.OVER:
-        if state[Off.PILE_LEN] == 0:
-            hidden = 0
-        seat = state[Off.SEAT]
-        observe_nb(state, seat, hidden, sobs, samba)
-        action = decide_nb(strat_ids[seat], sobs, params, knobs[seat], rng[seat], buf)
-        why = apply_action_nb(state, params, action)
-        if why != 0:
-            status[0] = ILLEGAL
-            status[1] = seat
-            status[2] = action
-            status[3] = why
-            status[4] = i
-            status[5] = 0
-            status[6] = strat_ids[seat]
-            return
-        code = check_state_nb(state, params, composition, totals, buf)
-        if code != 0:
-            flag_invariant_nb(status, code, i, 0, state[Off.TURN])
-            return
 
 
 # ----------------------------------------------------------------------------- Python side
@@ -618,11 +583,11 @@ def run_rollouts(
     for s, spec in enumerate(strategies):
         ids[s], knobs[s] = parse_spec(spec, setup.table or None)
     out = np.zeros(rollouts, rollout_record_dt)
-    status = np.zeros(16, np.int64)
+    status = np.zeros(Slot.SIZE, np.int64)
     done = 0
     # kernel calls of ROLLOUT_UNIT rollouts: rollout i depends only on (seed, i), and Python (a
     # Ctrl-C) gets a turn between the calls
-    while done < rollouts and status[0] == 0:
+    while done < rollouts and int(status[Slot.CODE]) == Status.OK:
         n = min(ROLLOUT_UNIT, rollouts - done)
         got = rollouts_nb(
             setup.obs,
@@ -641,23 +606,26 @@ def run_rollouts(
         done += got
         if got < n:
             break
-    if status[0] == ILLEGAL:
+    code, where = int(status[Slot.CODE]), int(status[Slot.ROLLOUT])
+    if code == Status.ILLEGAL:
         raise RuntimeError(
-            f"strategy {STRATEGY_NAMES[int(status[6])]!r} (seat {int(status[1])}) chose an illegal action "
-            f"{action_text_safe(int(status[2]))}: {WHY_TEXT[int(status[3])]}; rollout {int(status[4])} seed {seed}"
+            f"strategy {STRATEGY_NAMES[int(status[Illegal.STRATEGY])]!r} "
+            f"(seat {int(status[Illegal.SEAT])}) chose an illegal action "
+            f"{action_text_safe(int(status[Illegal.ACTION]))}: {WHY_TEXT[int(status[Illegal.WHY])]}; "
+            f"rollout {where} seed {seed}"
         )
-    if status[0] == INVARIANT:
-        if int(status[1]) >= 100:
-            raise PositionError(
-                f"the position is impossible under these rules: {ERROR_TEXT[int(status[1]) - 100]}"
-            )
-        if int(status[3]) < 0:
-            raise PositionError(
-                f"the position is impossible under these rules: {_check_text(int(status[1]))}"
-            )
+    if code == Status.NO_WORLD:
+        raise PositionError(
+            "the position is impossible under these rules: "
+            f"{ERROR_TEXT[int(status[NoWorld.ERROR])]}"
+        )
+    if code == Status.INVARIANT:
+        check_text = _check_text(int(status[Broken.CHECK]))
+        if int(status[Broken.TURN]) < 0:
+            raise PositionError(f"the position is impossible under these rules: {check_text}")
         raise RuntimeError(
-            f"invariant broken: {_check_text(int(status[1]))} in rollout {int(status[2])} "
-            f"turn {int(status[4])} seed {seed}"
+            f"invariant broken: {check_text} in rollout {where} "
+            f"turn {int(status[Broken.TURN])} seed {seed}"
         )
     assert done == rollouts
     return out

@@ -25,7 +25,7 @@ from sim.core.apply import apply_action_nb
 from sim.core.enums import N_KINDS, Off, Phase
 from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, randint_nb, seed_rng_nb
-from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
+from sim.play.rollouts.actions import hand_result_nb
 from sim.play.search.pimc import (
     ST_DEVIATED,
     ST_ERRORS,
@@ -34,6 +34,7 @@ from sim.play.search.pimc import (
     Scratch,
     searched_nb,
 )
+from sim.play.selfplay.step import play_out_hidden_nb
 from sim.play.worlds.sampler import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
 
 __all__ = ["ismcts_decide_nb"]
@@ -162,7 +163,9 @@ def ismcts_decide_nb(
             apply_action_nb(world, params, best)
             depth += 1
             path[depth] = node
-        play_out_hidden_nb(world, params, ids, knobs, rng, sobs, buf, hidden0, status)
+        play_out_hidden_nb(
+            world, params, ids, knobs, rng, sobs, buf, hidden0, status, None, None, None
+        )
         if status[0] != 0:
             stats[ST_ERRORS] += 1
             return base_action

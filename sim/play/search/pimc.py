@@ -34,7 +34,9 @@ from sim.core.apply import SCORE_ROWS, apply_action_nb
 from sim.core.enums import MAX_CARDS, MAX_SEATS, MAX_TEAMS, N_ACTIONS, N_KINDS, Act, Off, Phase
 from sim.core.legal import legal_actions_nb
 from sim.core.rng import STREAM_PLAYERS, key_nb, seed_rng_nb
-from sim.play.rollouts.actions import hand_result_nb, play_out_hidden_nb
+from sim.play.rollouts.actions import hand_result_nb
+from sim.play.selfplay.status import Slot
+from sim.play.selfplay.step import play_out_hidden_nb
 from sim.play.worlds.sampler import STREAM_WORLD, Know, sample_consistent_nb, sample_world_nb
 from strategies.registry import MAX_KNOBS
 
@@ -83,7 +85,7 @@ class Scratch(NamedTuple):
     ids: np.ndarray  # int64[MAX_SEATS]  the base strategy at every seat
     knobs: np.ndarray  # float64[MAX_SEATS, n_knobs]  its knobs
     wstats: np.ndarray  # int64[2]  world sampler counters
-    status: np.ndarray  # int64[8]  rollout status
+    status: np.ndarray  # int64[Slot.SIZE]  rollout status
     buf: np.ndarray  # int32[N_ACTIONS]  legal actions
     actions: np.ndarray  # int32[N_ACTIONS]  the decision's legal actions (pimc)
     legal: np.ndarray  # int32[N_ACTIONS]  (ismcts)
@@ -118,7 +120,7 @@ def new_scratch(iters: int = 0, n_knobs: int = MAX_KNOBS) -> Scratch:
         np.zeros(MAX_SEATS, np.int64),
         np.zeros((MAX_SEATS, n_knobs), np.float64),
         np.zeros(2, np.int64),
-        np.zeros(8, np.int64),
+        np.zeros(Slot.SIZE, np.int64),
         act(np.int32),
         act(np.int32),
         act(np.int32),
@@ -318,7 +320,9 @@ def pimc_decide_nb(
                 for s in range(state[Off.N_SEATS]):
                     seed_rng_nb(rng[s], dseed, i, r, STREAM_PLAYERS + 1 + s)
                 apply_action_nb(state, params, actions[a])
-                play_out_hidden_nb(state, params, ids, knobs, rng, sobs, buf, hidden0, status)
+                play_out_hidden_nb(
+                    state, params, ids, knobs, rng, sobs, buf, hidden0, status, None, None, None
+                )
                 if status[0] != 0:  # an illegal base move in a rollout: keep the base's choice
                     stats[ST_ERRORS] += 1
                     return base_action

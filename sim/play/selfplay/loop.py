@@ -10,8 +10,6 @@ from numba import njit
 
 from sim.core.apply import (
     SCORE_ROWS,
-    card_totals_nb,
-    do_action_nb,
     init_hand_nb,
     score_hand_nb,
 )
@@ -23,12 +21,10 @@ from sim.core.enums import (
     FIRST_NATURAL,
     LAST_NATURAL,
     MAX_SEATS,
-    MAX_SEQS,
     MAX_TEAMS,
     N_ACTIONS,
     N_KINDS,
     N_LUCK,
-    N_SUITED,
     Act,
     End,
     Kind,
@@ -41,9 +37,8 @@ from sim.core.legal import (
     decode_meld_nb,
     legal_actions_nb,
     meld_size_nb,
-    why_illegal_nb,
 )
-from sim.core.readers import code_kind_nb, make_code_nb
+from sim.core.readers import make_code_nb
 from sim.core.rng import (
     STREAM_DECK,
     STREAM_PLAYERS,
@@ -54,7 +49,9 @@ from sim.core.rng import (
 )
 from sim.play.selfplay.agent import agent_after, agent_before, agent_decide, agent_hand_start
 from sim.play.selfplay.cardlog import drawn_kinds_nb, log_cards_nb
-from sim.play.selfplay.status import Broken, Check, Illegal, Slot, Status
+from sim.play.selfplay.checks import check_score_nb, check_state_nb, flag_invariant_nb
+from sim.play.selfplay.status import Check, Illegal, Slot, Status
+from sim.play.selfplay.step import apply_step_nb, build_obs_nb
 from strategies.registry import TRUSTED, decide_nb
 
 # kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/selfplay/status.py)
@@ -62,16 +59,6 @@ OK = Status.OK
 ILLEGAL = Status.ILLEGAL
 INVARIANT = Status.INVARIANT
 BUFFER = Status.BUFFER
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def flag_invariant_nb(status: np.ndarray, code: int, game: int, hand: int, turn: int) -> None:
-    """A broken invariant (CHECK_TEXT[code] in sim.play.selfplay.status) at game, hand, turn."""
-    status[Broken.CODE] = Status.INVARIANT
-    status[Broken.CHECK] = code
-    status[Broken.GAME] = game
-    status[Broken.HAND] = hand
-    status[Broken.TURN] = turn
 
 
 @njit(cache=True, _nrt=False)
@@ -105,165 +92,10 @@ def fill_deck_nb(composition: np.ndarray, deck: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")  # once per decision: no call (~5% of a greedy hand)
-def build_obs_nb(state: np.ndarray, seat: int, obs: np.ndarray, samba: bool = True) -> None:
-    """The acting seat's view: the public part and its own hand, nothing else.  Without Samba
-    rules (samba=False) the Samba-only fields and the suits, which stay zero, are not copied.
-    (Plain loops: numba's slice assignment is several times slower than this.)"""
-    # constant trip counts: the copies compile to straight vector moves (with a trip count
-    # known only at run time, the copy of the classic part cost about twice as much)
-    if samba:
-        for i in range(Off.PUB_SIZE):
-            obs[i] = state[i]
-    else:
-        for i in range(Off.PUB_CLASSIC):
-            obs[i] = state[i]
-    h = Off.HANDS + seat * N_KINDS
-    for k in range(N_KINDS):
-        obs[Off.HANDS + k] = state[h + k]
-    if samba:
-        h = Off.HAND_SUITS + seat * N_SUITED
-        for k in range(N_SUITED):
-            obs[Off.HAND_SUITS + k] = state[h + k]
-
-
 @njit(cache=True, _nrt=False)
 def log_hash_nb(seed: int, game: int, hand: int) -> float:
     """Deterministic uniform in [0, 1) per hand key: which hands have their decisions logged."""
     return float(key_nb(seed, game, hand, 7) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, _nrt=False)
-def check_state_nb(
-    state: np.ndarray,
-    params: np.ndarray,
-    composition: np.ndarray,
-    totals: np.ndarray,
-    buf: np.ndarray,
-) -> int:
-    """Invariants after every action: a Check code (Check.FINE = 0; text in sim.play.selfplay.status)."""
-    if state[Off.PHASE] != Phase.OVER:
-        if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
-            return Check.DEAD_END
-    card_totals_nb(state, totals)
-    for k in range(N_KINDS):
-        if totals[k] != composition[k]:
-            return Check.CARDS
-    pile_freeze = 0
-    for k in range(N_KINDS):
-        c = 0
-        for j in range(state[Off.PILE_LEN]):
-            if code_kind_nb(state[Off.PILE + j]) == k:
-                c += 1
-        if c != state[Off.PILE_COUNTS + k]:
-            return Check.PILE_COUNTS
-        if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
-            pile_freeze += c
-    if params[Par.UPCARD_FREEZES] != 0 and pile_freeze != state[Off.PILE_FREEZE]:
-        return Check.PILE_FREEZE
-    if (
-        state[Off.PILE_LEN] > 0
-        and code_kind_nb(state[Off.PILE + state[Off.PILE_LEN] - 1]) != state[Off.PILE_TOP]
-    ):
-        return Check.PILE_FREEZE
-    for s in range(state[Off.N_SEATS]):
-        n = 0
-        for k in range(N_KINDS):
-            c = state[Off.HANDS + s * N_KINDS + k]
-            if c < 0:
-                return Check.HAND_SIZE
-            n += c
-        if n != state[Off.HAND_SIZE + s]:
-            return Check.HAND_SIZE
-        if state[Off.HANDS + s * N_KINDS + Kind.RED3] != 0:
-            return Check.HAND_SIZE
-        if n == 0 and not (
-            state[Off.PHASE] == Phase.OVER
-            and state[Off.END_REASON] == End.WENT_OUT
-            and state[Off.WENT_OUT_SEAT] == s
-        ):
-            if not (state[Off.ASIDE_LEN] > 0 and state[Off.SEAT] == s):
-                return Check.EMPTY_HAND
-    for s in range(state[Off.N_SEATS]):
-        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            c = 0
-            for suit in range(4):
-                v = state[Off.HAND_SUITS + s * N_SUITED + suit * 11 + k - FIRST_NATURAL]
-                if v < 0:
-                    return Check.SUITS
-                c += v
-            if c != state[Off.HANDS + s * N_KINDS + k]:
-                return Check.SUITS
-    for t in range(state[Off.N_TEAMS]):
-        for q in range(MAX_SEQS):
-            length = state[Off.SEQ_LEN + t * MAX_SEQS + q]
-            if length == 0:
-                continue
-            low = state[Off.SEQ_LOW + t * MAX_SEQS + q]
-            if params[Par.SEQUENCES] == 0 or length < 3 or length > params[Par.CANASTA_SIZE]:
-                return Check.SEQUENCE
-            if low < FIRST_NATURAL or low + length - 1 > LAST_NATURAL:
-                return Check.SEQUENCE
-        for k in range(N_KINDS):
-            i = t * N_KINDS + k
-            if state[Off.CLOSED_COUNT + i] > 0 and params[Par.MULTI_MELDS] == 0:
-                return Check.MELD
-            if state[Off.CLOSED_NAT + i] < state[Off.CLOSED_COUNT + i] * params[Par.MIN_NATURALS]:
-                return Check.MELD
-            nat = state[Off.MELD_NAT + i]
-            w = state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
-            if nat + w == 0:
-                continue
-            if k == Kind.BLACK3:
-                if w != 0 or nat < params[Par.BLACK3_MELD_MIN] or nat > params[Par.BLACK3_MELD_MAX]:
-                    return Check.MELD
-                continue
-            if k == Kind.TWO or k == Kind.JOKER or k == Kind.RED3:
-                return Check.MELD
-            if nat < params[Par.MIN_NATURALS] or nat + w < 3 or w > params[Par.MAX_WILD]:
-                return Check.MELD
-            if params[Par.WILD_LE_NAT] != 0 and w > nat:
-                return Check.MELD
-            if params[Par.MULTI_MELDS] != 0 and nat + w >= params[Par.CANASTA_SIZE]:
-                return Check.MELD  # a completed canasta is closed at once
-            if state[Off.TEAM_OPENED + t] == 0 and not (
-                state[Off.TEAM_OF_SEAT + state[Off.SEAT]] == t and state[Off.PENDING_VALUE] > 0
-            ):
-                if not (state[Off.PHASE] == Phase.OVER and state[Off.END_REASON] == End.WENT_OUT):
-                    return Check.NOT_OPENED
-    return Check.FINE
-
-
-@njit(cache=True, _nrt=False)
-def check_score_nb(
-    state: np.ndarray, params: np.ndarray, score: np.ndarray, composition: np.ndarray
-) -> int:
-    """Cross-check the score by a different route: the points on the table must equal the value
-    of the whole deck minus what is in hands, pile, stock and aside; the parts must add up."""
-    val = params[Par.CARD_VALUE : Par.CARD_VALUE + N_KINDS]
-    total = 0
-    for k in range(N_KINDS):
-        if k != Kind.RED3:
-            total += composition[k] * val[k]
-    for s in range(state[Off.N_SEATS]):
-        for k in range(N_KINDS):
-            total -= state[Off.HANDS + s * N_KINDS + k] * val[k]
-    for j in range(state[Off.PILE_LEN] + state[Off.ASIDE_LEN]):
-        kk = code_kind_nb(state[Off.PILE + j])
-        if kk != Kind.RED3:
-            total -= val[kk]
-    for j in range(state[Off.STOCK_LEN]):
-        kk = code_kind_nb(state[Off.STOCK + state[Off.STOCK_POS] + j])
-        if kk != Kind.RED3:
-            total -= val[kk]
-    melded = 0
-    for t in range(state[Off.N_TEAMS]):
-        melded += score[1, t]
-        if score[0, t] != score[1, t] + score[2, t] + score[3, t] + score[4, t] - score[5, t]:
-            return Check.SCORE_PARTS
-    if melded != total:
-        return Check.MELDED_POINTS
-    return Check.FINE
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one call site; ~60 arguments to pass otherwise
@@ -575,26 +407,15 @@ def play_out_nb(
             # a decision function of CHOOSES_LEGAL (strategies/registry.py) found this action
             # legal on the seat's observation: doing it needs no second verification
             verify = False
-        # verify, then do (apply_action_nb's two halves): one call site of each, since every
-        # call site costs this function stack slots that its entry zeroes on every hand
-        why = (
-            why_illegal_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, action)
-            if verify
-            else np.int64(0)
-        )
-        if why == 0:
-            do_action_nb(state, params, action)
-            if log is not None and log and cards and action == Act.DRAW:
-                drawn1, drawn2 = drawn_kinds_nb(state, pos0)
+        # one call site each of verify and do (inlined: every call site costs this function
+        # stack slots that its entry zeroes on every hand)
+        why = apply_step_nb(state, params, action, verify, strat_ids[seat], status)
         if why != 0:
-            status[Illegal.CODE] = Status.ILLEGAL
-            status[Illegal.SEAT] = seat
-            status[Illegal.ACTION] = action
-            status[Illegal.WHY] = why
             status[Illegal.GAME] = game
             status[Illegal.HAND] = hand
-            status[Illegal.STRATEGY] = strat_ids[seat]
             return dec_n
+        if log is not None and log and cards and action == Act.DRAW:
+            drawn1, drawn2 = drawn_kinds_nb(state, pos0)
         agent_after(agent, state)
         if check is not None:
             code = check_state_nb(state, params, composition, totals, buf)
@@ -705,7 +526,6 @@ def play_chunk_nb(
     dc,
     luck,
     agent,
-    seat_stock,
 ) -> tuple:
     """Play `count` hands (games_mode=0: keys (seed, start+i, 0)) or games (games_mode=1) into
     preallocated records.  When a logged hand could find fewer than `dec_reserve` decision rows
@@ -731,14 +551,10 @@ def play_chunk_nb(
             --check neither compiles nor links them
     luck : bool  record each hand's chance terms (sim/core/luck.py) in hand_out["luck"]
     agent : None, or the search players' context (`sim.play.search.loop.new_agent`)
-    seat_stock : bool  per-seat stock streams (sim.core.apply.split_stock_nb): each seat draws
-                 from its own queue of the stock, so a duplicate deal's seat draws the same
-                 cards in both seatings for as long as its queue lasts
     Returns (units done, hand rows, game rows, decision rows).
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     state[Off.LUCK_ON] = 1 if luck else 0  # init_hand_nb keeps them
-    state[Off.SEAT_STOCK] = 1 if seat_stock else 0
     obs = np.zeros(Off.STATE_SIZE, np.int32)
     buf = np.zeros(N_ACTIONS, np.int32)
     rng = np.zeros((MAX_SEATS, 2), np.uint64)

@@ -3,7 +3,9 @@ declared beside its text.
 
 A self-play kernel reports how it stopped in a small int64 array `status` (the caller's, zeroed):
 `status[Slot.CODE]` is a `Status` code; after `ILLEGAL` the `Illegal` slots say who chose what,
-after `INVARIANT` the `Broken` slots say which check failed where (`Check`, text in CHECK_TEXT).
+after `INVARIANT` the `Broken` slots say which check failed where (`Check`, text in CHECK_TEXT),
+after `NO_WORLD` the `NoWorld` slots why no world could be dealt.  A kernel that plays
+rollouts also says at which one it stopped (`Slot.ROLLOUT`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ Status, STATUS_TEXT = code_table(
         ("ILLEGAL", "a strategy chose an illegal action"),
         ("INVARIANT", "--check found a broken invariant"),
         ("BUFFER", "a record buffer is too small: the caller reruns the chunk with larger ones"),
+        ("NO_WORLD", "no world agrees with what the seat knows (a rollout could not deal)"),
     ),
 )
 
@@ -42,19 +45,29 @@ class BrokenT(NamedTuple):
     CHECK: int = 1  # Check code, text in CHECK_TEXT
     GAME: int = 2
     HAND: int = 3
-    TURN: int = 4  # -1: before the first turn
+    TURN: int = 4  # -1: before the first turn (a rollout: the dealt position itself)
+
+
+class NoWorldT(NamedTuple):
+    """Slots of the status array after Status.NO_WORLD."""
+
+    CODE: int = 0
+    ERROR: int = 1  # the world sampler's error code, text in sim.play.worlds.deal.ERROR_TEXT
 
 
 class SlotT(NamedTuple):
     """Slots of the status array the kernels use in every case."""
 
     CODE: int = 0  # a Status code
+    ROLLOUT: int = 7  # rollout kernels: the rollout at which they stopped
     SEAT_TABLE: int = 8  # [MAX_SEATS] the hand's engine seat -> table seat (scratch)
+    CANDIDATE: int = 14  # sim.play.rollouts.actions: the candidate action's column
     SIZE: int = 16  # length of the status array
 
 
 Illegal = IllegalT()
 Broken = BrokenT()
+NoWorld = NoWorldT()
 Slot = SlotT()
 
 Check, _CHECK_TEXTS = code_table(

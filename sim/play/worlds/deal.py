@@ -28,7 +28,6 @@ __all__ = [
     "OK",
     "COUNTS",
     "PILE",
-    "SAMBA",
     "ERROR_TEXT",
     "WILD_TRIES",
     "STREAM_WORLD",
@@ -47,12 +46,10 @@ __all__ = [
 OK = 0
 COUNTS = 1
 PILE = 2
-SAMBA = 3
 ERROR_TEXT = {
     COUNTS: "the cards do not add up: more cards of a kind known than the packs hold, or the unseen "
     "cards do not fill the hidden places",
     PILE: "the hidden pile cards cannot be dealt (not frozen: natural cards only; frozen: a wild card)",
-    SAMBA: "worlds cannot be sampled under these rules",  # no longer returned: Samba worlds are dealt
 }
 WILD_TRIES = 256
 STREAM_WORLD = 16  # random stream of world j: key (seed, j, 0, STREAM_WORLD)

@@ -28,15 +28,13 @@ from numba import njit
 
 from sim.core.enums import MAX_SEATS, MAX_SEQS, N_KINDS, Act, Kind, Off
 from sim.core.layout import Field, layout
-from sim.play.selfplay.loop import build_obs_nb
+from sim.play.selfplay.step import mask_pile_nb
 
 __all__ = [
     "Know",
     "know_init_nb",
     "know_update_nb",
     "know_after_nb",
-    "mask_pile_nb",
-    "observe_nb",
     "new_know",
     "is_take_nb",
     "take_hand_cards_nb",
@@ -223,35 +221,6 @@ def know_after_nb(know: np.ndarray, state: np.ndarray) -> None:
     if state[Off.ASIDE_LEN] == 0:
         for k in range(N_KINDS):
             know[Know.ASIDE + k] = 0
-
-
-@njit(cache=True, _nrt=False)
-def mask_pile_nb(state: np.ndarray, hidden: int, obs: np.ndarray) -> None:
-    """Remove the ``hidden`` bottom pile cards of ``state`` from ``obs``'s PILE_COUNTS and
-    PILE_FREEZE (which becomes the known freezing cards, at least 1 if the pile is frozen)."""
-    if hidden <= 0:
-        return
-    frozen = state[Off.PILE_FREEZE] > 0
-    known_freeze = 0
-    for j in range(hidden):
-        obs[Off.PILE_COUNTS + (state[Off.PILE + j] & 15)] -= 1
-    known_freeze = (
-        obs[Off.PILE_COUNTS + Kind.TWO]
-        + obs[Off.PILE_COUNTS + Kind.JOKER]
-        + obs[Off.PILE_COUNTS + Kind.RED3]
-    )
-    if not frozen:
-        obs[Off.PILE_FREEZE] = 0
-    else:
-        obs[Off.PILE_FREEZE] = known_freeze if known_freeze > 0 else 1
-
-
-@njit(cache=True, _nrt=False)
-def observe_nb(state: np.ndarray, seat: int, hidden: int, obs: np.ndarray, samba: bool) -> None:
-    """``seat``'s observation of ``state`` with the ``hidden`` bottom pile cards left out
-    (`build_obs_nb`, then `mask_pile_nb`)."""
-    build_obs_nb(state, seat, obs, samba)
-    mask_pile_nb(state, np.int64(hidden), obs)
 
 
 def new_know(viewer: int, pile_hidden: int = 0) -> np.ndarray:

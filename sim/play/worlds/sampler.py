@@ -63,8 +63,7 @@ dealing (sim.play.worlds.infer); this module gathers them and deals batches.
 
 Error codes (returned, never raised, by the kernels): `OK` 0, `COUNTS` (the observation and the
 knowledge account for more cards of a kind than the packs hold, or the unseen cards do not fill
-the hidden places), `PILE` (the hidden pile cannot be filled under its constraints); `SAMBA` is
-no longer returned.
+the hidden places), `PILE` (the hidden pile cannot be filled under its constraints).
 """
 
 from __future__ import annotations
@@ -74,12 +73,12 @@ from numba import njit
 
 from sim.core.enums import MAX_CARDS, N_ACTIONS, N_KINDS, Off
 from sim.core.rng import seed_rng_nb
+from sim.play.selfplay.step import mask_pile_nb, observe_nb
 from sim.play.worlds.deal import (
     COUNTS,
     ERROR_TEXT,
     OK,
     PILE,
-    SAMBA,
     STREAM_WORLD,
     WILD_TRIES,
     sample_world_nb,
@@ -91,9 +90,7 @@ from sim.play.worlds.knowledge import (
     know_after_nb,
     know_init_nb,
     know_update_nb,
-    mask_pile_nb,
     new_know,
-    observe_nb,
 )
 
 __all__ = [
@@ -101,7 +98,6 @@ __all__ = [
     "OK",
     "COUNTS",
     "PILE",
-    "SAMBA",
     "ERROR_TEXT",
     "WILD_TRIES",
     "know_init_nb",
