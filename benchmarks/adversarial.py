@@ -206,10 +206,16 @@ BASES = {
     "equity": EQ,
     "report": ["report", "{d}/run", "-o", "{d}/r.html"],
     "warmup": ["warmup", "--only", "play"],
+    "mistakes": ["mistakes", "expert", "--hands", "2", "--rollouts", "2"],
 }
 
 # where each command takes strategy specs: (base argv, option or None for a positional slot)
+MIS = ["mistakes", "--hands", "2", "--rollouts", "2"]
 SPEC_SLOTS = [
+    (MIS, "positional"),
+    (["mistakes", "expert", "--hands", "2", "--rollouts", "2", "--vs"], None),
+    (["mistakes", "expert", "--hands", "2", "--rollouts", "2", "--continue-with"], None),
+    (["mistakes", "expert", "--hands", "2", "--rollouts", "2", "--infer"], None),
     (["play", "--strategies"], None),
     (["simulate", "--hands", "10", "--jobs", "1", "--out", "{d}/run", "--strategies"], None),
     (["compare", "greedy", "--hands", "10", "--jobs", "1"], "positional"),
@@ -259,6 +265,7 @@ BAD_SPECS = [
 GOOD_MULTI = "expert:open_threshold=50,freeze_when=2"
 
 SET_SLOTS = [
+    ["mistakes", "expert", "--hands", "2", "--rollouts", "2", "--players", "4"],
     ["rules", "classic", "--players", "4"],
     ["play", "--players", "4"],
     ["simulate", "--hands", "10", "--jobs", "1", "--out", "{d}/run", "--players", "4"],
