@@ -6,7 +6,7 @@ winner plays ``--validate`` duplicate deals of seed ``--validate-seed`` (never a
 tuning uses --seed and --seed + 1e9) against each opponent (benchmarks/results/tune/
 <table>.validate.json).  A table whose two files exist is skipped, so the script can be rerun
 after an interruption.  `python benchmarks/tune_tables.py --collect` writes
-strategies/tuned/expert.json from the finished tables (and prints the validation table).
+strategies/tuned/expert_v1.json from the finished tables (and prints the validation table).
 
 Later rounds are run by hand with `canasta tune <previous winner> ... --out <table>.json` after
 renaming the previous result to <table>.roundN.json; collect records every round's command.
@@ -107,9 +107,9 @@ def _exact_command(t: dict) -> str:
 
 
 def collect(
-    results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / "expert.json"
+    results: Path = OUT, target: Path = ROOT / "strategies" / "tuned" / "expert_v1.json"
 ) -> dict:
-    """strategies/tuned/expert.json from the finished tables' result files."""
+    """strategies/tuned/expert_v1.json from the finished tables' result files."""
     tables = {}
     for preset, players, layout in TABLES:
         name = table_name(preset, players, layout)
@@ -159,7 +159,7 @@ def collect(
                 )
         tables[name] = rec
     data = {
-        "strategy": "expert",
+        "strategy": "expert-v1",
         "about": "expert's knobs tuned per table by benchmarks/tune_tables.py "
         "(canasta tune against greedy, patient and pile-control); 'retest': gain over the untuned "
         "knobs on fresh deals (points per hand, 95% CI); 'validation': the tuned set against each "
@@ -225,7 +225,7 @@ def main() -> int:
     ap.add_argument("--validate-seed", type=int, default=20261130)
     ap.add_argument("--tables", nargs="*", default=None, help="table names, e.g. classic-4p")
     ap.add_argument(
-        "--collect", action="store_true", help="only write strategies/tuned/expert.json"
+        "--collect", action="store_true", help="only write strategies/tuned/expert_v1.json"
     )
     args = ap.parse_args()
     if args.collect:

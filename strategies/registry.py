@@ -28,7 +28,16 @@ import numpy as np
 from numba import njit
 
 from sim.core.errors import CanastaError
-from strategies import expert, greedy, heuristic, patient, pile_control, random_play, tunable
+from strategies import (
+    expert,
+    expert_v1,
+    greedy,
+    heuristic,
+    patient,
+    pile_control,
+    random_play,
+    tunable,
+)
 from strategies.knobs import ANY, Domain, Knob
 from strategies.knobs import knob_domain as _knob_domain
 from strategies.tuned import table_knobs
@@ -43,6 +52,7 @@ STRATEGIES: dict[str, ModuleType] = {
     "pile-control": pile_control,
     "expert": expert,
     "tunable": tunable,
+    "expert-v1": expert_v1,
 }
 
 # the compiled decision functions, by name (several strategies may share one)

@@ -14,7 +14,7 @@ from sim.play.pyplay import play_hand_py
 from strategies.python_tier import PyGreedy, PythonStrategy
 from strategies.registry import MAX_KNOBS, STRATEGY_NAMES, StrategyError, knob_defaults, parse_spec
 
-NAMES = ("random", "greedy", "patient", "pile-control", "expert", "tunable")
+NAMES = ("random", "greedy", "patient", "pile-control", "expert", "tunable", "expert-v1")
 TABLES = [(2, None), (3, None), (4, None), (5, None), (6, "2x3"), (6, "3x2")]
 
 

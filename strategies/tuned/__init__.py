@@ -16,10 +16,13 @@ from importlib import resources
 
 __all__ = ["table_knobs", "tuned_tables"]
 
+# a strategy that plays another one's tuned sets (same decision function, same knobs)
+SETS_OF: dict[str, str] = {"expert": "expert-v1"}
+
 
 @cache
 def _load(strategy: str) -> dict:
-    name = f"{strategy.replace('-', '_')}.json"
+    name = f"{SETS_OF.get(strategy, strategy).replace('-', '_')}.json"
     path = resources.files(__name__).joinpath(name)
     if not path.is_file():
         return {}
