@@ -135,10 +135,16 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
     """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me`` must
     be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    from reports.position import Position
     from sim.core.apply import begin_turn_nb
     from sim.core.enums import Off
+    from sim.core.rules import RuleSet
     from sim.play.rollouts.from_position import prepare
 
+    if not isinstance(position, Position):
+        raise AnalysisError("decision_from_position needs a Position (load_position, ...)")
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise AnalysisError(f"rules={rules!r}: give a RuleSet (or None: the position's rules)")
     if position.me != position.to_move:
         raise AnalysisError(
             f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
@@ -161,36 +167,73 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
     return decision_from_view(obs, setup.know, setup.params, position.me, label, setup.table)
 
 
-def _strategy_arrays(strategies, n_seats: int, table: str = ""):
+def _strategy_arrays(strategies, n_seats: int, table: str = "", option: str = "strategies"):
     from sim.core.enums import MAX_SEATS
     from strategies.registry import MAX_KNOBS, parse_spec
 
-    specs = (
-        [s.strip() for s in strategies.split(",")]
-        if isinstance(strategies, str)
-        else list(strategies)
-    )
-    if len(specs) == 1:
-        specs = specs * n_seats
-    if len(specs) != n_seats:
-        raise AnalysisError(
-            f"{len(specs)} strategies for {n_seats} seats: give one, or one per seat"
-        )
+    specs = rollout_specs(strategies, n_seats, option)
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(specs):
-        if spec.split(":", 1)[0] in ("pimc", "ismcts", "openspiel-ismcts"):
-            raise AnalysisError(
-                f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
-                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
-                "see what pimc plays, seat it in simulate or compare"
-            )
         ids[s], knobs[s] = parse_spec(spec, table or None)
     return specs, ids, knobs
 
 
+def rollout_specs(strategies, n_seats: int, option: str = "strategies") -> list[str]:
+    """Rollout strategies, one per seat, from one spec or one per seat ('a,b,c,d' text, read by
+    the registry's one reader, or a list): compiled strategies only, each checked (a search
+    player would search inside every rollout; AnalysisError naming `option`)."""
+    from sim.play.specs import COMPILED, check_spec
+    from strategies.registry import split_specs
+
+    try:
+        if isinstance(strategies, str):
+            specs = split_specs(strategies)
+        elif isinstance(strategies, list | tuple) and all(isinstance(x, str) for x in strategies):
+            specs = [x.strip() for x in strategies]
+        else:
+            raise AnalysisError(
+                f"{option}={strategies!r}: give a strategy spec or one per seat, e.g. 'expert'"
+            )
+        if len(specs) == 1:
+            specs = specs * n_seats
+        if len(specs) != n_seats:
+            raise AnalysisError(
+                f"{option}: {len(specs)} strategies for {n_seats} seats: give one, or one per seat"
+            )
+        for spec in dict.fromkeys(specs):
+            check_spec(spec, option, COMPILED)
+    except AnalysisError:
+        raise
+    except CanastaError as exc:
+        raise AnalysisError(str(exc)) from None
+    return specs
+
+
+UNIT = 4000  # action-rollouts per kernel call (a fraction of a second): Ctrl-C is seen between
+
+
 def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
-    """Rollouts [start, start+n) of the active actions (a worker's unit)."""
+    """Rollouts [start, start+n) of the active actions (a worker's unit), in kernel calls of
+    about UNIT action-rollouts each: rollout i depends only on (seed, i), so the split changes
+    no result, and Python (a Ctrl-C) gets a turn between the calls."""
+    step = max(1, UNIT // max(1, int(np.count_nonzero(active))))
+    if n <= step:
+        return _kernel_call(dec, active, ids, knobs, seed, start, n, model)
+    parts = [
+        _kernel_call(dec, active, ids, knobs, seed, lo, min(step, start + n - lo), model)
+        for lo in range(start, start + n, step)
+    ]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        sum(p[3] for p in parts),
+    )
+
+
+def _kernel_call(dec: Decision, active, ids, knobs, seed, start, n, model):
+    """Rollouts [start, start+n) of the active actions in one call of the compiled kernel."""
     from sim.core.legal import WHY_TEXT
     from sim.play.rollouts.actions import rollout_actions_nb
     from sim.play.selfplay.status import Illegal, NoWorld, Slot, Status, action_text_safe
@@ -270,6 +313,8 @@ def paired_rollouts(
     viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
     from sim.core.enums import Off
 
+    if not isinstance(decision, Decision):
+        raise AnalysisError("paired_rollouts needs a Decision (decision_from_position, ...)")
     rollouts, _, _, seed, infer_tries = _check_args(rollouts, None, 1, seed, infer_tries)
     try:
         start = check_int("start", start, *limits.GAME)
@@ -278,7 +323,7 @@ def paired_rollouts(
     _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]), decision.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1, decision.table)[1:]
+        mid, mk = _strategy_arrays(infer, 1, decision.table, "infer")[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     us, them, went, _ = _chunk(
         decision,
@@ -316,12 +361,14 @@ def _eliminate(res, n, active, until_ci) -> float:
 
 
 def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> int:
-    """Rollouts of the next batch: everything without ``until_ci``; else the first BATCH, then
+    """Rollouts of the next batch: without ``until_ci`` a twentieth of them (at least
+    BATCH): rollout i depends only on (seed, i), so batches change no result, they are what a
+    checkpoint keeps and what the progress bar counts; with ``until_ci`` the first BATCH, then
     the rollouts the widest remaining interval still needs (half-widths shrink as 1/sqrt(n)),
     +10%, at least BATCH and at most doubling.  A function of the results so far, which depend
     only on the seed: the same batches whatever the number of workers."""
     if until_ci is None:
-        return cap
+        return min(cap - done, max(BATCH, -(-cap // 20)))
     if done == 0:
         return min(BATCH, cap)
     need = math.ceil(done * ((worst / until_ci) ** 2 - 1.0) * 1.1)
@@ -364,6 +411,7 @@ def analyze(
     equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
     progress: bool | None = None,
     on_batch: Callable[[int, float], None] | None = None,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
@@ -374,17 +422,27 @@ def analyze(
     ``on_batch(rollouts, widest)``: called after each batch with the rollouts per action done so
     far and the widest half-width of a difference still open (inf without ``until_ci``); what
     it raises stops the analysis (a progress display, a cancel button).  Returns the
-    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
+    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats).
+    ``checkpoint``: a sim.runs.checkpoint.Checkpoint keeping every finished batch (``canasta
+    analyze --resume``).  Raises AnalysisError (a CanastaError) for bad input."""
+    from sim.runs.checkpoint import NoCheckpoint
+
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     rollouts, until_ci, jobs, seed, infer_tries = _check_args(
         rollouts, until_ci, jobs, seed, infer_tries
     )
+    if equity is not None and not callable(equity):
+        raise AnalysisError(
+            f"equity={equity!r}: give a function of (us_total, them_total), e.g. "
+            "load_equity(path).of_totals"
+        )
     dec = _as_decision(decision, rules)
     from sim.core.enums import Off
 
     specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]), dec.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1, dec.table)[1:]
+        mid, mk = _strategy_arrays(infer, 1, dec.table, "infer")[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     a = len(dec.actions)
     us = np.zeros((rollouts, a), np.int32)
@@ -399,9 +457,14 @@ def analyze(
         start, worst = 0, math.inf
         while start < rollouts and worst > 0:
             size = _next_batch(start, worst, until_ci, int(rollouts))
-            u, t, w, st = _run(
-                dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
-            )
+            key = (infer or "", start, size, active.tobytes())
+            if key in ckpt:
+                u, t, w, st = ckpt.get(key)
+            else:
+                u, t, w, st = _run(
+                    dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
+                )
+                ckpt.put(key, (u, t, w, st))
             sel = active.astype(bool)
             us[start : start + size, sel], them[start : start + size, sel] = u[:, sel], t[:, sel]
             went[start : start + size, sel] = w[:, sel]
@@ -442,17 +505,16 @@ def _as_decision(decision, rules) -> Decision:
         return decision_from_position(decision, rules)
     if isinstance(decision, GameState):
         return decision_from_game(decision)
-    raise AnalysisError(
-        f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}"
-    )
+    got = "None" if decision is None else type(decision).__name__
+    raise AnalysisError(f"analyze needs a Decision, Position or GameState, got {got}")
 
 
 def _pool(jobs: int):
     if jobs <= 1:
         return None
-    from joblib import Parallel
+    from sim.runs.workers import parallel
 
-    return Parallel(n_jobs=jobs, backend="loky").__enter__()
+    return parallel(jobs).__enter__()
 
 
 def _bar(progress: bool | None, total: int):
@@ -482,7 +544,10 @@ def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:
             "diff_ci_high": d[2],
             "p_out": float(went[:m, a].mean()),
             "rollouts": m,
-            "tie": bool(a != best and d[2] >= 0),
+            # an action dropped by successive elimination was worse than the best of its
+            # moment with 95% confidence: never "not separable", whatever the later best
+            "tie": bool(a != best and active[a] and d[2] >= 0),
+            "dropped": bool(not active[a] and a != best),
             "action_id": dec.actions[a],
         }
         if equity is not None:
@@ -510,14 +575,15 @@ def to_json(df: pd.DataFrame) -> dict:
         "p_out",
         "rollouts",
     )
-    extra = [c for c in ("tie", "p_win", "p_win_low", "p_win_high") if c in df.columns]
+    flags = ("tie", "dropped")
+    extra = [c for c in (*flags, "p_win", "p_win_low", "p_win_high") if c in df.columns]
     acts = []
     for r in df.to_dict("records"):
         item = {
             k: (int(r[k]) if k == "rollouts" else r[k] if k == "action" else float(r[k]))
             for k in keys
         }
-        item.update({c: (bool(r[c]) if c == "tie" else float(r[c])) for c in extra})
+        item.update({c: (bool(r[c]) if c in flags else float(r[c])) for c in extra})
         acts.append(item)
     return {
         "position": df.attrs.get("position", ""),
@@ -535,7 +601,7 @@ def format_table(df: pd.DataFrame) -> str:
         + f"{'n':>7}"
     ]
     for i, r in enumerate(df.to_dict("records")):
-        mark = "* " if i == 0 else ("= " if r["tie"] else "  ")
+        mark = "* " if i == 0 else ("= " if r["tie"] else "x " if r.get("dropped") else "  ")
         ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
         dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
         pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
@@ -547,4 +613,8 @@ def format_table(df: pd.DataFrame) -> str:
         "* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
         "viewer's team minus the best opposing team's, in points"
     )
+    if "dropped" in df.columns and df["dropped"].any():
+        lines.append(
+            "x dropped early: worse than the best of its moment with 95% confidence (--until-ci)"
+        )
     return "\n".join(lines)

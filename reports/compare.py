@@ -74,8 +74,8 @@ def resolve_rules(rules=None, players: int | None = None):
         if not hasattr(rules, "players"):
             raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
         return rules
-    name = rules or "classic"
-    return RuleSet.preset(name, players=players or 4)
+    name = "classic" if rules is None else rules
+    return RuleSet.preset(name, players=4 if players is None else players)
 
 
 def _attr(obj, name):
@@ -185,14 +185,12 @@ def _run_many(chunk_fn, jobs: int, calls: list[tuple], bar=None) -> list:
     if jobs == 1 or len(calls) == 1:
         results = (one(c) for c in calls)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
-        from sim.runs.workers import loky_kwargs  # workers end with this process
+        from sim.runs.workers import parallel  # workers end with this process
 
         # an ordered generator: results arrive in call order while the workers go on
-        results = Parallel(n_jobs=jobs, return_as="generator", **loky_kwargs())(
-            delayed(one)(c) for c in calls
-        )
+        results = parallel(jobs, return_as="generator")(delayed(one)(c) for c in calls)
     out = []
     for c, r in zip(calls, results, strict=True):
         out.append(r)

@@ -64,9 +64,11 @@ def run_calls(calls: list[tuple], jobs: int, fn: Callable = score_chunk) -> list
     """Run ``fn(*call)`` for every call, in order, with joblib when jobs != 1."""
     if jobs == 1 or len(calls) <= 1:
         return [fn(*c) for c in calls]
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
-    return Parallel(n_jobs=jobs)(delayed(fn)(*c) for c in calls)
+    from sim.runs.workers import parallel
+
+    return parallel(jobs)(delayed(fn)(*c) for c in calls)
 
 
 def play_pairs(

@@ -45,6 +45,7 @@ from sim.runs.progress import new_bar, on_terminal
 
 __all__ = [
     "EquityError",
+    "check_fits",
     "equity_table",
     "Equity",
     "load_equity",
@@ -137,8 +138,10 @@ def _task(
     them: int,
     start: int,
     count: int,
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """Games start .. start+count-1 of one cell: (cell, wins per team, games per team)."""
+) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """Games start .. start+count-1 of one cell: (cell, start, wins per team in sixths of a game
+    (a tie of two or three teams shares the win: 1/2 and 1/3 are whole sixths, so sums are exact
+    in any order), games per team)."""
     from sim.play.engine import run_chunk
 
     nt = rules.n_teams
@@ -151,9 +154,10 @@ def _task(
     g = g[order]
     share = _shares(g["final"], nt)
     row = us_team(g["game"], rules.n_active, nt)  # the team at the row's score, per game
-    wins = np.bincount(row, weights=share[np.arange(len(g)), row], minlength=nt)
-    games = np.bincount(row, minlength=nt).astype(float)
-    return cell, wins, games
+    sixths = np.rint(6 * share[np.arange(len(g)), row])
+    wins6 = np.bincount(row, weights=sixths, minlength=nt).astype(np.int64)
+    games = np.bincount(row, minlength=nt).astype(np.int64)
+    return cell, start, wins6, games
 
 
 def equity_table(
@@ -165,17 +169,40 @@ def equity_table(
     jobs: int = 1,
     low: int = 0,
     progress: bool | None = None,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """P(win the game | us, them) over the grid (columns `EQUITY_COLUMNS`; see the module
     docstring).  ``strategies``: one spec per seat.  The result depends on (rules, strategies,
-    step, low, games, seed) only, never on ``jobs``."""
-    from joblib import Parallel, delayed
+    step, low, games, seed) only, never on ``jobs``.  ``checkpoint``: a
+    sim.runs.checkpoint.Checkpoint that keeps every finished task (a cell's 200 games) and
+    supplies those it already holds (``canasta equity --resume``).  Raises EquityError."""
+    from joblib import delayed
 
+    from sim.core.rules import RuleSet
     from sim.play.engine import engine_check, strategy_tables
+    from sim.play.specs import check_specs
+    from sim.runs.checkpoint import NoCheckpoint
+    from sim.runs.workers import parallel
 
-    engine_check(rules)
+    if not isinstance(rules, RuleSet):
+        raise EquityError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
+    if isinstance(strategies, str) or not isinstance(strategies, Sequence):
+        raise EquityError(
+            f"strategies={strategies!r}: give one spec per seat, e.g. ['expert'] * {rules.players}"
+        )
     strategies = tuple(strategies)
-    strategy_tables(rules, strategies)  # one clear error for bad specs before any work
+    if len(strategies) != rules.players or not all(isinstance(x, str) for x in strategies):
+        raise EquityError(
+            f"strategies: {len(strategies)} given for {rules.players} seats; give one per seat"
+        )
+    try:
+        engine_check(rules)
+        check_specs(strategies, "strategies")
+        strategy_tables(rules, strategies)  # one clear error for bad specs before any work
+    except EquityError:
+        raise
+    except (CanastaError, ValueError) as exc:
+        raise EquityError(" ".join(str(exc).split())) from None
     games = _checked("games", games, limits.EQUITY_GAMES)
     seed = _checked("seed", seed, limits.SEED)
     jobs = _checked("jobs", jobs, limits.JOBS)
@@ -184,6 +211,7 @@ def equity_table(
     pts = grid(rules, step, low)
     nt = rules.n_teams
     cells = [(a, b) for a in pts for b in pts]
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     tasks = (
         (
             c,
@@ -194,16 +222,26 @@ def equity_table(
         )  # made as workers ask: memory does not grow
         for c, (a, b) in enumerate(cells)
         for s in range(0, games, CHUNK_GAMES)
+        if (c, s) not in ckpt
     )
-    wins = np.zeros((len(cells), nt))
-    played = np.zeros((len(cells), nt))
-    bar = new_bar(len(cells) * games, "game", on_terminal() if progress is None else progress)
-    gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+    wins6 = np.zeros((len(cells), nt), np.int64)
+    played = np.zeros((len(cells), nt), np.int64)
+    for (c, _), (w, n) in ckpt.done.items():
+        wins6[c] += w
+        played[c] += n
+    bar = new_bar(
+        len(cells) * games,
+        "game",
+        on_terminal() if progress is None else progress,
+        initial=int(played.sum()),
+    )
+    gen = parallel(jobs, return_as="generator_unordered", batch_size=1)(
         delayed(_task)(rules, strategies, seed, *t) for t in tasks
     )
     try:
-        for c, w, n in gen:
-            wins[c] += w
+        for c, s, w, n in gen:
+            ckpt.put((c, s), (w, n))
+            wins6[c] += w
             played[c] += n
             bar.update(int(n.sum()))
     finally:
@@ -211,8 +249,8 @@ def equity_table(
     rows = []
     for c, (a, b) in enumerate(cells):
         for t in range(nt):
-            rows.append((t, a, b, played[c, t], wins[c, t]))
-        rows.append((-1, a, b, played[c].sum(), wins[c].sum()))
+            rows.append((t, a, b, played[c, t], wins6[c, t] / 6))
+        rows.append((-1, a, b, played[c].sum(), wins6[c].sum() / 6))
     df = pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"])
     return _finish(
         df,
@@ -255,20 +293,35 @@ def save_equity(df: pd.DataFrame, path) -> Path:
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[b"canasta_equity"] = json.dumps(df.attrs.get("equity", {})).encode()
+    from sim.runs.outputs import atomic_files
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table.replace_schema_metadata(meta), path)
+    with atomic_files(path) as (tmp,):
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
     return path
+
+
+MAX_TABLE_BYTES = 200 * 2**20  # an equity table of 1000 x 1000 cells is about 60 MB
 
 
 def load_equity(path, team: int | None = None) -> Equity:
     """An `Equity` lookup from a file written by `canasta equity -o`; EquityError (one line) if
-    the file is missing or not an equity table."""
+    the file is missing, damaged or not an equity table."""
     import pyarrow.parquet as pq
 
+    if not isinstance(path, str | Path) or not str(path).strip():
+        raise EquityError(f"equity table {path!r}: give the path of a file from canasta equity -o")
     path = Path(path)
+    if path.is_dir():
+        raise EquityError(f"{path} is a folder; give an equity table file (canasta equity -o)")
     if not path.is_file():
         raise EquityError(
             f"{path}: no such equity table (make one with canasta equity -o {path.name})"
+        )
+    if path.stat().st_size > MAX_TABLE_BYTES:
+        raise EquityError(
+            f"{path}: {path.stat().st_size / 2**20:,.0f} MB is too large for an equity table "
+            f"(at most {MAX_TABLE_BYTES // 2**20} MB)"
         )
     try:
         table = pq.read_table(path)
@@ -281,9 +334,68 @@ def load_equity(path, team: int | None = None) -> Equity:
         meta = json.loads(raw)
     except ValueError:
         raise EquityError(f"{path}: not an equity table (its settings are not readable)") from None
-    df = table.to_pandas()
+    try:
+        meta = _checked_meta(meta)
+        # the columns as arrow typed them: never the pandas metadata, which may be damaged
+        df = table.select(list(EQUITY_COLUMNS)).to_pandas(ignore_metadata=True)
+        df = _checked_frame(df)
+    except EquityError as exc:
+        raise EquityError(f"{path}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a damaged column: one line
+        raise EquityError(f"{path}: a damaged equity table ({type(exc).__name__})") from None
     df.attrs["equity"] = meta
     return Equity(df, team=team)
+
+
+def _checked_meta(meta) -> dict:
+    """The table's settings: a mapping whose numbers are numbers (EquityError otherwise)."""
+    if not isinstance(meta, dict):
+        raise EquityError("its settings are not a mapping (not written by canasta equity -o)")
+    for key in ("game_target", "n_teams", "step", "low", "games_per_cell", "seed"):
+        v = meta.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise EquityError(f"its setting {key}={v!r} is not a whole number")
+    target = meta.get("game_target")
+    if target is not None and not 0 < target <= limits.CUM_SCORE[1]:
+        raise EquityError(f"its game target {target} is out of range 1 .. {limits.CUM_SCORE[1]:,}")
+    if "rules" in meta and not isinstance(meta["rules"], str):
+        raise EquityError(f"its rules {meta['rules']!r} are not a rule-set label")
+    return meta
+
+
+def _checked_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The table's rows with numeric columns, P(win) within 0 .. 1, one row per cell."""
+    for col in EQUITY_COLUMNS:
+        if not pd.api.types.is_numeric_dtype(df[col]):
+            raise EquityError(f"its column {col} is not numeric")
+    p = df["p_win"].to_numpy(float)
+    if not (((p >= 0) & (p <= 1)) | np.isnan(p)).all():
+        raise EquityError("its P(win) values are outside 0 .. 1")
+    if not np.isfinite(df[["us", "them", "games", "wins"]].to_numpy(float)).all():
+        raise EquityError("its scores or counts are not finite")
+    if df.duplicated(["team", "us", "them"]).any():
+        raise EquityError("a cell appears twice")
+    return df
+
+
+def check_fits(equity: Equity, rules, what: str = "--equity") -> None:
+    """Refuse an equity table made for another table than `rules`: its rule set (label), its
+    game target or its number of teams (EquityError naming both)."""
+    meta = equity.meta
+    label = meta.get("rules")
+    if isinstance(label, str) and label != rules.label:
+        raise EquityError(
+            f"{what}: the table was made for {label}, these rules are {rules.label}; make one "
+            f"with canasta equity --rules {rules.name} --players {rules.players}"
+        )
+    target = meta.get("game_target")
+    if target is not None and int(target) != int(rules.game_target):
+        raise EquityError(
+            f"{what}: made for game target {target}, these rules play to {rules.game_target}"
+        )
+    teams = meta.get("n_teams")
+    if teams is not None and int(teams) != int(rules.n_teams):
+        raise EquityError(f"{what}: made for {teams} teams, these rules have {rules.n_teams}")
 
 
 # ----------------------------------------------------------------------------- lookup
@@ -295,12 +407,21 @@ class Equity:
     target as the last one.  ``team``: read that team's rows (default: the pooled rows)."""
 
     def __init__(self, df: pd.DataFrame, team: int | None = None) -> None:
-        meta = df.attrs.get("equity", {})
+        need = ("team", "us", "them", "p_win")
+        if not isinstance(df, pd.DataFrame) or set(need) - set(df.columns):
+            raise EquityError(
+                "give an equity table: a DataFrame with columns " + ", ".join(EQUITY_COLUMNS)
+            )
+        if team is not None and (isinstance(team, bool) or not isinstance(team, int | np.integer)):
+            raise EquityError(f"team={team!r}: give a team number (or None: the pooled rows)")
+        meta = _checked_meta(df.attrs.get("equity", {}))
         self.meta = meta
         self.target = int(meta.get("game_target", 5000))
         sel = df[df["team"] == (-1 if team is None else team)]
         if sel.empty:
             raise EquityError(f"the equity table has no rows for team {team}")
+        if sel.duplicated(["us", "them"]).any():
+            raise EquityError("the equity table lists a cell twice")
         self.points = np.sort(sel["us"].unique()).astype(float)
         piv = sel.pivot(index="us", columns="them", values="p_win").reindex(
             index=self.points, columns=self.points

@@ -258,9 +258,11 @@ def review_hands(
                 done[i] = rows
                 bar.update(1)
         else:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
-            gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+            from sim.runs.workers import parallel  # workers end with this process
+
+            gen = parallel(jobs, return_as="generator_unordered", batch_size=1)(
                 delayed(_review_one)(rules, k, *args) for k in keys
             )
             for i, rows in gen:

@@ -655,9 +655,12 @@ def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
     _surprises(doc, run, h, t, facts)
     _game_equity(doc, run)
     _settings(doc, run, h)
+    from sim.runs.outputs import atomic_files
+
     out_html.parent.mkdir(parents=True, exist_ok=True)
-    out_html.write_text(doc.render_html(), encoding="utf-8")
-    md.write_text(doc.render_md(), encoding="utf-8")
+    with atomic_files(out_html, md) as (tmp_html, tmp_md):  # both pages, or neither
+        tmp_html.write_text(doc.render_html(), encoding="utf-8")
+        tmp_md.write_text(doc.render_md(), encoding="utf-8")
     return {
         "html": out_html,
         "md": md,

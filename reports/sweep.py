@@ -67,8 +67,8 @@ def parse_knobs(items: list[str]) -> dict[str, list]:
     out: dict[str, list] = {}
     for item in items:
         k, eq, vals = item.partition("=")
-        values = [v.strip() for v in vals.split(",") if v.strip()]
-        if not eq or not k.strip() or not values:
+        values = [v.strip() for v in vals.split(",")]
+        if not eq or not k.strip() or not all(values):
             raise CanastaError(f"bad --knob {item!r} (expected name=v1,v2,...)")
         if k.strip() in out:
             raise CanastaError(
@@ -126,12 +126,20 @@ def sweep(
             f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}"
         )
     names = list(knobs)
-    parse_spec(
-        strategy
-    )  # a knob fixed in the spec and swept too: the baseline keeps the spec's value
+    from reports.checks import compare_args
+    from sim.play.specs import COMPILED, check_spec
+
+    compare_args(hands, None, seed, until_ci, max_hands, jobs, level)
+
+    check_spec(strategy, "strategy", COMPILED)  # sweep varies a compiled strategy's knobs
+    check_spec(opponent, "opponent")
     for k in names:
-        if not list(knobs[k]):
+        if not isinstance(k, str) or not list(knobs[k]):
             raise CanastaError(f"knob {k!r} has no values")
+        for v in knobs[k]:  # every setting is a valid spec before any deal is played
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise CanastaError(f"knob {k}={v!r}: give numbers")
+            check_spec(make_spec(strategy, {k: v}), "--knob", COMPILED)
 
     # compares: the baseline, every setting, and the retest's winner and baseline
     settings = 1 + int(np.prod([len(list(knobs[k])) for k in names])) + 2 * int(retest)

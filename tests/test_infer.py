@@ -203,8 +203,9 @@ def test_bad_last_turns_are_one_line_errors(line, needle):
 
 def test_a_typed_last_turn_round_trips_and_constrains():
     text = BASE + "last_turn 3: take pair | took 5 K K | melded 4 4 4 | discard 9\n"
+    # the 4s it melded are on its team's side of the table (melds stay there)
     text = text.replace("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11 6").replace(
-        "stock: 61", "stock: 64"
+        "melds them: Q Q Q", "melds them: Q Q Q | 4 4 4"
     )
     pos = parse_position(text)
     assert pos.last_discard == [-1, -1, -1, Kind.NINE]

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from sim.cli.args import real, whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
@@ -105,28 +106,40 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="override one rule parameter (repeatable; see canasta rules)",
     )
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    from reports.analyze import analyze, format_table, to_json
+    from reports.analyze import analyze, format_table, rollout_specs, to_json
     from reports.position import load_position
-    from sim.core.rules import RuleSet, parse_overrides
+    from sim.cli.rules import rules_for_position
 
     pos = load_position(args.position)
-    sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(
-        args.rules or pos.rules or "classic",
-        pos.players,
-        args.team_layout or pos.team_layout,
-        **sets,
-    )
+    rules = rules_for_position(pos, args)
+    rollout_specs(args.strategies, rules.n_active, "--strategies")  # compiled, each checked
+    if args.infer is not None:
+        rollout_specs(args.infer, 1, "--infer")
     equity = None
     if args.equity:
-        from reports.equity import load_equity
+        from reports.equity import check_fits, load_equity
 
-        equity = load_equity(args.equity).of_totals
+        table = load_equity(args.equity)
+        check_fits(table, rules, f"--equity {args.equity}")
+        equity = table.of_totals
+    from reports.position import format_position
+
+    settings = {
+        "position": format_position(pos),
+        "rules": rules.to_dict(),
+        "strategies": args.strategies,
+        "rollouts": args.rollouts,
+        "until_ci": args.until_ci,
+        "seed": args.seed,
+        "infer": args.infer,
+    }
+    ckpt = open_checkpoint("analyze", settings, None, args.resume)
     df = analyze(
         pos,
         args.strategies,
@@ -137,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         rules,
         infer=args.infer,
         equity=equity,
+        checkpoint=ckpt,
     )
     df.attrs["position"] = str(args.position)
     uniform = None
@@ -150,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
             args.seed,
             rules,
             equity=equity,
+            checkpoint=ckpt,
         )
+    ckpt.finish()  # the result is complete (printed below)
     if args.json:
         obj = to_json(df)
         if uniform is not None:

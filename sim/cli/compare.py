@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from sim.cli.args import real, whole
+from sim.cli.args import check_until_ci, real, whole
 from sim.core import limits
 
 EPILOG = """example:
@@ -33,7 +33,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("strategies", nargs="+", help="2+ strategy names or 'name:k=v,...' specs")
     p.add_argument("--rules", default="classic", help="rule preset (default classic)")
-    p.add_argument("--players", type=int, default=4, help="players: 2, 4 or 6 (default 4)")
+    p.add_argument(
+        "--players",
+        type=whole(2, 6),
+        default=4,
+        help="players: 2, 4, 5 or 6 (two teams; default 4)",
+    )
     p.add_argument(
         "--hands",
         type=whole(*limits.DEALS),
@@ -87,10 +92,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from reports.compare import compare, resolve_rules, round_robin
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import writable_file, write_atomic
 
     if len(args.strategies) < 2:
         raise ValueError("compare needs at least two strategies")
+    check_until_ci(args)
     if args.out:
         writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
@@ -113,7 +119,7 @@ def run(args) -> int:
         print_pairs(pairs)
         print_ranking(ranking)
     if args.out:
-        pairs.to_csv(args.out, index=False)
+        write_atomic(args.out, pairs.to_csv(index=False))
     return 0
 
 

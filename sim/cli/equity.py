@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.args import whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
@@ -88,6 +89,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "-o", "--out", required=True, metavar="FILE.parquet", help="where to write the table"
     )
     p.add_argument("--no-ci", action="store_true", help="print P(win) only, without the intervals")
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
@@ -95,7 +97,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from reports import equity
     from sim.cli.rules import rules_from_args
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import atomic_files, writable_file
     from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies
 
     rules = rules_from_args(args)
@@ -108,17 +110,35 @@ def run(args: argparse.Namespace) -> int:
     writable_file(out, make_parent=True)  # the table and its PNG, before the games, not after them
     writable_file(out.with_suffix(".png"), make_parent=True)
     seats = expand_strategies(rules, args.strategies)
-    check_strategy_names(seats, registered_strategies())
+    check_strategy_names(seats, registered_strategies(), "--strategies")
     equity.grid(rules, args.step, args.low)  # the grid's size before any game
+    settings = {
+        "rules": rules.to_dict(),
+        "strategies": list(seats),
+        "step": args.step,
+        "low": args.low,
+        "games": args.games,
+        "seed": args.seed,
+    }
+    ckpt = open_checkpoint("equity", settings, out, args.resume)
     df = equity.equity_table(
-        rules, seats, step=args.step, games=args.games, seed=args.seed, jobs=args.jobs, low=args.low
+        rules,
+        seats,
+        step=args.step,
+        games=args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        low=args.low,
+        checkpoint=ckpt,
     )
-    equity.save_equity(df, out)
     symmetric = len(set(seats)) == 1
     teams = [-1] if symmetric else list(range(rules.n_teams))
     png = out.with_suffix(".png")
     fig = _figure(df, teams, seats, rules)
-    fig.savefig(png, dpi=110)
+    with atomic_files(out, png) as (tmp_table, tmp_png):  # the table and its PNG, or neither
+        equity.save_equity(df, tmp_table)
+        fig.savefig(tmp_png, dpi=110)
+    ckpt.finish()
     for t in teams:
         who = (
             "any team (every seat plays " + seats[0] + ")"

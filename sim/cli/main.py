@@ -56,11 +56,44 @@ def _error_base() -> type[Exception]:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: the problem and where the options are listed."""
+    """argparse with one-line errors: the problem and where the options are listed.
+
+    Arguments a subcommand does not know are reported by that subcommand (``canasta play:
+    error: unrecognized arguments: ...``), not by the top-level parser, and an empty or blank
+    text given to any option or argument is refused (``--rules ''`` is a typo, not "not
+    given")."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         msg = " ".join(message.split())
         self.exit(2, f"{self.prog}: error: {msg} (see {self.prog} --help)\n")
+
+    def parse_args(self, args=None, namespace=None):
+        ns, extras = self.parse_known_args(args, namespace)
+        sub = self._command_parser(ns)
+        if extras:
+            (sub or self).error(f"unrecognized arguments: {' '.join(extras)}")
+        if sub is not None:
+            blank_text(sub, ns)
+        return ns
+
+    def _command_parser(self, ns: argparse.Namespace) -> argparse.ArgumentParser | None:
+        command = getattr(ns, "command", None)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+                return action.choices[command]
+        return None
+
+
+def blank_text(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> None:
+    """Refuse an empty or blank text given to any option or argument of `parser`."""
+    for action in parser._actions:
+        value = getattr(ns, action.dest, None)
+        if action.default is value or action.nargs == 0:
+            continue
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            name = "/".join(action.option_strings) or action.metavar or action.dest
+            parser.error(f"{name} {value!r}: an empty value; give one or leave the option out")
 
 
 # every subcommand, in the order `canasta --help` lists them; each is the module sim.cli.<name>
@@ -182,6 +215,21 @@ def _run_command(argv: list[str] | None) -> int:
     user_errors = (_error_base(), ValueError, KeyError)
     try:
         return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        from sim.runs.checkpoint import active
+
+        kept = [c for c in active() if c.done]
+        _close_checkpoints()
+        if not kept:
+            raise
+        print(
+            f"canasta {args.command}: interrupted; the finished work is kept in {kept[0].path}: "
+            "run the same command with --resume to continue",
+            file=sys.stderr,
+        )
+        return 130
+    except BrokenPipeError:  # the reader of our output left: handled by main
+        raise
     except user_errors as exc:
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         msg = " ".join(text.split()) or type(exc).__name__
@@ -189,8 +237,19 @@ def _run_command(argv: list[str] | None) -> int:
         msg = os_error_message(exc, args.command, args)
     except MemoryError:
         msg = "out of memory; ask for less work (e.g. fewer --rollouts or --hands per call)"
+    finally:
+        _close_checkpoints()
     print(f"canasta {args.command}: error: {msg}", file=sys.stderr)
     return 2
+
+
+def _close_checkpoints() -> None:
+    """A command that ended keeps the checkpoints holding finished work, and only those."""
+    import sys as _sys
+
+    mod = _sys.modules.get("sim.runs.checkpoint")
+    for ckpt in mod.active() if mod is not None else ():
+        ckpt.close()
 
 
 def _in_compiler(frame) -> bool:
@@ -229,7 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, _on_ctrl_c)  # see sim/cli/__init__.py
-        return _run(argv)
+        code = _run(argv)
+        sys.stdout.flush()  # a reader that left shows here, not as "Exception ignored" at exit
+        return code
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)
         return 130

@@ -96,7 +96,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--players",
-        type=int,
+        type=whole(2, 6),
         default=None,
         metavar="N",
         help="players (default: the position's; must agree with it)",
@@ -127,6 +127,24 @@ def run(args) -> int:
         return _run_position(args)
     if not args.run_dir:
         raise ValueError("give a RUN_DIR (or --position FILE)")
+    given = [
+        opt
+        for opt, dest, default in (
+            ("--rollouts", "rollouts", 1000),
+            ("--strategies", "strategies", ["expert"]),
+            ("--seed", "seed", 0),
+            ("--rules", "rules", None),
+            ("--players", "players", None),
+            ("--team-layout", "team_layout", None),
+            ("--set", "overrides", []),
+            ("--check", "check", False),
+        )
+        if getattr(args, dest) != default
+    ]
+    if given:
+        raise ValueError(
+            f"{given[0]} goes with --position FILE; a RUN_DIR's odds come from its decision logs"
+        )
     from reports import odds
     from reports.runs import open_run
     from sim.cli.tables import ci_column, print_table
@@ -194,28 +212,17 @@ def run(args) -> int:
 
 
 def _run_position(args) -> int:
+    from reports.analyze import rollout_specs
     from reports.position import load_position, rollout
-    from sim.core.rules import RuleSet, parse_overrides
-    from strategies.registry import parse_spec
+    from sim.cli.rules import rules_for_position
 
     if args.run_dir:
         raise ValueError("give either RUN_DIR or --position FILE, not both")
     pos = load_position(args.position)
     if args.players is not None and args.players != pos.players:
         raise ValueError(f"--players {args.players} but the position has players: {pos.players}")
-    if args.rollouts < 1:
-        raise ValueError(f"--rollouts {args.rollouts}: give at least 1")
-    if args.seed < 0:
-        raise ValueError(f"--seed {args.seed}: give a non-negative integer")
-    for spec in args.strategies:
-        parse_spec(spec)  # the one spec reader: name and knobs
-    sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(
-        args.rules or pos.rules or "classic",
-        pos.players,
-        args.team_layout or pos.team_layout,
-        **sets,
-    )
+    rules = rules_for_position(pos, args)
+    rollout_specs(args.strategies, rules.n_active, "--strategies")  # compiled, each checked
     within = args.within or (1, 2, 3, 5, 10)
     res = rollout(pos, rules, args.strategies, args.rollouts, args.seed, within, args.check)
     print(

@@ -43,7 +43,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--rules", dest="preset", default="classic", help="rule preset (default classic)"
     )
-    p.add_argument("--players", type=int, default=None, help="players 2..6 (default 4)")
+    p.add_argument("--players", type=whole(2, 6), default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
     p.add_argument(
         "--set",
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         raise CanastaError(reason)
     # the one strategy-list reader of every command (strategies.registry.split_specs)
     strategies = list(expand_strategies(rules, args.strategies))
-    check_strategy_names(strategies, registered_strategies())
+    check_strategy_names(strategies, registered_strategies(), "--strategies")
     cum = parse_cum(args.cum, rules.n_teams)
     if args.position_at is not None:
         _turn_step(args.position_at)  # its form before the hand is played

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from sim.core.rules import PRESETS, RulesError, RuleSet, parse_overrides
+from sim.cli.args import whole
+from sim.core.rules import PRESETS, RuleSet, parse_overrides
 
 EPILOG = """examples:
   canasta rules                                       list the presets
@@ -31,7 +32,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("preset", nargs="?", help=f"preset: {', '.join(PRESETS)} (default: list them)")
     p.add_argument(
-        "--players", type=int, default=None, help="players at the table, 2..6 (default 4)"
+        "--players", type=whole(2, 6), default=None, help="players at the table, 2..6 (default 4)"
     )
     p.add_argument(
         "--team-layout",
@@ -55,15 +56,39 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The RuleSet chosen by preset / --players / --team-layout / --set (shared by other commands)."""
     sets = parse_overrides(getattr(args, "overrides", None))
-    if "name" in sets:
-        raise RulesError(
-            "choose the preset as the first argument (canasta rules german), not with --set name="
-        )
-    players = sets.pop("players", None)
-    if players is None:
-        players = args.players if args.players is not None else 4
-    layout = sets.pop("team_layout", None) or args.team_layout
-    return RuleSet.preset(args.preset or "classic", players, layout, **sets)
+    players = args.players if args.players is not None else 4
+    return RuleSet.preset(args.preset or "classic", players, args.team_layout, **sets)
+
+
+def rules_for_position(pos, args: argparse.Namespace) -> RuleSet:
+    """The RuleSet of a position file and the command's --rules / --team-layout / --set: the
+    file's, with the options adding what it leaves open; an option that contradicts the file
+    (--rules german on a classic position, --set x=1 where the file sets x=2) is refused."""
+    from sim.core.rules import RulesError
+
+    for option, mine, theirs in (
+        ("--rules", getattr(args, "rules", None), pos.rules),
+        ("--team-layout", getattr(args, "team_layout", None), pos.team_layout),
+    ):
+        if mine and theirs and mine != theirs:
+            key = option[2:].replace("-", "_")
+            raise RulesError(
+                f"{option} {mine} but the position says {key}: {theirs}; give it once "
+                "(in the file or as the option)"
+            )
+    sets = parse_overrides(getattr(args, "overrides", None))
+    for name, value in sets.items():
+        if name in pos.overrides and pos.overrides[name] != value:
+            raise RulesError(
+                f"--set {name} contradicts the position's set: {name}={pos.overrides[name]}; "
+                "give it once"
+            )
+    return RuleSet.preset(
+        getattr(args, "rules", None) or pos.rules or "classic",
+        pos.players,
+        getattr(args, "team_layout", None) or pos.team_layout,
+        **{**pos.overrides, **sets},
+    )
 
 
 def format_table(rows: list[tuple[str, str, str]]) -> str:

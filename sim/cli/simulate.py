@@ -166,19 +166,12 @@ def parse_jobs(text: str | None) -> int:
 
 
 def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
-    from sim.core.rules import RulesError, RuleSet, parse_overrides
+    from sim.core.rules import RuleSet, parse_overrides
 
     chosen = args.rules or args.players is not None or args.team_layout or args.overrides
     if existing is not None and not chosen:
         return RuleSet.from_dict(existing["rules"])
     sets = parse_overrides(args.overrides)
-    for fixed, option in (
-        ("name", "--rules"),
-        ("players", "--players"),
-        ("team_layout", "--team-layout"),
-    ):
-        if fixed in sets:
-            raise RulesError(f"use {option}, not --set {fixed}=")
     players = parse_count("--players", args.players, 2, 6)
     return RuleSet.preset(
         args.rules or "classic", players if players is not None else 4, args.team_layout, **sets
@@ -255,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     if strategies is None and existing is not None:
         strategies = existing["strategies"]
     seats = runner.expand_strategies(rules, strategies)
-    runner.check_strategy_names(seats, runner.registered_strategies())
+    runner.check_strategy_names(seats, runner.registered_strategies(), "--strategies")
     runner.check_engine_supports(rules)
 
     mode = "games" if games is not None else "hands"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli.args import real, whole
+from sim.cli.args import check_until_ci, real, whole
 from sim.core import limits
 
 EPILOG = """example:
@@ -36,7 +36,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--vs", required=True, dest="opponent", help="opponent strategy")
     p.add_argument("--rules", default="classic")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--players",
+        type=whole(2, 6),
+        default=4,
+        help="players: 2, 4, 5 or 6 (two teams; default 4)",
+    )
     p.add_argument(
         "--hands",
         type=whole(*limits.DEALS),
@@ -65,9 +70,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from reports.compare import resolve_rules
     from reports.sweep import parse_knobs, sweep
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import writable_file, write_atomic
 
     knobs = parse_knobs(args.knob)
+    check_until_ci(args)
     if args.out:
         writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
@@ -86,7 +92,7 @@ def run(args) -> int:
     )
     print_sweep(df, list(knobs), args.strategy, args.opponent)
     if args.out:
-        df.to_csv(args.out, index=False)
+        write_atomic(args.out, df.to_csv(index=False))
     return 0
 
 

@@ -86,18 +86,14 @@ def parse_deck_text(text: str, decks: int) -> list[int]:
     return ids
 
 
+DECK_FILE_BYTES = 100_000  # three packs of card tokens are about 1 kB
+
+
 def read_deck_file(path: str | Path, decks: int) -> list[int]:
+    from sim.core.textfile import read_small_text
+
+    text = read_small_text(path, "deck file", DECK_FILE_BYTES, DeckError)
     p = Path(path)
-    if not p.is_file():
-        raise DeckError(f"deck file {str(p)!r} not found")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DeckError(
-            f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens like AS 10H JK"
-        ) from None
-    except OSError as exc:
-        raise DeckError(f"deck file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
     try:
         return parse_deck_text(text, decks)
     except DeckError as exc:

@@ -70,6 +70,9 @@ FIVE_TEAM_A: tuple[int, ...] = (0, 2)
 FIVE_TEAM_B: tuple[int, ...] = (1, 3, 4)  # one of them sits out each hand, in rotation
 
 
+_UNSET: Any = object()  # preset()'s arguments not given
+
+
 @dataclass(frozen=True)
 class RuleSet(RuleParams):
     """Every rule parameter of docs/RULES.md (declared in sim/core/params.py, one field each,
@@ -99,18 +102,37 @@ class RuleSet(RuleParams):
 
     @classmethod
     def preset(
-        cls, name: str, players: int = 4, team_layout: str | None = None, **overrides: Any
+        cls,
+        name: Any = _UNSET,
+        players: Any = _UNSET,
+        team_layout: Any = _UNSET,
+        /,
+        **overrides: Any,
     ) -> RuleSet:
-        """The preset `name` for `players` (and `team_layout` for six), then `overrides`."""
-        if name not in PRESETS:
+        """The preset `name` for `players` (default 4; and `team_layout` for six), then
+        `overrides`.  `name`, `players` and `team_layout` may be given by position or by
+        keyword, once each (twice: RulesError)."""
+        given = {"name": name, "players": players, "team_layout": team_layout}
+        for fixed, value in given.items():
+            if fixed in overrides:
+                if value is not _UNSET:
+                    raise RulesError(
+                        f"{fixed} is given twice ({value!r} and {overrides[fixed]!r}); give it once"
+                    )
+                given[fixed] = overrides.pop(fixed)
+        name = given["name"]
+        players = 4 if given["players"] is _UNSET else given["players"]
+        team_layout = None if given["team_layout"] is _UNSET else given["team_layout"]
+        if name is _UNSET:
+            raise RulesError("give a preset name, e.g. RuleSet.preset('classic')")
+        if not isinstance(name, str) or name not in PRESETS:
             raise RulesError(
-                f"unknown preset '{name}'{_suggest(str(name), list(PRESETS))}: "
+                f"unknown preset {name!r}{_suggest(str(name), list(PRESETS))}: "
                 f"choose one of {', '.join(PRESETS)}"
             )
         cls.check_names(overrides)
-        for fixed in ("name", "players", "team_layout"):
-            if fixed in overrides:  # only reachable through **{"name": ...}
-                raise RulesError(f"{fixed} is an argument of preset(), not an override")
+        if team_layout is not None and not isinstance(team_layout, str):
+            raise RulesError(f"team_layout={team_layout!r}: give 2x3 or 3x2 (six players)")
         if type(players) is not int or not 2 <= players <= 6:
             raise RulesError(f"players={players!r}: Canasta is played by 2 to 6 players")
         layout = team_layout or ""
@@ -431,9 +453,8 @@ class RuleSet(RuleParams):
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Inverse of to_dict(); parameters missing from `data` take the preset's values."""
         if not isinstance(data, Mapping):
-            raise RulesError(
-                f"a rule set must be a mapping of parameters, not {type(data).__name__}"
-            )
+            got = "None" if data is None else type(data).__name__
+            raise RulesError(f"a rule set must be a mapping of parameters, not {got}")
         d = dict(data)
         cls.check_names(d)
         name = d.pop("name", "classic")

@@ -181,8 +181,16 @@ class GameState:
         viewer has not seen are dealt at random (sim.play.worlds.sampler, stream keyed by ``seed``), the
         viewer keeps what it knows.  ``rules``: default the position's own (else classic).
         Raises ValueError (one line) for an impossible position."""
+        from sim.core import limits
+        from sim.play.positions.text import Position
         from sim.play.rollouts.from_position import position_to_state, prepare, rules_for_position
 
+        if not isinstance(position, Position):
+            got = "None" if position is None else type(position).__name__
+            raise CanastaError(
+                f"from_position needs a Position (parse_position or load_position), got {got}"
+            )
+        seed = check_int("seed", seed, *limits.SEED)
         rules = rules_for_position(position, rules)
         setup = prepare(position, rules)
         state = position_to_state(position, rules, int(seed))

@@ -15,7 +15,6 @@ depend on the number of workers or on the chunk size; only the chunk files diffe
 from __future__ import annotations
 
 import contextlib
-import difflib
 import functools
 import gc
 import inspect
@@ -179,20 +178,15 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
     )
 
 
-def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) -> None:
-    """One-line ValueError for an unknown strategy (or bad knob) when the registry exists."""
+def check_strategy_names(
+    names: Sequence[str], available: Sequence[str] | None, option: str = ""
+) -> None:
+    """One-line StrategyError for an unknown strategy or a bad knob (every spec, of any kind:
+    sim.play.specs.check_spec) when the registry exists (`available` is not None)."""
     if available is None:
         return
     for spec in names:
-        name = spec.split(":", 1)[0]
-        if name in available and ":" in spec:
-            check_spec(spec)  # knob errors: one-line StrategyError (compiled, search or OpenSpiel)
-        if name not in available:
-            close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise CanastaError(
-                f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}"
-            )
+        check_spec(spec, option)
 
 
 def check_engine_supports(rules: Any) -> None:
@@ -388,8 +382,28 @@ def _execute(
     log_detail: str = "basic",
 ) -> Iterator[tuple[int, dict[str, bytes], dict[str, int]]]:
     """Results of the chunks in completion order (dispatch is bounded by pre_dispatch)."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # loky with workers.loky_kwargs() below, or dask
 
+    if _stop_in_worker(backend, jobs, strategies, mode, chunk_fn):
+        # one job, but chunks a compiled kernel would hold for long: in one worker, so that
+        # Ctrl-C stops them at once (this process waits in Python)
+        for i, start, count in tasks:
+            yield workers.stoppable(
+                run_chunk_task,
+                chunk_fn,
+                rules,
+                strategies,
+                seed,
+                i,
+                start,
+                count,
+                mode,
+                log_rate,
+                check,
+                False,
+                log_detail,
+            )
+        return
     kw: dict[str, Any] = dict(
         n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
     )
@@ -419,6 +433,23 @@ def _execute(
         close = getattr(gen, "close", None)
         if close is not None:
             close()
+
+
+SLOW_SPECS = ("pimc", "ismcts", "openspiel-")  # search players: seconds to hours a decision
+
+
+def _stop_in_worker(
+    backend: str, jobs: int, strategies: tuple[str, ...], mode: str, chunk_fn: ChunkFn
+) -> bool:
+    """Run one job's chunks in a worker (not in this process): the real engine with a search
+    player seated, whose single decisions can outlast any Ctrl-C a person waits for."""
+    from joblib import effective_n_jobs
+
+    from sim.play import engine
+
+    real = getattr(chunk_fn, "__module__", "") == engine.__name__
+    slow = any(s.split(":", 1)[0].startswith(SLOW_SPECS) for s in strategies)
+    return backend == "loky" and effective_n_jobs(jobs) == 1 and real and slow
 
 
 def _compile_first(client: Any, check: bool, log: bool) -> None:
@@ -645,6 +676,77 @@ def simulate(
         _check_out(root, manifest)
     if backend == "dask" and scheduler:
         _reach_scheduler(scheduler)  # an unreachable cluster is refused before the folder is made
+    # what the folder held before: a run that fails before its first chunk leaves it so
+    before = _entries(root)
+    try:
+        return _run_locked(
+            root,
+            manifest,
+            plan,
+            resume,
+            progress,
+            backend,
+            scheduler,
+            jobs,
+            on_start,
+            chunk_fn,
+            check,
+            log_rate,
+            fn,
+            rules,
+            seat_strategies,
+            seed,
+            mode,
+            log_detail,
+        )
+    except Exception:
+        if root is not None and before is not None and not store.done_chunks(root):
+            _restore(root, before)
+        raise
+
+
+def _entries(root: Path | None) -> set[str] | None:
+    """The names in `root` (empty: it does not exist); None for no folder."""
+    if root is None:
+        return None
+    return {p.name for p in root.iterdir()} if root.is_dir() else set()
+
+
+def _restore(root: Path, before: set[str]) -> None:
+    """Remove what a failed run created in `root` (the whole folder if it made it)."""
+    import shutil
+
+    if not before:
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    for p in root.iterdir():
+        if p.name not in before:
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink(missing_ok=True)
+
+
+def _run_locked(
+    root,
+    manifest,
+    plan,
+    resume,
+    progress,
+    backend,
+    scheduler,
+    jobs,
+    on_start,
+    chunk_fn,
+    check,
+    log_rate,
+    fn,
+    rules,
+    seat_strategies,
+    seed,
+    mode,
+    log_detail,
+) -> RunResult:
     # the folder stays locked while this process may write into it
     with store.lock_folder(root) if root is not None else contextlib.nullcontext():
         done: list[int] = []
