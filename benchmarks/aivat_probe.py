@@ -26,8 +26,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from benchmarks.aivat_record import (
+from aivat_record import (
     B_HAND,
     B_LEFT,
     B_NAT_THEM,
@@ -57,6 +56,7 @@ from benchmarks.aivat_record import (
     S_TURN,
     play_records,
 )
+
 from reports.luck import adjust
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, LUCK_SCALE, MAX_TEAMS, N_KINDS, N_LUCK, Kind
 from sim.core.rules import RuleSet

@@ -19,19 +19,17 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reports.analyze import analyze, decision_from_game, paired_rollouts
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
+from sim.play.pyplay import play_hand_py
 
-from reports.analyze import analyze, decision_from_game, paired_rollouts  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def ten_action_decision(seed: int):

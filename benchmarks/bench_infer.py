@@ -16,20 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Off
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
+from sim.play.pyplay import play_hand_py
+from sim.play.worlds.sampler import Know, sample_worlds_nb
+from strategies.registry import parse_spec
 
-from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Off  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
-from sim.play.worlds.sampler import Know, sample_worlds_nb  # noqa: E402
-from strategies.registry import parse_spec  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 KINDS = ("uniform", "last discard", "discard + draw/take")
 

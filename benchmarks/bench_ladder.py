@@ -25,16 +25,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from tune_tables import TABLES, UNTUNED, table_name
+
+from reports import stats
+from reports.duplicate import play_pairs
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.tune_tables import TABLES, UNTUNED, table_name  # noqa: E402
-from reports import stats  # noqa: E402
-from reports.compare import n_teams  # noqa: E402
-from reports.duplicate import play_pairs  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "ladder"
 # UNTUNED: expert's module knobs written out, the same player at every table (no tuned set applies)
@@ -46,9 +44,9 @@ REFERENCE = "expert"
 def pair_differences(rules, players, seed, deals, jobs) -> dict[tuple[str, str], np.ndarray]:
     """{(a, b): per-deal difference a - b} for every pair a before b in ``players``."""
     pairs = list(itertools.combinations(players, 2))
-    todo = pairs if n_teams(rules) == 2 else pairs + [(b, a) for a, b in pairs]
+    todo = pairs if rules.n_teams == 2 else pairs + [(b, a) for a, b in pairs]
     got = play_pairs(rules, todo, seed, 0, deals, jobs)
-    if n_teams(rules) == 2:
+    if rules.n_teams == 2:
         return {p: got[p] for p in pairs}
     return {(a, b): (got[(a, b)] - got[(b, a)]) / 2.0 for a, b in pairs}
 

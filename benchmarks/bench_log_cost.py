@@ -23,12 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.runs import encode, integrity, runner
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
-from sim.runs import encode, integrity, runner  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "log_cost.json"
 STAGES = ("play", "tables", "encode_decisions", "encode_hands_games")

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -32,17 +31,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.enums import N_ACTIONS, N_KINDS, Off
+from sim.core.legal import legal_actions_nb
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.play.game import GameState
+from sim.runs import encode, integrity
+from strategies.greedy import decide_nb
+from strategies.registry import MAX_KNOBS
 
-from sim.core.enums import N_ACTIONS, N_KINDS, Off  # noqa: E402
-from sim.core.legal import legal_actions_nb  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.runs import encode, integrity  # noqa: E402
-from strategies.greedy import decide_nb  # noqa: E402
-from strategies.registry import MAX_KNOBS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "log_floor.json"
 SEATS = ("greedy",) * 4

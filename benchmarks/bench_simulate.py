@@ -29,11 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.runs import runner, store
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.runs import runner, store  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "simulate.json"
 

@@ -11,18 +11,16 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.play.pyplay import play_hand_py
+from strategies.python_tier import PyGreedy
+from strategies.registry import STRATEGY_NAMES
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
-from strategies.python_tier import PyGreedy  # noqa: E402
-from strategies.registry import STRATEGY_NAMES  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 GOALS = {"greedy": 100_000, "expert": 40_000}  # issue 14: `canasta simulate` without logs, per core
 

@@ -16,15 +16,13 @@ import argparse
 import json
 import math
 import platform
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PAIRS = (
     ("greedy", "random"),

@@ -21,13 +21,11 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def numba_symbols() -> list[tuple[int, int, str]]:

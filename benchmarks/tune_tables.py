@@ -25,14 +25,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reports import stats
+from reports.duplicate import play_against
+from reports.tune import tune
+from sim.core.rules import RuleSet
+from strategies import expert
 
-from reports import stats  # noqa: E402
-from reports.duplicate import play_against  # noqa: E402
-from reports.tune import tune  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from strategies import expert  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "benchmarks" / "results" / "tune"
 OPPONENTS = ["greedy", "patient", "pile-control"]

@@ -66,72 +66,37 @@ DEFAULT_CHUNK = 2000  # deals per run_chunk call
 # ----------------------------------------------------------------------------- rules helpers
 
 
-def resolve_rules(rules=None, players: int | None = None):
-    """A RuleSet from an object (returned as is), a preset name or None ("classic").
+def resolve_rules(rules: RuleSet | str | None = None, players: int | None = None) -> RuleSet:
+    """A RuleSet from a RuleSet (returned as is), a preset name or None ("classic").
 
     Presets come from ``sim.core.rules.RuleSet.preset(name, players=...)`` (6 players: 2x3)."""
-    if rules is not None and not isinstance(rules, str):
-        if not hasattr(rules, "players"):
-            raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
+    if isinstance(rules, RuleSet):
         return rules
-    name = rules or "classic"
-    return RuleSet.preset(name, players=players or 4)
+    if rules is not None and not isinstance(rules, str):
+        raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
+    return RuleSet.preset(rules or "classic", players=players or 4)
 
 
-def _attr(obj, name):
-    v = getattr(obj, name)
-    return v() if callable(v) else v
-
-
-def n_players(rules) -> int:
-    return int(_attr(rules, "players"))
-
-
-def team_of_seat(rules) -> tuple[int, ...]:
-    """Team of each table seat (first ``players`` entries of rules.team_of_seat)."""
-    p = n_players(rules)
-    t = getattr(rules, "team_of_seat", None)
-    if t is None:
-        raise CanastaError("the rule set has no team_of_seat")
-    t = t() if callable(t) else t
-    return tuple(int(x) for x in list(t)[:p])
-
-
-def n_teams(rules) -> int:
-    v = getattr(rules, "n_teams", None)
-    if v is not None:
-        return int(v() if callable(v) else v)
-    return len(set(team_of_seat(rules)))
-
-
-def _rules_label(rules) -> str:
-    for attr in ("label", "name", "preset"):
-        v = getattr(rules, attr, None)
-        if isinstance(v, str):
-            return v
-    return type(rules).__name__
-
-
-def two_team_check(rules) -> None:
+def two_team_check(rules: RuleSet) -> None:
     """Raise ValueError unless the rule set has exactly two teams (2, 4, or 6 as 2x3)."""
-    nt = n_teams(rules)
+    nt = rules.n_teams
     if nt != 2:
         raise CanastaError(
             f"head-to-head comparison needs a 2-team rule set (2, 4 or 6 players as 2x3); "
-            f"this one has {n_players(rules)} players in {nt} teams"
+            f"this one has {rules.players} players in {nt} teams"
         )
 
 
-def seat_strategies(rules, team_strategies: Sequence[str]) -> tuple[str, ...]:
+def seat_strategies(rules: RuleSet, team_strategies: Sequence[str]) -> tuple[str, ...]:
     """Expand one strategy per team to one per table seat."""
-    return tuple(team_strategies[t] for t in team_of_seat(rules))
+    return tuple(team_strategies[t] for t in rules.team_of_seat)
 
 
 # ----------------------------------------------------------------------------- playing
 
 
 def play_luck_pairs(
-    rules,
+    rules: RuleSet,
     a: str,
     b: str,
     seed: int = 0,
@@ -236,7 +201,7 @@ def plays_in_python(spec: str) -> bool:
 
 
 def play_duplicate(
-    rules,
+    rules: RuleSet,
     strategies: Sequence[str],
     seed: int,
     start: int,
@@ -365,7 +330,17 @@ def _half_width(parts: list[list[np.ndarray]], level: float) -> float:
 
 
 def _play_until(
-    rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck=False, bar=None
+    rules: RuleSet,
+    strategies,
+    seed,
+    hands,
+    until_ci,
+    max_hands,
+    jobs,
+    chunk_fn,
+    level,
+    luck=False,
+    bar=None,
 ) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""
     if hands < 2:
@@ -412,7 +387,7 @@ def _play_until(
 
 def compare(
     strategies: list[str],
-    rules=None,
+    rules: RuleSet | str | None = None,
     hands: int = 10_000,
     games: int | None = None,
     seed: int = 0,
@@ -477,7 +452,7 @@ def compare(
         if gdiffs is not None:
             g1, g2 = gdiffs[(a, b)][:2]  # games mode records no chance terms: (d1, d2)
             row.update(_game_cols(g1, g2, level))
-        row["rules"] = _rules_label(rules)
+        row["rules"] = rules.label
         row["seed"] = seed
         rows.append(row)
     df = pd.DataFrame(rows)
@@ -487,7 +462,7 @@ def compare(
 
 def round_robin(
     strategies: list[str],
-    rules=None,
+    rules: RuleSet | str | None = None,
     hands: int = 10_000,
     games: int | None = None,
     seed: int = 0,

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from reports import stats
-from reports.compare import n_teams, resolve_rules
+from reports.compare import resolve_rules
 from reports.duplicate import play_against, run_calls, seatings
 from reports.sweep import parse_spec
 from sim.core import limits
@@ -282,7 +282,7 @@ def _objective(
 
 def _hands_per_deal(rules, candidates: Sequence[str], opponents: Sequence[str]) -> int:
     pairs = sum(1 for c in dict.fromkeys(candidates) for o in dict.fromkeys(opponents) if c != o)
-    return pairs * n_teams(rules)
+    return pairs * rules.n_teams
 
 
 class _Progress:
@@ -471,7 +471,7 @@ def knob_activity(
                 calls.append((rules, seats, seed, start, hands))
                 tags.append((k.name, end, j))
     digests = dict(zip(tags, run_calls(calls, jobs, _action_digests), strict=True))
-    n_seat = n_teams(rules)
+    n_seat = rules.n_teams
     rows = []
     for k in space:
         changed = sum(
@@ -551,9 +551,9 @@ def tune(
     if start_spec in opponents:
         raise TuneError(f"the opponent {start_spec!r} is the tuned strategy itself")
     lam = popsize or 4 + int(3 * math.log(len(space)))  # cma's default population size
-    per_deal = len(opponents) * n_teams(rules)
+    per_deal = len(opponents) * rules.n_teams
     gens, deals = _plan(budget, lam, per_deal, generations)
-    total = budget + 2 * per_deal * test_hands + 2 * len(space) * n_teams(rules) * activity_hands
+    total = budget + 2 * per_deal * test_hands + 2 * len(space) * rules.n_teams * activity_hands
     bar = _Progress(total, progress)
     try:
         history, mean_pos, played = _search(
@@ -581,7 +581,7 @@ def tune(
         activity = knob_activity(
             rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
         )
-        bar.add(2 * len(space) * n_teams(rules) * activity_hands)
+        bar.add(2 * len(space) * rules.n_teams * activity_hands)
     finally:
         bar.close()
     settings = {

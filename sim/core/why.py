@@ -10,6 +10,8 @@ works on a full state (hand_off = HANDS + seat*N_KINDS) and on a player's observ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
@@ -48,7 +50,11 @@ from sim.core.suits import (
     suits_out_nb,
 )
 
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from sim.core._layouts import WhyT
+
 # Why an action is illegal: each code beside its text (WHY_TEXT[code]).
+Why: WhyT
 Why, WHY_TEXT = code_table(
     "WhyT",
     (

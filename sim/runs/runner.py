@@ -32,6 +32,7 @@ import pandas as pd
 
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
+from sim.core.rules import RuleSet
 from sim.play import engine
 from sim.play.compile.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
 from sim.play.specs import check_spec
@@ -126,13 +127,6 @@ def registered_strategies() -> tuple[str, ...]:
     return tuple(registry.STRATEGY_NAMES) + SEARCH_NAMES + BOT_NAMES
 
 
-def team_of_seat(rules: Any) -> tuple[int, ...]:
-    tos = rules.team_of_seat
-    if callable(tos):
-        return tuple(int(tos(s)) for s in range(rules.players))
-    return tuple(int(t) for t in tos)
-
-
 def default_team_strategies(
     n_teams: int, available: Sequence[str] | None = None
 ) -> tuple[str, ...]:
@@ -152,7 +146,7 @@ def split_strategies(text: str) -> list[str]:
     return registry.split_specs(text)
 
 
-def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tuple[str, ...]:
+def expand_strategies(rules: RuleSet, strategies: str | Sequence[str] | None) -> tuple[str, ...]:
     """Strategies per table seat from one per team (len n_teams) or one per seat (len players);
     a single name is used for every seat."""
     if strategies is None:
@@ -172,7 +166,7 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
     if len(names) == 1:  # one strategy for every seat (self-play)
         return tuple(names) * players
     if len(names) == n_teams:
-        return tuple(names[t] for t in team_of_seat(rules))
+        return tuple(names[t] for t in rules.team_of_seat)
     raise CanastaError(
         f"--strategies '{','.join(names)}': give one strategy per team ({n_teams}) "
         f"or one per seat ({players}), not {len(names)}"
@@ -195,16 +189,15 @@ def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) 
             )
 
 
-def check_engine_supports(rules: Any) -> None:
-    """The core's own refusal of rules it cannot play yet (e.g. Samba), before any worker starts."""
-    supported = getattr(rules, "engine_supported", None)
-    reason = supported() if callable(supported) else None
+def check_engine_supports(rules: RuleSet) -> None:
+    """The core's own refusal of rules it cannot play yet, before any worker starts."""
+    reason = rules.engine_supported()
     if reason:
         raise CanastaError(reason)
 
 
-def team_labels(rules: Any, seat_strategies: Sequence[str]) -> list[str]:
-    tos = team_of_seat(rules)
+def team_labels(rules: RuleSet, seat_strategies: Sequence[str]) -> list[str]:
+    tos = rules.team_of_seat
     out = []
     for t in range(rules.n_teams):
         names = list(dict.fromkeys(seat_strategies[s] for s in range(rules.players) if tos[s] == t))
@@ -280,7 +273,7 @@ def _check_detail(value: Any, chunk_fn: ChunkFn) -> str:
 
 def run_chunk_task(
     chunk_fn: ChunkFn,
-    rules: Any,
+    rules: RuleSet,
     strategies: tuple[str, ...],
     seed: int,
     index: int,
@@ -377,7 +370,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
 def _execute(
     tasks: Iterable[tuple[int, int, int]],
     chunk_fn: ChunkFn,
-    rules: Any,
+    rules: RuleSet,
     strategies: tuple[str, ...],
     seed: int,
     mode: str,
@@ -442,7 +435,7 @@ def _progress_bar(enabled: bool, plan: Plan, initial: int):
 
 
 def build_manifest(
-    rules: Any,
+    rules: RuleSet,
     seat_strategies: tuple[str, ...],
     plan: Plan,
     seed: int,
@@ -457,7 +450,7 @@ def build_manifest(
         "rules": rules.to_dict(),
         "players": int(rules.players),
         "n_teams": int(rules.n_teams),
-        "team_of_seat": list(team_of_seat(rules)),
+        "team_of_seat": list(rules.team_of_seat),
         "strategies": list(seat_strategies),
         "team_strategies": team_labels(rules, seat_strategies),
         "seed": seed,
@@ -582,7 +575,7 @@ def _in_memory(
 
 
 def simulate(
-    rules: Any,
+    rules: RuleSet,
     strategies: str | Sequence[str] | None,
     hands: int | None = None,
     games: int | None = None,
