@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -523,23 +524,24 @@ def to_json(df: pd.DataFrame) -> dict:
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """The terminal table: best first, ties marked with '='."""
+    """The terminal table (at most 100 columns): best first, ties marked with '='."""
+    win = "p_win" in df.columns
     lines = [
-        f"{'':2}{'action':<24}{'mean':>9}  {'95% CI':<19}{'diff':>9}  {'paired 95% CI':<19}{'P(out)':>7}"
-        + ("  P(win)" if "p_win" in df.columns else "")
-        + f"{'n':>7}"
+        f"{'':2}{'action':<22}{'mean':>8}  {'95% CI':<16}{'diff':>8}  {'paired 95% CI':<16}"
+        f"{'P(out)':>7}" + ("  P(win)" if win else "") + f"{'n':>8}"
     ]
     for i, r in enumerate(df.to_dict("records")):
         mark = "* " if i == 0 else ("= " if r["tie"] else "  ")
         ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
         dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
-        pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
+        pw = f"  {r['p_win']:.3f} " if win else ""
         lines.append(
-            f"{mark}{r['action']:<24}{r['mean']:>9.1f}  {ci:<19}{r['diff_to_best']:>9.1f}  {dci:<19}"
-            f"{r['p_out']:>7.3f}{pw}{r['rollouts']:>7}"
+            f"{mark}{r['action']:<22}{r['mean']:>8.1f}  {ci:<16}{r['diff_to_best']:>8.1f}  "
+            f"{dci:<16}{r['p_out']:>7.3f}{pw}{r['rollouts']:>8,}"
         )
-    lines.append(
+    lines += textwrap.wrap(
         "* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
-        "viewer's team minus the best opposing team's, in points"
+        "viewer's team minus the best opposing team's, in points",
+        100,
     )
     return "\n".join(lines)

@@ -12,8 +12,11 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
+import shutil
 import signal
 import sys
+import textwrap
 import threading
 from collections.abc import Callable
 
@@ -90,6 +93,65 @@ def subcommand_modules(only: str | None = None) -> tuple:
     return tuple(importlib.import_module(f"sim.cli.{name}") for name in names)
 
 
+HELP_WIDTH = 100
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help at most HELP_WIDTH columns (or the terminal's): the options as argparse lays them
+    out, the description and the worked examples as written, each longer line wrapped at words
+    under its own indentation -- but a command line (``canasta ...``), which stays whole so that
+    it can be copied."""
+
+    def __init__(self, prog: str, width: int | None = None) -> None:
+        cols = shutil.get_terminal_size((HELP_WIDTH, 24)).columns
+        super().__init__(prog, width=width or min(HELP_WIDTH, cols))
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out: list[str] = []
+        lines = text.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            body = line.lstrip()
+            lead = indent + line[: len(line) - len(body)]
+            i += 1
+            if len(lead + body) <= width:
+                out.append(lead + body)
+                continue
+            m = re.match(r"(canasta \S.*?)(\s{2,})(\S.*)$", body)
+            if body.startswith("canasta ") and not m:
+                out += _command(lead, body, width)
+                continue
+            if m:  # a command with what it does beside it, which may go on below: put it under
+                col = len(line) - len(m.group(3))
+                what = [m.group(3)]
+                while (
+                    i < len(lines)
+                    and lines[i].strip()
+                    and len(lines[i]) - len(lines[i].lstrip()) >= col
+                ):
+                    what.append(lines[i].strip())
+                    i += 1
+                out += _command(lead, m.group(1), width)
+                body, lead = " ".join(what), lead + "    "
+            out += textwrap.wrap(body, width, initial_indent=lead, subsequent_indent=lead)
+        return "\n".join(out)
+
+
+def _command(lead: str, cmd: str, width: int) -> list[str]:
+    """A command line of a worked example, continued with a backslash where it is too long
+    (it still pastes into a shell)."""
+    lines: list[str] = []
+    cont, rest = lead, cmd
+    while len(cont) + len(rest) > width:
+        cut = rest.rfind(" ", 0, width - len(cont) - 2)
+        if cut <= 0:
+            break
+        lines.append(cont + rest[:cut] + " \\")
+        cont, rest = lead + "    ", rest[cut + 1 :]
+    return [*lines, cont + rest]
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; `only` (a command name): of that one alone, which parses
     its command lines as the whole parser does without importing every other command's
@@ -99,12 +161,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="canasta",
         description="Canasta strategy lab: simulate, compare and analyse Canasta strategies.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in subcommand_modules(only):
-        module.add_parser(sub)
+        module.add_parser(sub).formatter_class = HelpFormatter
     return parser
 
 

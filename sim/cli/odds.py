@@ -136,9 +136,13 @@ def run(args) -> int:
         print(f"canasta odds: warning: {run_.unfinished}", file=sys.stderr)
     et = odds.end_turn_distribution(run_)
     et.insert(3, "mean turns [95% CI]", ci_column(et, "mean", "mean_low", "mean_high"))
+    quantiles = {"10%": "turn p10", "50%": "turn p50", "90%": "turn p90", "max": "turn max"}
     print_table(
-        et.drop(columns=["mean", "mean_low", "mean_high"]),
-        title="Hands ended by ... (turns per hand)",
+        et.drop(columns=["mean", "mean_low", "mean_high"]).rename(
+            columns={"count": "hands", **quantiles}
+        ),
+        title="How the hands ended: turns per hand (the mean with its 95% CI, clustered by game; "
+        "p10 / p50 / p90: the turn by which 10%, 50%, 90% of those hands had ended)",
     )
     sh = odds.ending_shares(run_)
     print_table(

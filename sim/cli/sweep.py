@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from sim.cli.args import real, whole
 from sim.core import limits
@@ -91,7 +92,7 @@ def run(args) -> int:
 
 
 def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
-    from sim.cli.tables import ci_column, print_table
+    from sim.cli.tables import WIDTH, ci_column, print_table
 
     show = df[["rank", *knobs]].copy()
     show[f"vs {opponent} [95% CI]"] = ci_column(
@@ -124,8 +125,9 @@ def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
     r = df.attrs.get("retest")
     if r:
         verdict = "confirmed" if r["confirmed"] else "NOT confirmed (CI includes 0 or below)"
-        print(
+        line = (
             f"retest on {r['deals']:,} fresh deals (seed {r['seed']}): {r['spec']} - {baseline} = "
             f"{r['vs_baseline']:+,.1f} points per hand [{r['vs_baseline_low']:,.1f}, "
             f"{r['vs_baseline_high']:,.1f}]: {verdict}"
         )
+        print(textwrap.fill(line, WIDTH, subsequent_indent="  "))
