@@ -13,16 +13,34 @@ from sim.play.compile import parallel_warm as pw
 from strategies.registry import KERNELS
 
 PLANS = {
-    "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
+    "simulate": (pw.expand(pw.SIMULATE_OWN), pw.expand(pw.SIMULATE_HELPER)),
     **{
-        f"play {name}": ((*pw.PLAY_OWN, *pw.PLAY_DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER)
+        f"play {name}": (
+            [*pw.PLAY_OWN, *pw.play_decide_steps(name), *pw.PLAY_OWN_LAST],
+            pw.PLAY_HELPER,
+        )
         for name in KERNELS
     },
     "play knowledge": (
-        (*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.PLAY_DECIDE["random"], *pw.PLAY_OWN_LAST),
+        [*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.play_decide_steps("random"), *pw.PLAY_OWN_LAST],
         pw.PLAY_HELPER,
     ),
 }
+
+
+def test_the_decision_functions_come_from_the_registry(monkeypatch):
+    # a new decision function needs no line in sim/: it is scheduled like the others
+    from strategies import greedy, registry
+
+    new = registry.KERNELS | {"newcomer": greedy._discard_nb}
+    monkeypatch.setattr(registry, "KERNELS", new)
+    units = pw.decision_units("own") + pw.decision_units("helper")
+    assert [u.name for u in units] == ["decide_nb", "decide_nb", "_discard_nb"]  # random inlined
+    assert pw.play_decide_steps("newcomer")[-1] == pw.Unit(
+        "strategies.greedy", "_discard_nb", pw.SIG_DECIDE
+    )
+    assert pw.play_decide_steps("random") == ()  # its Python body calls core kernels
+    assert pw.unit_of(pw.spec_of(pw.Decide("helper"))) == pw.Decide("helper")
 
 
 def _units(steps):

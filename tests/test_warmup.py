@@ -18,25 +18,41 @@ from sim.play.compile import warm
 from sim.runs import runner
 
 
-def test_notice_is_silent_when_the_cache_is_warm():
+@pytest.fixture
+def timings(monkeypatch, tmp_path):
+    """The compile timings of a fresh cache folder."""
+    monkeypatch.setattr(warm, "_timings_path", lambda: tmp_path / warm.TIMINGS_NAME)
+    return tmp_path / warm.TIMINGS_NAME
+
+
+def test_notice_is_silent_when_the_cache_is_warm(timings):
     out = io.StringIO()
-    with warm.compile_notice("the game core", 70, stream=out):
+    with warm.compile_notice("the game core", "play:random", stream=out):
         pass
-    assert out.getvalue() == ""
+    assert out.getvalue() == "" and not timings.exists()
 
 
-def test_notice_says_one_line_when_compiling_takes_long(monkeypatch):
+def test_notice_says_one_line_and_next_time_how_long_it_took(monkeypatch, timings):
     monkeypatch.setattr(warm, "NOTICE_AFTER", 0.05)
     out = io.StringIO()
-    with warm.compile_notice("the game core", 70, stream=out, spinner=False):
+    with warm.compile_notice("the game core", "play:random", stream=out, spinner=False):
+        time.sleep(1.6)
+    assert out.getvalue() == "canasta: compiling the game core (first run only)\n"
+    took = warm.last_compile_seconds("play:random")  # timed on this machine
+    assert took is not None and took >= 2
+    out = io.StringIO()
+    with warm.compile_notice("the game core", "play:random", stream=out, spinner=False):
         time.sleep(0.3)
-    assert out.getvalue() == "canasta: compiling the game core (first run only, about 70 s)\n"
+    assert out.getvalue() == (
+        f"canasta: compiling the game core (first run only, about {took} s the last time)\n"
+    )
+    assert warm.last_compile_seconds("play:heuristic") is None
 
 
-def test_notice_spins_on_a_terminal(monkeypatch):
+def test_notice_spins_on_a_terminal(monkeypatch, timings):
     monkeypatch.setattr(warm, "NOTICE_AFTER", 0.05)
     out = io.StringIO()
-    with warm.compile_notice("the game core", 70, stream=out, spinner=True):
+    with warm.compile_notice("the game core", "play:random", stream=out, spinner=True):
         time.sleep(0.7)
     text = out.getvalue()
     assert text.count("\r") >= 3  # the spinner redrew the line
@@ -117,13 +133,10 @@ def test_play_compiles_only_the_strategies_it_plays():
     assert out.stdout.split() == ["1", "1", "0", "0", "0"]
 
 
-def test_play_estimate_grows_with_the_strategies_played():
-    assert warm.play_compile_seconds(["random"]) == warm.COLD_COMPILE_SECONDS["play"]
-    assert (
-        warm.play_compile_seconds(["expert", "greedy"])
-        > warm.play_compile_seconds(["expert"])
-        > warm.play_compile_seconds(["random"])
-    )
+def test_play_is_timed_by_the_decision_functions_it_compiles():
+    assert warm.play_compile_key(["random"]) == "play:random"
+    assert warm.play_compile_key(["expert", "greedy:x=1"]) == "play:greedy,heuristic"
+    assert warm.play_compile_key(["patient", "expert"]) == warm.play_compile_key(["expert"])
 
 
 def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():

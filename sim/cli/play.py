@@ -13,7 +13,7 @@ from sim.core.cards import read_deck_file
 from sim.core.enums import Off
 from sim.core.errors import CanastaError
 from sim.core.referee import IllegalAction, referee_hand
-from sim.play.compile.warm import compile_notice, play_compile_seconds, warm_play
+from sim.play.compile.warm import compile_notice, play_compile_key, warm_play
 from sim.play.game import GameState
 from sim.play.history import format_history
 from sim.play.pyplay import play_hand_py
@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             track_knowledge=knowledge,
         )
 
-    with compile_notice("the game core", play_compile_seconds(strategies)):
+    with compile_notice("the game core", play_compile_key(strategies)):
         warm_play(strategies, knowledge=knowledge)
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
     if args.position_at is not None:

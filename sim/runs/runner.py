@@ -34,7 +34,7 @@ from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play import engine
-from sim.play.compile.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
+from sim.play.compile.warm import compile_notice, warm_simulate
 from sim.play.specs import check_spec
 from sim.runs import integrity, store, workers
 from sim.runs.progress import new_bar
@@ -420,7 +420,7 @@ def _compile_first(client: Any, check: bool, log: bool) -> None:
     Workers on this machine then load the cache this process wrote (about a second); the
     workers of a remote dask cluster compile at once, each into its own cache (`canasta warmup
     --scheduler` does it ahead of time)."""
-    with compile_notice("the game core", COLD_COMPILE_SECONDS["simulate"]):
+    with compile_notice("the game core", f"simulate:check={check},log={log}"):
         if client is not None:
             client.run(warm_simulate, (check,), (log,))
         else:
