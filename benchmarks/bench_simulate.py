@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from sim.core.rules import RuleSet
-from sim.runs import runner, store
+from sim.runs import engines, runner, store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,12 +46,9 @@ def chunk_function(args: argparse.Namespace):
         )
         import fake_engine
 
-        return fake_engine.run_chunk, "tests.fake_engine", fake_engine.STRATEGY_NAMES
-    return (
-        runner.resolve_chunk_fn(None),
-        "sim.play.engine:run_chunk",
-        runner.registered_strategies(),
-    )
+        fake = engines.ChunkEngine("tests.fake_engine", fake_engine.run_chunk)
+        return fake, "tests.fake_engine", fake_engine.STRATEGY_NAMES
+    return engines.CORE, "sim.play.engine:run_chunk", runner.registered_strategies()
 
 
 def pick_strategies(wanted: list[str], available) -> list[str]:
@@ -91,19 +88,19 @@ def measure(
     chunk_size = chunk_size or None  # 0: the product's default
     t0 = time.perf_counter()
     c0 = time.process_time()
-    r = runner.simulate(
-        rules,
-        strategy,
-        hands=hands,
-        seed=12345,
-        out=out,
-        jobs=jobs,
-        chunk_size=chunk_size,
-        log_decisions=rate,
-        progress=False,
-        chunk_fn=fn,
-        log_detail=detail,
-    )
+    with engines.using(fn):
+        r = runner.simulate(
+            rules,
+            strategy,
+            hands=hands,
+            seed=12345,
+            out=out,
+            jobs=jobs,
+            chunk_size=chunk_size,
+            log_decisions=rate,
+            progress=False,
+            log_detail=detail,
+        )
     cpu = time.process_time() - c0  # this process's CPU (user + system): all of it with one job
     wall = time.perf_counter() - t0
     size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
@@ -217,18 +214,18 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmpdir)
         for s in strategies:  # warm-up: compile the core in this process (jobs=1 runs here)
             for d in details:
-                runner.simulate(
-                    rules,
-                    s,
-                    hands=200,
-                    out=None,
-                    jobs=1,
-                    chunk_size=100,
-                    log_decisions=1.0,
-                    progress=False,
-                    chunk_fn=fn,
-                    log_detail=d,
-                )
+                with engines.using(fn):
+                    runner.simulate(
+                        rules,
+                        s,
+                        hands=200,
+                        out=None,
+                        jobs=1,
+                        chunk_size=100,
+                        log_decisions=1.0,
+                        progress=False,
+                        log_detail=d,
+                    )
         gc.freeze()  # as `canasta simulate` does before it runs
         for s in strategies:
             cells = [(s, args.hands, rate, 1) for rate in rates if rate == 0]
@@ -243,9 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_speedup:
             s = strategies[0]
             # warm the 2 loky workers (each compiles / loads the numba cache once)
-            runner.simulate(
-                rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False, chunk_fn=fn
-            )
+            with engines.using(fn):
+                runner.simulate(
+                    rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False
+                )
             cells = [(s, args.hands, 0.0, 1), (s, args.hands, 0.0, 2)]
             one, two = interleaved(args.repeat, cells, (rules, args.chunk_size, fn, tmp))
             speedup = {
@@ -259,18 +257,18 @@ def main(argv: list[str] | None = None) -> int:
             out = Path(args.big_out) if args.big_out else tmp / "ten-million"
             s = strategies[0]
             t0 = time.perf_counter()
-            r = runner.simulate(
-                rules,
-                s,
-                hands=args.big_hands,
-                seed=1,
-                out=out,
-                jobs=-1,
-                log_decisions=args.big_log,
-                progress=None,
-                chunk_fn=fn,
-                resume=True,
-            )
+            with engines.using(fn):
+                r = runner.simulate(
+                    rules,
+                    s,
+                    hands=args.big_hands,
+                    seed=1,
+                    out=out,
+                    jobs=-1,
+                    log_decisions=args.big_log,
+                    progress=None,
+                    resume=True,
+                )
             wall = time.perf_counter() - t0
             size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
             big = {

@@ -14,7 +14,6 @@ many noisy settings inflates its edge (the winner's curse), the retest does not.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -100,7 +99,6 @@ def sweep(
     until_ci: float | None = None,
     max_hands: int = 1_000_000,
     jobs: int = -1,
-    chunk_fn: Callable | None = None,
     level: float = 0.95,
     retest: bool = True,
     progress: Any = None,
@@ -148,7 +146,6 @@ def sweep(
             until_ci,
             max_hands,
             jobs,
-            chunk_fn,
             level,
             retest,
             bar,
@@ -169,7 +166,6 @@ def _sweep(
     until_ci,
     max_hands,
     jobs,
-    chunk_fn,
     level,
     retest,
     bar,
@@ -184,7 +180,6 @@ def _sweep(
             until_ci,
             max_hands,
             jobs,
-            chunk_fn,
             level,
             progress=bar,
         )

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pandas as pd
+from fake_engine import seat
 
 from sim.cli.main import build_parser, main
 from sim.cli.strategies import knob_range, knob_rows
@@ -174,15 +175,15 @@ def test_compare_prints_per_hand_and_per_game_tables_and_the_factors_below(capsy
     from reports.compare import compare
     from sim.cli.compare import print_pairs
 
-    df = compare(
-        ["expert", "greedy"],
-        rules=fake_rules(4),
-        hands=400,
-        games=30,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        progress=False,
-    )
+    with seat(fake_run_chunk):
+        df = compare(
+            ["expert", "greedy"],
+            rules=fake_rules(4),
+            hands=400,
+            games=30,
+            jobs=1,
+            progress=False,
+        )
     print_pairs(df)
     out = capsys.readouterr().out
     assert max(map(len, out.splitlines())) <= 100

@@ -9,6 +9,7 @@ import time
 
 import fake_engine
 import pytest
+from fake_engine import seat
 
 from sim.cli.main import main
 from sim.cli.warmup import warm_cluster
@@ -79,14 +80,14 @@ def test_no_compilation_step_for_a_foreign_chunk_function(monkeypatch):
     monkeypatch.setattr(
         runner, "warm_simulate", lambda checks, logs: pytest.fail("compiled for a fake engine")
     )
-    runner.simulate(
-        RuleSet.preset("classic"),
-        "expert,greedy",
-        hands=50,
-        jobs=1,
-        progress=False,
-        chunk_fn=fake_engine.run_chunk,
-    )
+    with seat(fake_engine.run_chunk):
+        runner.simulate(
+            RuleSet.preset("classic"),
+            "expert,greedy",
+            hands=50,
+            jobs=1,
+            progress=False,
+        )
 
 
 def test_warmup_compiles_on_every_worker_of_a_local_cluster():

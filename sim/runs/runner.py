@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import functools
 import gc
-import inspect
 import os
 import sys
 import time
@@ -33,10 +31,10 @@ import pandas as pd
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
-from sim.play import engine
 from sim.play.compile.warm import compile_notice, warm_simulate
 from sim.play.specs import check_spec
-from sim.runs import integrity, store, workers
+from sim.runs import engines, integrity, store, workers
+from sim.runs.engines import Engine
 from sim.runs.progress import new_bar
 from sim.runs.result import RunResult, hands_per_second  # noqa: F401 - the runner's names of before
 from sim.runs.store import RunFolderError
@@ -58,8 +56,6 @@ DEFAULT_STRATEGIES = ("expert", "greedy")  # team 0, other teams
 BACKENDS = ("loky", "dask")
 LOG_DETAILS = ("basic", "cards")  # decision columns: those of every log, or also the cards
 DASK_CONNECT_TIMEOUT = "10s"
-
-ChunkFn = Callable[..., Any]
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -220,17 +216,6 @@ def _check_rate(value: Any) -> float:
     return rate
 
 
-def resolve_chunk_fn(chunk_fn: ChunkFn | None) -> ChunkFn:
-    """The chunk function: the one given, or the engine's run_chunk (looked up at call time)."""
-    if chunk_fn is None:
-        return engine.run_chunk
-    if not callable(chunk_fn):
-        raise CanastaError(
-            f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk"
-        )
-    return chunk_fn
-
-
 def package_versions() -> dict[str, str]:
     out = {"python": sys.version.split()[0]}
     for pkg in (
@@ -253,26 +238,16 @@ def package_versions() -> dict[str, str]:
 # ----------------------------------------------------------------------------- worker side
 
 
-@functools.cache
-def takes_option(chunk_fn: ChunkFn, option: str) -> bool:
-    """The chunk function has this keyword (the engine's run_chunk has reuse_buffers: it can
-    write into a reused buffer, the result being encoded at once; log_detail; luck)."""
-    try:
-        return option in inspect.signature(chunk_fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _check_detail(value: Any, chunk_fn: ChunkFn) -> str:
+def _check_detail(value: Any, engine: Engine) -> str:
     if value not in LOG_DETAILS:
         raise ValueError(f"log_detail={value!r}: choose {' or '.join(LOG_DETAILS)}")
-    if value != "basic" and not takes_option(chunk_fn, "log_detail"):
-        raise ValueError(f"log_detail={value!r}: this chunk function logs basic decision rows only")
+    if value != "basic" and "log_detail" not in engine.options:
+        raise ValueError(f"log_detail={value!r}: engine {engine.name} logs basic rows only")
     return value
 
 
 def run_chunk_task(
-    chunk_fn: ChunkFn,
+    engine: Engine,
     rules: RuleSet,
     strategies: tuple[str, ...],
     seed: int,
@@ -287,10 +262,10 @@ def run_chunk_task(
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker).  freeze_gc: the process is a
     worker of ours (loky), see _freeze_gc_once."""
-    kw: dict[str, Any] = {"reuse_buffers": True} if takes_option(chunk_fn, "reuse_buffers") else {}
+    kw: dict[str, Any] = {"reuse_buffers": True} if "reuse_buffers" in engine.options else {}
     if log_detail != "basic":
         kw["log_detail"] = log_detail
-    res = chunk_fn(
+    res = engine.run_chunk(
         rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw
     )
     payload, rows = store.chunk_payload(
@@ -369,7 +344,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
 
 def _execute(
     tasks: Iterable[tuple[int, int, int]],
-    chunk_fn: ChunkFn,
+    engine: Engine,
     rules: RuleSet,
     strategies: tuple[str, ...],
     seed: int,
@@ -391,7 +366,7 @@ def _execute(
     freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
         delayed(run_chunk_task)(
-            chunk_fn,
+            engine,
             rules,
             strategies,
             seed,
@@ -589,7 +564,6 @@ def simulate(
     resume: bool = False,
     check: bool = False,
     progress: bool | None = None,
-    chunk_fn: ChunkFn | None = None,
     *,
     command: str | None = None,
     on_start: Callable[[], None] | None = None,
@@ -603,11 +577,12 @@ def simulate(
       replayed); an unfinished one needs `resume=True`; another experiment is refused.
     - `log_detail`: "basic" (the decision columns of docs/DATA.md) or "cards" (also the cards
       behind each decision: hand counts, pile top, cards drawn and played, melds on the table).
-    - `chunk_fn`: the core's run_chunk (default ``sim.play.engine.run_chunk``, imported lazily).
+    - The hands are played by `sim.runs.engines.current()`: the core, unless a test seated
+      a stand-in engine.
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
     - `on_start`: called once the folder is accepted, just before the chunks are played.
     """
-    if not callable(getattr(rules, "to_dict", None)):
+    if not isinstance(rules, RuleSet):
         raise CanastaError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
     log_rate = _check_rate(log_decisions)
     if chunk_size is None and resume and out is not None:
@@ -624,11 +599,11 @@ def simulate(
         raise CanastaError("a dask scheduler needs backend 'dask'")
 
     seat_strategies = expand_strategies(rules, strategies)
-    if chunk_fn is None:
+    engine = engines.current()
+    if engine.registry:
         check_strategy_names(seat_strategies, registered_strategies())
         check_engine_supports(rules)
-    fn = resolve_chunk_fn(chunk_fn)
-    log_detail = _check_detail(log_detail, fn)
+    log_detail = _check_detail(log_detail, engine)
 
     manifest = build_manifest(
         rules, seat_strategies, plan, seed, log_rate, check, command, log_detail
@@ -662,13 +637,13 @@ def simulate(
             with _backend(backend, scheduler, jobs) as client:
                 if on_start is not None:  # the backend is reached: the run starts
                     on_start()
-                if n_tasks and chunk_fn is None:
+                if n_tasks and engine is engines.CORE:
                     _compile_first(client, check, log_rate > 0)
                 t0 = time.perf_counter()
                 with _progress_bar(progress, plan, initial) as bar:
                     for index, payload, rows in _execute(
                         tasks,
-                        fn,
+                        engine,
                         rules,
                         seat_strategies,
                         seed,
