@@ -307,7 +307,8 @@ def main() -> None:
     t0 = time.perf_counter()
     d = play(rules, args.a, args.b, args.seed, args.deals)
     print(
-        f"played {args.deals:,} deals x 2 seatings: {len(d['raw']):,} draws ({time.perf_counter() - t0:.0f} s)"
+        f"played {args.deals:,} deals x 2 seatings: {len(d['raw']):,} draws "
+        f"({time.perf_counter() - t0:.0f} s)"
     )
     n = args.deals
     half_of_deal = np.arange(n) % 2
@@ -389,7 +390,8 @@ def main() -> None:
     table = {k: factor_ci(y, v) for k, v in variants.items()}
     for k, v in table.items():
         print(
-            f"  {k:26s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]  mean {variants[k].mean():.1f}"
+            f"  {k:26s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]  mean "
+            f"{variants[k].mean():.1f}"
         )
     Path(args.out).write_text(
         json.dumps(

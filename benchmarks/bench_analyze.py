@@ -87,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     res = {
         "position": dec.label,
         "legal_actions": len(dec.actions),
-        "method": f"analyze(until_ci=15, cap 40000), {args.repeat} seeds (wall time: best; CPU time of the "
-        "process alongside), one process, warm cache; the machine is shared, so wall times are noisy",
+        "method": f"analyze(until_ci=15, cap 40000), {args.repeat} seeds (wall time: best; CPU "
+        "time of the "
+        "process alongside), one process, warm cache; the machine is shared, so wall times are "
+        "noisy",
         "seconds_best": round(min(times), 2),
         "seconds_all": [round(t, 2) for t in times],
         "cpu_seconds_all": [round(t, 2) for t in cpu],

@@ -2,10 +2,11 @@
 
 Classic 4-player hands played by expert (keys (seed, 0, 0) for --hands seeds); at every draw
 decision of seat 0 from turn 9 on, the two opponents' hands: natural pairs (natural ranks 4..A held
-twice or more) and the cards of the rank the seat declined (the pile's top when it last drew
-instead of taking; 0 when it took or the pile was empty), in the real hand and in sampled worlds (--worlds per decision) of three kinds: uniform, model-consistent on the last discard only,
-and on the last discard plus the draw or take of the same turn (the model: expert, 100 tries).
-Means with 95% intervals over decisions (worlds of one decision averaged first).  Writes
+twice or more) and the cards of the rank the seat declined (the pile's top when it last drew instead
+of taking; 0 when it took or the pile was empty), in the real hand and in sampled worlds (--worlds
+per decision) of three kinds: uniform, model-consistent on the last discard only, and on the last
+discard plus the draw or take of the same turn (the model: expert, 100 tries). Means with 95%
+intervals over decisions (worlds of one decision averaged first).  Writes
 benchmarks/results/infer.json.
 
     python benchmarks/bench_infer.py [--hands 40] [--worlds 20]
@@ -110,9 +111,11 @@ def main() -> None:
     for k, v in res.items():
         print(
             f"{k:>22}: natural pairs {v['natural_pairs']:.3f} ± {v['natural_pairs_half']:.3f}, "
-            f"declined-rank cards {v['declined_rank_cards']:.3f} ± {v['declined_rank_cards_half']:.3f} ({v['decisions']} decisions)"
+            f"declined-rank cards {v['declined_rank_cards']:.3f} ± "
+            f"{v['declined_rank_cards_half']:.3f} ({v['decisions']} decisions)"
             + (
-                f"; {v['no_agreeing_draw']} of {v['seats_constrained']} seats found no agreeing hand"
+                f"; {v['no_agreeing_draw']} of {v['seats_constrained']} seats found no agreeing "
+                "hand"
                 if "seats_constrained" in v
                 else ""
             )

@@ -1,15 +1,15 @@
 """The ladder: every built-in player against tuned `expert`, per table, plus a Bradley-Terry rating.
 
-Per table, every pair of players plays the same duplicate deals (``reports.duplicate``: A on
-one team's seats, B on the others, A's team going round all teams).  For a pair (A, B) the
-deal's difference is (advantage of A seated alone against B - advantage of B seated alone
-against A) / 2; at a 2-team table this is exactly ``canasta compare``'s paired difference, at a
-3-team table it averages the two ways of seating one strategy against two teams of the other.
-Printed per player: mean difference per hand against tuned expert (`expert` at its table, strategies/tuned/) with its 95% CI over
-deals (expert-untuned: expert's module knobs at every table),
-and the Bradley-Terry / Elo rating of the round robin (deal wins; bootstrap CI over deals,
-``reports.stats.bradley_terry_bootstrap``), plus each player's hands/s in self-play (one core,
-noisy on a shared machine).  Results: benchmarks/results/ladder/<table>.json.
+Per table, every pair of players plays the same duplicate deals (``reports.duplicate``: A on one
+team's seats, B on the others, A's team going round all teams).  For a pair (A, B) the deal's
+difference is (advantage of A seated alone against B - advantage of B seated alone against A) / 2;
+at a 2-team table this is exactly ``canasta compare``'s paired difference, at a 3-team table it
+averages the two ways of seating one strategy against two teams of the other. Printed per player:
+mean difference per hand against tuned expert (`expert` at its table, strategies/tuned/) with its
+95% CI over deals (expert-untuned: expert's module knobs at every table), and the Bradley-Terry /
+Elo rating of the round robin (deal wins; bootstrap CI over deals,
+``reports.stats.bradley_terry_bootstrap``), plus each player's hands/s in self-play (one core, noisy
+on a shared machine).  Results: benchmarks/results/ladder/<table>.json.
 
 Example:
   nice -n 10 python benchmarks/bench_ladder.py --tables classic-4p --deals 2000 --jobs 2

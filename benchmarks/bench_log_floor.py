@@ -205,13 +205,16 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     print(
-        f"greedy classic 4p, {args.hands:,} hands, best of {args.repeat}; {rows:.1f} decision rows x "
+        f"greedy classic 4p, {args.hands:,} hands, best of {args.repeat}; {rows:.1f} decision rows "
+        "x "
         f"{table.num_columns} columns per hand; load average {os.getloadavg()[0]:.1f}"
     )
     print(f"unlogged hand: {plain['total']:.2f} us (play {plain['play']:.2f})")
     print(
-        f"card-logged hand: {cards['total']:.2f} us (play {cards['play']:.2f}, tables {cards['tables']:.2f}, "
-        f"encoding {cards['encode_decisions']:.2f} + {cards['encode_rest']:.2f}): x{cards['total'] / plain['total']:.2f}"
+        f"card-logged hand: {cards['total']:.2f} us (play {cards['play']:.2f}, tables "
+        f"{cards['tables']:.2f}, "
+        f"encoding {cards['encode_decisions']:.2f} + {cards['encode_rest']:.2f}): "
+        f"x{cards['total'] / plain['total']:.2f}"
     )
     print(
         "parquet encoding of the card-logged decision table, fastest first (us / bytes per hand):"
@@ -219,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     for us, nbytes, name in grid[:8]:
         print(f"  {us:7.2f} {nbytes:9,.0f}  {name}")
     print(
-        f"legal lists: {legal_us:.2f} us per hand ({len(states):,} states of {args.legal_hands} hands)"
+        f"legal lists: {legal_us:.2f} us per hand ({len(states):,} states of {args.legal_hands} "
+        "hands)"
     )
     print(f"ideal stores of {rows * table.num_columns:,.0f} values: {stores_us:.2f} us per hand")
     print(

@@ -285,18 +285,21 @@ def main(argv: list[str] | None = None) -> int:
     print()
     chunks = f"chunks of {args.chunk_size:,}" if args.chunk_size else "the default chunks"
     print(
-        f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
+        f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per "
+        "cell, "
         f"{chunks}, {os.cpu_count()} cores)"
     )
     head = (
-        f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} "
+        f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} "
+        f"{'decision rows':>14} "
         f"{'bytes/hand':>10}"
     )
     print(head)
     print("-" * len(head))
     for r in rows:
         print(
-            f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} {r['hands_per_s_per_core']:>13,.0f} "
+            f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} "
+            f"{r['hands_per_s_per_core']:>13,.0f} "
             f"{r['seconds']:>7.2f} {r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}"
         )
     log_cost = full_log_cost(rows)
@@ -315,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if big:
         print(
-            f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): {big['wall_seconds']:,.1f} s "
+            f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): "
+            f"{big['wall_seconds']:,.1f} s "
             f"wall, {big['hands_per_s']:,.0f} hands/s, {big['bytes_on_disk'] / 1e6:,.0f} MB"
         )
 

@@ -64,17 +64,20 @@ def main(argv: list[str] | None = None) -> int:
         n = args.hands // 4 if name == "random" else args.hands
         rows[name] = bench_fast(name, n, rules)
         print(
-            f"{name:>13}: {rows[name]['hands_per_s']:>8,} hands/s  ({rows[name]['decisions_per_hand']} decisions/hand)",
+            f"{name:>13}: {rows[name]['hands_per_s']:>8,} hands/s  "
+            f"({rows[name]['decisions_per_hand']} decisions/hand)",
             flush=True,
         )
     rows["python:PyGreedy"] = bench_python(args.py_hands, rules)
     print(
-        f"{'PyGreedy':>13}: {rows['python:PyGreedy']['hands_per_s']:>8,} hands/s (Python tier, play_hand_py)"
+        f"{'PyGreedy':>13}: {rows['python:PyGreedy']['hands_per_s']:>8,} hands/s (Python tier, "
+        "play_hand_py)"
     )
     if not args.no_write:
         out = {
             "rules": "classic, 4 players, every seat the same strategy, hands mode",
-            "method": "best of 3 runs of run_chunk after a warm-up (compile excluded), one process, one core",
+            "method": "best of 3 runs of run_chunk after a warm-up (compile excluded), one "
+            "process, one core",
             "hands": args.hands,
             "cpu": platform.processor() or platform.machine(),
             "cpus_available": os.cpu_count(),

@@ -170,7 +170,8 @@ def collect(
 
 
 def report(results: Path = OUT) -> str:
-    """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per hand)."""
+    """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per
+    hand)."""
     lines = [
         "| table | tuning budget (hands) | re-test gain over the search's start | "
         + " | ".join(f"vs {o}" for o in OPPONENTS)
@@ -267,7 +268,8 @@ def main() -> int:
             )
             for r in rows:
                 print(
-                    f"{name} expert vs {r['opponent']}: {r['mean']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]",
+                    f"{name} expert vs {r['opponent']}: {r['mean']:+.1f} [{r['ci_low']:+.1f}, "
+                    f"{r['ci_high']:+.1f}]",
                     flush=True,
                 )
     return 0

@@ -1,9 +1,9 @@
 """Decision analysis: score every legal action of a position by rollouts (``canasta analyze``).
 
-Every legal action at the position is played, then every seat continues with the rollout
-strategy; the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the
-same worlds and random streams serve every action (common random numbers), so the differences
-between actions are paired: their intervals are computed on the per-world differences.
+Every legal action at the position is played, then every seat continues with the rollout strategy;
+the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the same
+worlds and random streams serve every action (common random numbers), so the differences between
+actions are paired: their intervals are computed on the per-world differences.
 
 The result (`analyze`) is a DataFrame, best action first, one row per legal action:
 
@@ -135,8 +135,8 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
-    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me`` must
-    be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me``
+    must be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
     from sim.core.apply import begin_turn_nb
     from sim.core.enums import Off
     from sim.play.rollouts.from_position import prepare
@@ -183,8 +183,10 @@ def _strategy_arrays(strategies, n_seats: int, table: str = ""):
     for s, spec in enumerate(specs):
         if spec.split(":", 1)[0] in ("pimc", "ismcts", "openspiel-ismcts"):
             raise AnalysisError(
-                f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
-                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
+                f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a "
+                "search "
+                "player would search inside every rollout. Give its base strategy (e.g. expert); "
+                "to "
                 "see what pimc plays, seat it in simulate or compare"
             )
         ids[s], knobs[s] = parse_spec(spec, table or None)
@@ -226,12 +228,14 @@ def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
     )
     if status[Slot.CODE] == Status.NO_WORLD:
         raise AnalysisError(
-            f"the position is impossible: {ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
+            "the position is impossible: "
+            f"{ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
         )
     if status[Slot.CODE] == Status.ILLEGAL:
         raise RuntimeError(
             f"seat {int(status[Illegal.SEAT])} chose an illegal action "
-            f"{action_text_safe(int(status[Illegal.ACTION]))} ({WHY_TEXT[int(status[Illegal.WHY])]}) "
+            f"{action_text_safe(int(status[Illegal.ACTION]))} "
+            f"({WHY_TEXT[int(status[Illegal.WHY])]}) "
             f"in rollout {int(status[Slot.ROLLOUT])}, seed {seed}"
         )
     return us, them, went, stats

@@ -11,12 +11,12 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from reports.runs import KEY, Run, n_teams_of, team_of_seat, team_strategy  # noqa: E402
-from reports.summary import RunSummary, summarize_tables  # noqa: E402
+from reports.runs import KEY, Run, n_teams_of, team_of_seat, team_strategy
+from reports.summary import RunSummary, summarize_tables
 
 __all__ = ["run_summary", "sentences", "difference_figure", "pct_ci", "num_ci"]
 

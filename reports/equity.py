@@ -96,7 +96,8 @@ def grid(rules, step: int, low: int = 0) -> np.ndarray:
     if n > limits.EQUITY_POINTS:
         raise EquityError(
             f"--step {step} from --low {low} makes {n:,} grid points per axis; at most "
-            f"{limits.EQUITY_POINTS} (give a step >= {-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
+            f"{limits.EQUITY_POINTS} (give a step >= "
+            f"{-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
         )
     return np.arange(low, rules.game_target, step, dtype=np.int64)
 
@@ -253,7 +254,7 @@ def load_equity(path, team: int | None = None) -> Equity:
         )
     try:
         table = pq.read_table(path)
-    except Exception as exc:  # noqa: BLE001 - any parquet failure is one line for the user
+    except Exception as exc:
         raise EquityError(f"{path}: not a parquet file ({type(exc).__name__})") from None
     raw = (table.schema.metadata or {}).get(b"canasta_equity")
     if raw is None or set(EQUITY_COLUMNS) - set(table.column_names):
@@ -376,7 +377,8 @@ def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True) -> str:
 
 
 def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None):
-    """A heatmap of P(win) in percent (own score up, opponents' score across); returns the figure."""
+    """A heatmap of P(win) in percent (own score up, opponents' score across); returns the
+    figure."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -464,7 +466,8 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     start of a hand) observed in the run, on a grid of a tenth of the game target."""
     if not run.has("games"):
         return (
-            "A run of whole games (canasta simulate --games N) shows here P(win the game | scores).",
+            "A run of whole games (canasta simulate --games N) shows here P(win the game | "
+            "scores).",
             None,
             None,
         )
@@ -501,8 +504,10 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
             ax=ax,
         )
     note = (
-        f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
-        f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
+        "P(the team wins the game | its cumulative score, the best opposing score) at the start "
+        "of each hand, "
+        f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game "
+        "counts once per "
         "team and cell). "
         "canasta equity computes the table from games started at each cell."
     )

@@ -117,7 +117,8 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
             actions_text.append((n, _NOTE.split(ln.strip(), maxsplit=1)[0].strip()))
     if key is None:
         raise HandFileError(
-            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's history "
+            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's "
+            "history "
             "cannot be replayed: write a hand record with deck:, see docs/hand-record.md)"
         )
     dealer = int(head.group(2))

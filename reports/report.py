@@ -1,10 +1,10 @@
 """HTML + Markdown report of a run folder.
 
-``build_report(run_dir, out_html)`` writes ONE self-contained HTML file (matplotlib PNGs as
-base64 data URIs, inline CSS, no external resources) and ``<name>.md`` (a Markdown
-summary with the same tables, no images) beside it.  It leads with the answer (who wins, by how much,
-with what 95% CI, for every pair of teams: one sentence each and one plot of the differences),
-then the evidence, and the settings last.  Sections (headings are stable, tests rely on them):
+``build_report(run_dir, out_html)`` writes ONE self-contained HTML file (matplotlib PNGs as base64
+data URIs, inline CSS, no external resources) and ``<name>.md`` (a Markdown summary with the same
+tables, no images) beside it.  It leads with the answer (who wins, by how much, with what 95% CI,
+for every pair of teams: one sentence each and one plot of the differences), then the evidence, and
+the settings last.  Sections (headings are stable, tests rely on them):
 Answer, Strategy comparison, Games won, Score distributions, Going-out curves, Pile takes,
 freezes and concealed going out, Red threes and canastas, Surprises, Experiment settings.
 Every interval is a 95% CI on the right unit: games (hands of one game share their cumulative
@@ -25,15 +25,15 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from reports import answer, odds, stats  # noqa: E402
-from reports.runs import Run, decisions_with_strategy, open_run, team_long  # noqa: E402
-from reports.summary import RunSummary  # noqa: E402
-from sim.core.enums import Act, Kind  # noqa: E402
-from sim.core.errors import CanastaError  # noqa: E402
+from reports import answer, odds, stats
+from reports.runs import Run, decisions_with_strategy, open_run, team_long
+from reports.summary import RunSummary
+from sim.core.enums import Act, Kind
+from sim.core.errors import CanastaError
 
 __all__ = ["build_report", "SECTIONS"]
 
@@ -53,7 +53,8 @@ SECTIONS = (
 NO_DEC = "Run with --log-decisions to get {what} (this run has no decision logs)."
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
+margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
 h1{border-bottom:2px solid #444}h2{margin-top:2em;border-bottom:1px solid #bbb}
 table{border-collapse:collapse;margin:.8em 0;font-size:.9em}
@@ -360,7 +361,8 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         tab = odds.going_out_table(run, ["canastas_us"], within=4, min_n=30)
         doc.p(
             "P(the deciding team goes out this hand / within 4 turns) by strategy, team and its "
-            "canastas on the table, at the start of a turn (95% CIs clustered by game, i.e. by hand in a run of hands: the turns "
+            "canastas on the table, at the start of a turn (95% CIs clustered by game, i.e. by "
+            "hand in a run of hands: the turns "
             "of a hand share its outcome):"
         )
         show = tab[["strategy", "team", "canastas_us", "n", "hands"]].rename(columns={"n": "turns"})

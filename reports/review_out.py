@@ -26,15 +26,19 @@ def _head(rv: Review) -> list[str]:
     strat = f"; played by {','.join(rec.strategies)}" if rec.strategies else ""
     marks = ", ".join(f"{m} {n} >= {t:.0f}" for t, m, n in reversed(MARKS))
     return [
-        f"review of {rec.rules.label} {key}; scores before the hand {', '.join(map(str, rec.cum)) or '0'}{strat}",
-        f"seats reviewed: {', '.join(map(str, rv.seats))}; every legal action rolled out {rv.rollouts} times, "
-        f"then {rv.strategy} at every seat; values = the team's hand score minus the best opponent's (points)",
+        f"review of {rec.rules.label} {key}; scores before the hand "
+        f"{', '.join(map(str, rec.cum)) or '0'}{strat}",
+        f"seats reviewed: {', '.join(map(str, rv.seats))}; every legal action rolled out "
+        f"{rv.rollouts} times, "
+        f"then {rv.strategy} at every seat; values = the team's hand score minus the best "
+        "opponent's (points)",
         f"marks by equity lost (when its 95% CI excludes 0): {marks} points",
     ]
 
 
 def format_text(rv: Review, all_decisions: bool = False) -> str:
-    """The terminal report: decisions (those with a choice; all with ``all_decisions``), luck, summary."""
+    """The terminal report: decisions (those with a choice; all with ``all_decisions``), luck,
+    summary."""
     out = _head(rv) + [""]
     d = rv.decisions if all_decisions else rv.decisions[rv.decisions["legal"] > 1]
     w_play = max([len("played")] + [len(x) for x in d["played"]])
@@ -59,16 +63,19 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
         )
     out += ["", "luck (equity after the event minus the expected equity before it):"]
     out.append(
-        f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} {'luck':>14}"
+        f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} "
+        f"{'luck':>14}"
     )
     for r in rv.luck.itertuples():
         out.append(
-            f"{r.turn:>4} {r.seat:>4} {r.event:<6} {r.cards[:34]:<34} {r.before:>7.0f} {r.after:>7.0f} "
+            f"{r.turn:>4} {r.seat:>4} {r.event:<6} {r.cards[:34]:<34} {r.before:>7.0f} "
+            f"{r.after:>7.0f} "
             f"{_pm(r.luck, r.half):>14}"
         )
     out += ["", "summary per team (95% intervals):"]
     out.append(
-        f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} {'skill (lost)':>16} "
+        f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} "
+        f"{'skill (lost)':>16} "
         f"{'luck':>16} {'hand result':>11}"
     )
     for r in rv.summary.itertuples():
@@ -78,8 +85,10 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
             else ""
         )
         out.append(
-            f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} {r.blunders:>3} "
-            f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pwl}"
+            f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} "
+            f"{r.blunders:>3} "
+            f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} "
+            f"{r.result:>11}{pwl}"
         )
     return "\n".join(out)
 
@@ -168,9 +177,11 @@ def timeline_figure(rv: Review):
     return fig
 
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:1150px;margin:1.5em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;font-size:.85em;margin:.6em 0}th,td{border:1px solid #ccc;padding:.2em .5em;
-text-align:right}th{background:#f0f0f0}td.l{text-align:left}tr.m1 td{background:#fff6d0}tr.m2 td{background:#ffe0c0}
+CSS = """body{font-family:system-ui,sans-serif;max-width:1150px;margin:1.5em auto;padding:0 1em;
+color:#222}
+table{border-collapse:collapse;font-size:.85em;margin:.6em 0}th,td{border:1px solid #ccc;
+padding:.2em .5em;text-align:right}th{background:#f0f0f0}td.l{text-align:left}
+tr.m1 td{background:#fff6d0}tr.m2 td{background:#ffe0c0}
 tr.m3 td{background:#ffc8c8}img{max-width:100%}p.note{color:#555;font-size:.9em}"""
 
 
@@ -265,13 +276,16 @@ def write_html(rv: Review, path) -> Path:
     summ = summ[keep]
     head = "".join(f"<p>{html.escape(x)}</p>" for x in _head(rv))
     page = (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Canasta hand review</title>'
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Canasta hand '
+        "review</title>"
         f"<style>{CSS}</style></head><body><h1>Canasta hand review</h1>{head}"
         "<h2>Summary per team</h2>"
         + _table(summ, {"seats"})
-        + "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: the sum of its luck values "
+        + "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: the "
+        "sum of its luck values "
         "(deal, upcard, draws); 95% intervals.</p>"
-        f'<h2>Equity through the hand</h2><img alt="equity timeline" src="data:image/png;base64,{img}">'
+        '<h2>Equity through the hand</h2><img alt="equity timeline" '
+        f'src="data:image/png;base64,{img}">'
         "<h2>Decisions</h2>"
         + _table(shown, {"played", "best", "mark"}, lambda i: level.get(marks[i], ""))
         + "<h2>Luck</h2>"

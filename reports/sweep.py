@@ -117,11 +117,13 @@ def sweep(
     (seed + 1), free of the winner's curse of picking the best of many noisy settings."""
     if not isinstance(knobs, dict) or not knobs:
         raise CanastaError(
-            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}"
+            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. "
+            f"{{'open_threshold': [50, 70]}}"
         )
     if any(isinstance(v, str) or not hasattr(v, "__iter__") for v in knobs.values()):
         raise CanastaError(
-            f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}"
+            f"knobs={knobs!r}: each knob needs a list of values, e.g. "
+            f"{{'open_threshold': [50, 70]}}"
         )
     names = list(knobs)
     parse_spec(

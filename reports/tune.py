@@ -126,7 +126,8 @@ def default_space(strategy: str) -> list[KnobRange]:
 
 
 def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
-    """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a '.')."""
+    """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a
+    '.')."""
     known = _knob_names(strategy)
     out: dict[str, KnobRange] = {}
     for item in items:
@@ -137,7 +138,8 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
             raise TuneError(f"bad --knob {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         if name not in known:
             raise TuneError(
-                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})"
+                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: "
+                f"{', '.join(known)})"
             )
         if name in out:
             raise TuneError(f"--knob {name} is given twice; give each knob once")
@@ -248,7 +250,8 @@ class TuneResult:
         )
         n = int(t["deals"].iloc[0])
         lines.append(
-            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points per hand:"
+            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points "
+            "per hand:"
         )
         lines.append(f"  {'opponent':<14}{'start':>22}{'winner':>22}{'gain (paired)':>24}")
         for opp, r in t.iterrows():
@@ -459,8 +462,8 @@ def knob_activity(
     jobs: int = -1,
     start: int = 0,
 ) -> pd.DataFrame:
-    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose action
-    sequences differ between the knob at lo and at hi, the other knobs at ``values``.
+    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose
+    action sequences differ between the knob at lo and at hi, the other knobs at ``values``.
 
     Columns: knob, lo, hi, hands (deals x seatings), hands_changed."""
     calls, tags = [], []
@@ -526,9 +529,9 @@ def tune(
 ) -> TuneResult:
     """Tune ``strategy``'s knobs at ``rules`` against ``opponents`` (module docstring).
 
-    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.  space: the knobs and ranges
-    (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
-    Raises TuneError on bad input."""
+    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.
+    space: the knobs and ranges (default ``default_space(strategy)``).  test_hands: fresh deals of
+    the re-test. Raises TuneError on bad input."""
     budget, seed, jobs, test_hands, generations, popsize, activity_hands = _check_numbers(
         budget, seed, jobs, test_hands, generations, popsize, activity_hands
     )

@@ -375,10 +375,11 @@ def _largest_meld_nb(mask, m_nat, m_two, m_joker) -> int:
 
 @njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
-    """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`: the minimum must be
-    reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
-    (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
-    (the legality check still refuses it when the team may not go out)."""
+    """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`:
+    the minimum must be reached (or a concealed going out); `going_out`: we want to go out;
+    `meld_all`: everything but kept pairs may be melded (opening, going out, hand ending);
+    `allow_out`: melds may leave fewer than 2 cards (the legality check still refuses it when the
+    team may not go out)."""
     H = Off.HANDS
     csize = params[Par.CANASTA_SIZE]
     keep = 0 if allow_out else 2

@@ -1,5 +1,5 @@
-"""`canasta analyze` (reports/analyze.py, sim/play/rollouts/actions.py): right values, right ranking,
-same results whatever --jobs, the documented formats."""
+"""`canasta analyze` (reports/analyze.py, sim/play/rollouts/actions.py): right values, right
+ranking, same results whatever --jobs, the documented formats."""
 
 from __future__ import annotations
 

@@ -135,7 +135,10 @@ def test_a_command_named_first_is_parsed_by_its_own_parser_alone():
         assert len(next(a for a in build_parser(other)._actions if a.choices).choices) == len(
             COMMANDS
         )
-    code = "import sys; from sim.cli.main import build_parser; build_parser('play'); print(sorted({'scipy.stats', 'pandas', 'pyarrow', 'reports'} & set(sys.modules)))"
+    code = (
+        "import sys; from sim.cli.main import build_parser; build_parser('play'); "
+        "print(sorted({'scipy.stats', 'pandas', 'pyarrow', 'reports'} & set(sys.modules)))"
+    )
     assert (
         subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -304,7 +304,10 @@ def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypat
 def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
     """The file name looks_cached expects is the one numba writes (numba's private layout)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    code = "from sim.play.selfplay.step import observe_nb; print(observe_nb._cache._cache_file._index_path)"
+    code = (
+        "from sim.play.selfplay.step import observe_nb; "
+        "print(observe_nb._cache._cache_file._index_path)"
+    )
     import os
     import subprocess
     import sys

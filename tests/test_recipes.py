@@ -201,9 +201,10 @@ def test_the_rule_parameter_recipe(tree):
         with contextlib.redirect_stdout(buf):
             assert main(["rules", "classic"]) == 0
         text = open("docs/RULES.md").read()
+        missing = [p for p in RuleSet.param_names() if f"`{p}`" not in text]
         print(json.dumps({"value": int(r.to_params()[Par.BONUS_FOR_TEA]), "refused": refused,
                           "stale": stale, "fresh": layout_stubs.stale(), "rules": buf.getvalue(),
-                          "undocumented": [p for p in RuleSet.param_names() if f"`{p}`" not in text]}))
+                          "undocumented": missing}))
         """,
     )
     got = json.loads(out.splitlines()[-1])

@@ -1,4 +1,5 @@
-"""`canasta simulate` / sim.runs.runner / sim.runs.store against the fake core (tests/fake_engine.py)."""
+"""`canasta simulate` / sim.runs.runner / sim.runs.store against the fake core
+(tests/fake_engine.py)."""
 
 from __future__ import annotations
 

@@ -121,7 +121,8 @@ def test_play_compiles_only_the_strategies_it_plays():
         "from sim.play.compile.warm import warm_play; warm_play(['random', 'random']); "
         "from strategies import greedy, heuristic, random_play; "
         "from sim.core.legal import legal_actions_nb; from sim.core.rng import randint_nb; "
-        "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), len(random_play.decide_nb.signatures), "
+        "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), "
+        "len(random_play.decide_nb.signatures), "
         "len(greedy.decide_nb.signatures), len(heuristic.decide_nb.signatures))"
     )
     out = subprocess.run(

@@ -172,7 +172,7 @@ def print_pairs(pairs) -> None:
     from sim.cli.tables import WIDTH, ci_column, print_table
 
     for _, row in pairs.iterrows():
-        print(answer(row))
+        print(textwrap.fill(answer(row), WIDTH, subsequent_indent="  "))
     luck = "plain_mean_diff_per_hand" in pairs and (pairs["estimator"] == "luck-adjusted").any()
     what = "luck-adjusted" if luck else "plain duplicate estimate"
     show = pd.DataFrame(

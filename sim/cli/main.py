@@ -25,7 +25,7 @@ EPILOG = """examples:
   canasta rules classic --players 6               every parameter of a rule set
   canasta strategies expert                       a strategy's plan and knobs
   canasta play --rules classic --players 4 --seed 7
-  canasta simulate --rules classic --players 4 --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
+  canasta simulate --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
   canasta compare expert greedy --until-ci 10
   canasta tune expert --rules classic --players 6 --budget 400000 --seed 17
   canasta report runs/x -o report.html
@@ -202,8 +202,8 @@ NOT_HERE = ("-h", "--help", "--scheduler", "--backend")  # no local compilation 
 
 def _start_compiling(argv: list[str]) -> Callable[[], None] | None:
     """`canasta play` and `canasta simulate` compile the game core on their first run: start
-    the compile helper (sim/play/compile/parallel_warm.py) before the libraries load; it ends at once on
-    a warm cache.  Returns what stops it if the command does not take it over."""
+    the compile helper (sim/play/compile/parallel_warm.py) before the libraries load; it ends at
+    once on a warm cache.  Returns what stops it if the command does not take it over."""
     if (
         not argv
         or argv[0] not in EARLY_COMPILE
@@ -281,7 +281,7 @@ def _forget_interrupt() -> None:
     ends the process with SIGINT at exit (status -2) instead of the code `main` returns.  Every
     string exec starts by clearing that flag (`run_eval_code_obj` in Python/pythonrun.c, 3.11 to
     3.13), so one harmless exec here clears it."""
-    exec("pass")  # noqa: S102 - a constant string: the flag is reset by this call itself
+    exec("pass")
 
 
 def main(argv: list[str] | None = None) -> int:

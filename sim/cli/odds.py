@@ -21,7 +21,7 @@ EPILOG = """examples:
   canasta odds --position pos.txt --strategies expert --rollouts 20000 --seed 1
       deal the unseen cards of the position at random 20000 times, play each hand out with
       expert at every seat: P(each team goes out first / within 1 2 3 5 10 turns), expected
-      hand scores (position file format: sim/play/positions/text.py; completion: sim/play/worlds/sampler.py).
+      hand scores (the position format: docs/position-example.txt).
       To rank the legal actions of a position instead: canasta analyze pos.txt (see its --help).
   canasta odds --position pos.txt --strategies expert greedy expert greedy --within 1 3
 """
@@ -52,7 +52,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="K",
-        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)",
+        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 "
+        "10)",
     )
     p.add_argument(
         "--min-n",

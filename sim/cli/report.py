@@ -7,9 +7,9 @@ import sys
 
 EPILOG = """example:
   canasta report runs/x -o report.html
-      writes report.html (one file, plots embedded) and report.md beside it (X.html -> X.md): settings,
-      strategy comparison with CIs, score distributions, going-out curves, pile takes and
-      freezes, red threes and canastas, and data-driven surprises.
+      writes report.html (one file, plots embedded) and report.md beside it (X.html -> X.md):
+      settings, strategy comparison with CIs, score distributions, going-out curves, pile takes
+      and freezes, red threes and canastas, and data-driven surprises.
 """
 
 
@@ -26,7 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "-o",
         "--out",
         default=None,
-        help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same name .md",
+        help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same "
+        "name .md",
     )
     p.add_argument("--title", default=None)
     p.set_defaults(run=run)

@@ -54,7 +54,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
-    """The RuleSet chosen by preset / --players / --team-layout / --set (shared by other commands)."""
+    """The RuleSet chosen by preset / --players / --team-layout / --set (shared by other
+    commands)."""
     sets = parse_overrides(getattr(args, "overrides", None))
     if "name" in sets:
         raise RulesError(

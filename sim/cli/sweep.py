@@ -9,7 +9,8 @@ from sim.cli.args import real, whole
 from sim.core import limits
 
 EPILOG = """example:
-  canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert --hands 5000
+  canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert \\
+      --hands 5000
       plays the 6 settings "tunable:open_threshold=50,freeze_when=1" ... and tunable itself (the
       baseline) against expert on the same duplicate deals; prints them best first, each as its
       paired difference to the baseline with a 95% CI, marks settings tied with the best and

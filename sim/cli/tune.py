@@ -10,7 +10,8 @@ from sim.cli.args import whole
 from sim.core import limits
 
 EPILOG = """example:
-  canasta tune expert --rules classic --players 6 --vs greedy patient pile-control --budget 400000 --seed 17
+  canasta tune expert --rules classic --players 6 --vs greedy patient pile-control \\
+      --budget 400000 --seed 17
       searches expert's knobs with CMA-ES: every generation plays each candidate and the
       starting knobs against greedy, patient and pile-control on the same new duplicate deals
       (each deal once per seating), 400,000 hands in all; then the winner and the start play

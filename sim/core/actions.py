@@ -10,7 +10,8 @@ from sim.core.errors import CanastaError
 
 SYNTAX = (
     "draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
-    "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H"
+    "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H "
+    "onto 4H..6H"
 )
 SUITS = "CDHS"
 
@@ -170,7 +171,8 @@ def parse_action(
 def _check_top(kind: int, top: int, text: str) -> None:
     if top >= 0 and kind != top:
         raise ActionTextError(
-            f"cannot read action {text!r}: the top discard is {kind_name(top)}, not {kind_name(kind)}"
+            f"cannot read action {text!r}: the top discard is {kind_name(top)}, not "
+            f"{kind_name(kind)}"
         )
     if not FIRST_NATURAL <= kind <= LAST_NATURAL:
         raise ActionTextError(f"cannot read action {text!r}: only a natural rank 4..A can be taken")

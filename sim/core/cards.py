@@ -32,7 +32,8 @@ def parse_card(token: str) -> int:
     if len(t) >= 2 and t[-1] in SUIT_TOKENS and t[:-1] in RANK_TOKENS:
         return SUIT_TOKENS.index(t[-1]) * 13 + RANK_TOKENS.index(t[:-1])
     raise DeckError(
-        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, or JK"
+        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, "
+        "or JK"
     )
 
 
@@ -94,7 +95,8 @@ def read_deck_file(path: str | Path, decks: int) -> list[int]:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise DeckError(
-            f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens like AS 10H JK"
+            f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens "
+            "like AS 10H JK"
         ) from None
     except OSError as exc:
         raise DeckError(f"deck file {str(p)!r} cannot be read: {exc.strerror or exc}") from None

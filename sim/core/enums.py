@@ -269,12 +269,13 @@ HAND_COLUMNS: tuple[Column, ...] = (
 )
 hand_record_dt = record_dtype(HAND_COLUMNS)
 
-# ----------------------------------------------------------------------------- decision columns
-# One declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels'
-# int-width groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in
-# docs/DATA.md (a test holds it equal) all come from these tables.  Adding a column: a line
-# here, the kernel line that writes it (`_log_decision_nb` in sim/play/selfplay/loop.py; a card column
-# in sim/play/selfplay/cardlog.py), its row in docs/DATA.md and a check in tests/test_decision_columns.py.
+# ----------------------------------------------------------------------------- decision columns One
+# declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels' int-width
+# groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in docs/DATA.md (a
+# test holds it equal) all come from these tables.  Adding a column: a line here, the kernel line
+# that writes it (`_log_decision_nb` in sim/play/selfplay/loop.py; a card column in
+# sim/play/selfplay/cardlog.py), its row in docs/DATA.md and a check in
+# tests/test_decision_columns.py.
 
 
 class DecisionColumn(NamedTuple):
@@ -296,7 +297,8 @@ DECISION_COLUMNS = (
     DecisionColumn(
         "decision_type",
         np.int8,
-        "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or extension",
+        "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or "
+        "extension",
     ),
     DecisionColumn("action", np.int16, "the action id (`sim.core.enums.Act`)"),
     DecisionColumn("n_legal", np.int16, "number of legal actions"),

@@ -130,7 +130,8 @@ class RuleParams:
     players: int = param(4, "players at the table", lo=2, hi=6, par="N_PLAYERS")
     team_layout: str = param(
         "",  # "" = derived from players ("2x3" for six)
-        "teams: TxS = T teams of S players (seats alternate, partners opposite); 2+3 = five players",
+        "teams: TxS = T teams of S players (seats alternate, partners opposite); 2+3 = five "
+        "players",
         par=(
             Field("N_ACTIVE", 1, "players in a hand (4 with five players: one sits out)"),
             Field("N_TEAMS", 1, "teams"),

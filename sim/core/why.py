@@ -273,7 +273,8 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
     suits = suits_out_nb(arr, suit_off_nb(hand_off), params, top, add_nat)
     arr[hand_off + top] += 1
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, 1)
-    # int64 arguments throughout (np.int64(...)): one compiled signature per function, see docs/ENGINE.md
+    # int64 arguments throughout (np.int64(...)): one compiled signature per function, see
+    # docs/ENGINE.md
     why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, gained, rest, np.int64(top))
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
     arr[hand_off + top] -= 1

@@ -108,8 +108,10 @@ D2 = "[:, ::1]"
 PLAY_OUT = Unit(
     "sim.play.selfplay.loop",
     "play_out_nb",
-    f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
-    f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none",
+    f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, "
+    f"int8{D2}, "
+    f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, "
+    f"int8{D2}, none",
 )
 
 
