@@ -7,6 +7,7 @@ count as one unit), from a run folder opened with ``reports.runs.open_run``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import matplotlib
 
@@ -87,7 +88,7 @@ def sentences(s: RunSummary) -> list[str]:
     return out
 
 
-def difference_figure(s: RunSummary):
+def difference_figure(s: RunSummary) -> Any:
     """Every pair's mean difference per hand with its 95% CI, against a line at 0."""
     p = s.pairs
     fig, ax = plt.subplots(figsize=(8.5, 0.7 * len(p) + 1.8))

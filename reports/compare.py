@@ -331,7 +331,7 @@ def _play_until(
     max_hands,
     jobs,
     level,
-    luck=False,
+    luck: bool = False,
     bar=None,
 ) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""

@@ -34,6 +34,8 @@ from sim.play.positions.text import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from sim.core.rules import RuleSet
+
 __all__ = [
     "PositionError",
     "Position",
@@ -116,8 +118,8 @@ END_NAMES = {
 
 def rollout(
     position: Position,
-    rules=None,
-    strategy="expert",
+    rules: RuleSet | None = None,
+    strategy: str = "expert",
     rollouts: int = 1000,
     seed: int = 0,
     within=(1, 2, 3, 5, 10),

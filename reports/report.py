@@ -72,22 +72,22 @@ ul.surprises li{margin:.4em 0}
 class _Doc:
     """Collects HTML and Markdown in parallel."""
 
-    def __init__(self, title: str):
+    def __init__(self, title: str) -> None:
         self.title = title
         self.html: list[str] = []
         self.md: list[str] = [f"# {title}", ""]
         self.n_images = 0
 
-    def h2(self, text: str):
+    def h2(self, text: str) -> None:
         self.html.append(f"<h2>{html.escape(text)}</h2>")
         self.md += [f"## {text}", ""]
 
-    def p(self, text: str, note: bool = False):
+    def p(self, text: str, note: bool = False) -> None:
         cls = ' class="note"' if note else ""
         self.html.append(f"<p{cls}>{html.escape(text)}</p>")
         self.md += [("> " if note else "") + text, ""]
 
-    def table(self, df: pd.DataFrame, floatfmt: str = "{:.3g}", max_rows: int = 40):
+    def table(self, df: pd.DataFrame, floatfmt: str = "{:.3g}", max_rows: int = 40) -> None:
         df = df.head(max_rows)
 
         def fmt(v):
@@ -110,7 +110,7 @@ class _Doc:
         self.md += ["| " + " | ".join(c.replace("|", "/") for c in row) + " |" for row in cells]
         self.md.append("")
 
-    def figure(self, fig, alt: str):
+    def figure(self, fig, alt: str) -> None:
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
         plt.close(fig)
@@ -163,7 +163,7 @@ def _ci_frame(t: pd.DataFrame, values: list[str], by: list[str], pct: bool = Fal
 # ----------------------------------------------------------------------------- sections
 
 
-def _settings(doc: _Doc, run: Run, h: pd.DataFrame):
+def _settings(doc: _Doc, run: Run, h: pd.DataFrame) -> None:
     doc.h2("Experiment settings")
     rows = _flatten(run.manifest)
     rows += [
@@ -183,14 +183,14 @@ def _settings(doc: _Doc, run: Run, h: pd.DataFrame):
     doc.table(pd.DataFrame(rows, columns=["setting", "value"]), max_rows=200)
 
 
-def _answer(doc: _Doc, summ: RunSummary):
+def _answer(doc: _Doc, summ: RunSummary) -> None:
     doc.h2("Answer")
     for line in answer.sentences(summ):
         doc.p(line)
     doc.figure(answer.difference_figure(summ), "score difference per hand for every pair of teams")
 
 
-def _comparison(doc: _Doc, summ: RunSummary, facts: list):
+def _comparison(doc: _Doc, summ: RunSummary, facts: list) -> None:
     doc.h2("Strategy comparison")
     unit = "game" if summ.mode == "games" else "hand (each hand is an independent deal)"
     doc.p(
@@ -237,7 +237,7 @@ def _comparison(doc: _Doc, summ: RunSummary, facts: list):
         )
 
 
-def _games(doc: _Doc, summ: RunSummary):
+def _games(doc: _Doc, summ: RunSummary) -> None:
     doc.h2("Games won")
     if summ.game_teams is None:
         doc.p(
@@ -275,7 +275,7 @@ def _games(doc: _Doc, summ: RunSummary):
     )
 
 
-def _distributions(doc: _Doc, t: pd.DataFrame):
+def _distributions(doc: _Doc, t: pd.DataFrame) -> None:
     doc.h2("Score distributions")
     q = t.groupby(["strategy", "team"])["score"].describe(percentiles=[0.05, 0.25, 0.5, 0.75, 0.95])
     doc.table(
@@ -326,7 +326,7 @@ def _distributions(doc: _Doc, t: pd.DataFrame):
     doc.figure(fig, "hand score histograms in percent of hands")
 
 
-def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
+def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list) -> None:
     doc.h2("Going-out curves")
     cur = odds.hand_over_curve(run)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -378,7 +378,7 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         doc.p(NO_DEC.format(what="going-out odds by canastas, hand size and pile size"), note=True)
 
 
-def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
+def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list) -> None:
     doc.h2("Pile takes, freezes and concealed going out")
     sh = odds.ending_shares(run)
     g = t.groupby("strategy").agg(pile_takes_per_hand=("pile_takes", "mean")).reset_index()
@@ -500,7 +500,7 @@ def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         )
 
 
-def _red3(doc: _Doc, t: pd.DataFrame):
+def _red3(doc: _Doc, t: pd.DataFrame) -> None:
     doc.h2("Red threes and canastas")
     cols = [c for c in ("red3", "canastas", "natural_canastas", "opened") if c in t]
     doc.p("Per team and hand (95% CIs clustered by game):")
@@ -525,7 +525,7 @@ def _red3(doc: _Doc, t: pd.DataFrame):
     doc.figure(fig, "canastas and red threes per hand")
 
 
-def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: list):
+def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: list) -> None:
     doc.h2("Surprises")
     out = []
     cl = h["seed"].to_numpy(np.int64) * (1 << 40) + h["game"].to_numpy(np.int64)
@@ -612,7 +612,7 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
     doc.md += [f"- {s}" for _, s in out] + [""]
 
 
-def _game_equity(doc: _Doc, run: Run):
+def _game_equity(doc: _Doc, run: Run) -> None:
     from reports.equity import report_section
 
     doc.h2("Game equity")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import textwrap
+from typing import Any
 
 import pandas as pd
 
@@ -23,7 +24,7 @@ EPILOG = """example:
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "compare",
         help="compare strategies head to head on duplicate deals",
@@ -86,7 +87,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.compare import compare, resolve_rules, round_robin
     from sim.runs.outputs import writable_file
 
@@ -118,7 +119,7 @@ def run(args) -> int:
     return 0
 
 
-def answer(row) -> str:
+def answer(row: pd.Series) -> str:
     """One sentence: who wins, by how much, with what CI (or that the CI includes 0)."""
     a, b, m, lo, hi = row["a"], row["b"], row["mean_diff_per_hand"], row["ci_low"], row["ci_high"]
     if lo > 0 or hi < 0:
@@ -134,7 +135,7 @@ def answer(row) -> str:
     )
 
 
-def _factor(row, est: str) -> str:
+def _factor(row: pd.Series, est: str) -> str:
     from sim.cli.tables import fmt_ci
 
     v = row[est]
@@ -143,7 +144,7 @@ def _factor(row, est: str) -> str:
     return "x" + fmt_ci(v, row[est + "_low"], row[est + "_high"])
 
 
-def factor_notes(pairs) -> list[str]:
+def factor_notes(pairs: pd.DataFrame) -> list[str]:
     """One footnote line per pairing: how many times fewer deals its estimate needs for the
     same CI, from the luck adjustment (against plain duplicates) and from the duplicates
     themselves (against independent hands)."""
@@ -168,7 +169,7 @@ def factor_notes(pairs) -> list[str]:
     return lines
 
 
-def print_pairs(pairs) -> None:
+def print_pairs(pairs: pd.DataFrame) -> None:
     from sim.cli.tables import WIDTH, ci_column, print_table
 
     for _, row in pairs.iterrows():
@@ -213,7 +214,7 @@ def print_pairs(pairs) -> None:
             print(textwrap.fill(line, WIDTH, initial_indent="  ", subsequent_indent="    "))
 
 
-def print_ranking(ranking) -> None:
+def print_ranking(ranking: pd.DataFrame) -> None:
     from sim.cli.tables import ci_column, print_table
 
     show = pd.DataFrame(

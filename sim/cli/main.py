@@ -19,6 +19,10 @@ import sys
 import textwrap
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import types
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
@@ -252,7 +256,7 @@ def _run_command(argv: list[str] | None) -> int:
     return 2
 
 
-def _in_compiler(frame) -> bool:
+def _in_compiler(frame: types.FrameType | None) -> bool:
     """Is the interrupted code numba compiling or loading a kernel?  (Its llvmlite callbacks
     run Python code called from C, where a KeyboardInterrupt cannot propagate: Python prints
     "Exception ignored ... Traceback" and the compilation goes on.)"""
@@ -264,7 +268,7 @@ def _in_compiler(frame) -> bool:
     return False
 
 
-def _on_ctrl_c(signum, frame) -> None:
+def _on_ctrl_c(signum: int, frame: types.FrameType | None) -> None:
     """Ctrl-C: the usual KeyboardInterrupt (a run saves its finished chunks and says how to
     resume), but while numba compiles, end at once with the same one line (nothing of the
     run is lost: chunks start only after the kernels are compiled; a folder is resumable)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from typing import Any
 
 import pandas as pd
 
@@ -27,7 +28,7 @@ EPILOG = """examples:
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     from reports.odds import BY_CHOICES
 
     p = subparsers.add_parser(
@@ -123,7 +124,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.position:
         return _run_position(args)
     if not args.run_dir:
@@ -198,7 +199,7 @@ def run(args) -> int:
     return 0
 
 
-def _run_position(args) -> int:
+def _run_position(args: argparse.Namespace) -> int:
     from reports.position import load_position, rollout
     from sim.core.rules import RuleSet, parse_overrides
     from strategies.registry import parse_spec
@@ -231,7 +232,7 @@ def _run_position(args) -> int:
     return 0
 
 
-def print_rollout(res) -> None:
+def print_rollout(res: Any) -> None:
     """The rollout's tables, aligned, each number with its 95% CI."""
     from sim.cli.tables import ci_column, print_table
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 EPILOG = """example:
   canasta report runs/x -o report.html
@@ -13,7 +14,7 @@ EPILOG = """example:
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "report",
         help="HTML + Markdown report of a run folder",
@@ -34,7 +35,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.report import build_report
     from reports.runs import open_run
 

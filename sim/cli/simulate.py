@@ -170,7 +170,7 @@ def parse_jobs(text: str | None) -> int:
     return jobs
 
 
-def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
+def _rules(args: argparse.Namespace, existing: dict[str, Any] | None) -> Any:
     from sim.core.rules import RulesError, RuleSet, parse_overrides
 
     chosen = args.rules or args.players is not None or args.team_layout or args.overrides

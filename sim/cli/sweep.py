@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import TYPE_CHECKING, Any
 
 from sim.cli.args import real, whole
 from sim.core import limits
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 EPILOG = """example:
   canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert \\
@@ -18,7 +22,7 @@ EPILOG = """example:
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "sweep",
         help="grid of knob settings of a tunable strategy vs a fixed opponent",
@@ -64,7 +68,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.compare import resolve_rules
     from reports.sweep import parse_knobs, sweep
     from sim.runs.outputs import writable_file
@@ -92,7 +96,7 @@ def run(args) -> int:
     return 0
 
 
-def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
+def print_sweep(df: pd.DataFrame, knobs: list[str], baseline: str, opponent: str) -> None:
     from sim.cli.tables import WIDTH, ci_column, print_table
 
     show = df[["rank", *knobs]].copy()

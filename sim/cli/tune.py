@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from typing import Any
 
 from sim.cli.args import whole
 from sim.core import limits
@@ -24,7 +25,7 @@ Same seed, same result whatever --jobs.
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "tune",
         help="tune a strategy's knobs with CMA-ES on duplicate deals",
@@ -138,7 +139,7 @@ def _command(args) -> str:
     return shlex.join(parts)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.tune import parse_knob_ranges, tune
     from sim.core.rules import RuleSet, parse_overrides
     from sim.runs.outputs import writable_file

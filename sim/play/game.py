@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
 from sim.play.selfplay.loop import deck_composition_nb, fill_deck_nb
 from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
+
+if TYPE_CHECKING:
+    from sim.play.positions.text import Position
 
 END_TEXT = {
     End.RUNNING: "running",
@@ -184,7 +187,9 @@ class GameState:
         )
 
     @classmethod
-    def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
+    def from_position(
+        cls, position: Position, rules: RuleSet | None = None, seed: int = 0
+    ) -> GameState:
         """A hand at the decision of ``position`` (sim.play.positions.text.Position): the cards its
         viewer has not seen are dealt at random (sim.play.worlds.sampler, stream keyed by ``seed``),
         the viewer keeps what it knows.  ``rules``: default the position's own (else classic).
@@ -209,7 +214,7 @@ class GameState:
             pile_hidden=position.pile_hidden,
         )
 
-    def position(self, seat: int | None = None):
+    def position(self, seat: int | None = None) -> Position:
         """What ``seat`` (default: the seat to act) knows here, as a
         sim.play.positions.text.Position (`format_position` writes it as text)."""
         from sim.play.positions.from_state import position_from_state

@@ -402,7 +402,7 @@ def _compile_first(client: Any, check: bool, log: bool) -> None:
             warm_simulate((check,), (log,))
 
 
-def _progress_bar(enabled: bool, plan: Plan, initial: int):
+def _progress_bar(enabled: bool, plan: Plan, initial: int) -> Any:
     return new_bar(plan.total, "hand" if plan.mode == "hands" else "game", enabled, initial=initial)
 
 

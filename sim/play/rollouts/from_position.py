@@ -512,7 +512,7 @@ def _check_text(code: int) -> str:
     return CHECK_TEXT.get(code, f"check {code}")
 
 
-def position_to_state(position, rules=None, rng=0) -> np.ndarray:
+def position_to_state(position, rules=None, rng: int = 0) -> np.ndarray:
     """One random completion of ``position`` as a full state (int32[STATE_SIZE]) at the start of
     the acting seat's turn.  ``rng``: an int seed, a numpy Generator or a sim.core.rng stream
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
