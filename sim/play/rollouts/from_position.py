@@ -16,7 +16,7 @@ stock size and the scores.  `prepare()` turns it into
 ``obs`` / ``know`` alone, stream keyed (seed, i) — so rollout i's deal and play depend only on
 (seed, i), never on n or chunking — begins the turn, and plays the hand to its end; every seat
 decides from an observation WITHOUT the hidden pile cards (nobody at the table is assumed to know
-them: sim.play.rollouts.actions.play_out_hidden_nb), so no strategy sees a card its seat could not.
+them: sim.play.selfplay.step.play_out_hidden_nb), so no strategy sees a card its seat could not.
 
 Random completion (uniform over the deals consistent with what is known, sim.play.worlds.sampler):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
