@@ -89,9 +89,8 @@ def _pos(**changes: str) -> str:
         lines.append(ln)
     for k, v in changes.items():
         if k not in seen and v is not None:
-            lines.append(
-                f"{k.replace('_', ' ', 1) if k.startswith(('melds_', 'known_', 'last_turn_', 'red3_')) else k}: {v}"
-            )
+            spaced = k.startswith(("melds_", "known_", "last_turn_", "red3_"))
+            lines.append(f"{k.replace('_', ' ', 1) if spaced else k}: {v}")
     return "\n".join(lines) + "\n"
 
 
@@ -1119,7 +1118,7 @@ def _run_api(case: Case, d: Path, base) -> tuple[bool, str]:
         if bad:
             return False, f"raw text {bad[0]!r}: {msg}"
         return True, msg
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return False, f"{type(exc).__name__}: {' '.join(str(exc).split())[:150]}"
     return False, "returned without an error"
 
@@ -1138,7 +1137,7 @@ def _run_cli(case: Case, d: Path, before: dict) -> tuple[bool, str]:
             started = True
         except SystemExit as exc:
             code = exc.code
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             traceback.print_exc()
             code = f"raised {type(exc).__name__}"
     text = err.getvalue()

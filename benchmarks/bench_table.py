@@ -188,7 +188,8 @@ def browser_render(base: str, tok: str) -> list[float]:
         for _ in range(30):
             out.append(
                 page.evaluate(
-                    "(() => { const v = Object.assign({}, view, {version: view.version + 1}); render(v); return window.lastRenderMs; })()"
+                    "(() => { const v = Object.assign({}, view, {version: view.version + 1}); "
+                    "render(v); return window.lastRenderMs; })()"
                 )
             )
         b.close()
@@ -227,16 +228,20 @@ def main() -> int:
     print(f"bot move (CPU s per decision, {args.hands} classic-4p hands; load {res['load']:.1f}):")
     for b in bots:
         print(
-            f"  {b['player']:<10} {b['decisions']:>5} decisions  mean {b['mean_s']:.4f}  p95 {b['p95_s']:.4f}  max {b['max_s']:.4f}"
+            f"  {b['player']:<10} {b['decisions']:>5} decisions  mean {b['mean_s']:.4f}  "
+            f"p95 {b['p95_s']:.4f}  max {b['max_s']:.4f}"
         )
     print(
-        f"hint to +-25 points: {hint['decisions']} decisions, median {hint['median_wall_s']} s wall "
-        f"({hint['median_cpu_s']} s CPU), max {hint['max_wall_s']} s; within 10 s at +-25: {hint['within_10s_at_25']}"
+        f"hint to +-25 points: {hint['decisions']} decisions, "
+        f"median {hint['median_wall_s']} s wall "
+        f"({hint['median_cpu_s']} s CPU), max {hint['max_wall_s']} s; "
+        f"within 10 s at +-25: {hint['within_10s_at_25']}"
     )
     for name, s in page.items():
         if s:
             print(
-                f"page {name:<7} median {s['median_ms']} ms  p95 {s['p95_ms']} ms  max {s['max_ms']} ms  (n={s['n']})"
+                f"page {name:<7} median {s['median_ms']} ms  p95 {s['p95_ms']} ms  "
+                f"max {s['max_ms']} ms  (n={s['n']})"
             )
     Path(args.out).write_text(json.dumps(res, indent=1) + "\n")
     print(f"wrote {args.out}")

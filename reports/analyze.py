@@ -1,9 +1,9 @@
 """Decision analysis: score every legal action of a position by rollouts (``canasta analyze``).
 
-Every legal action at the position is played, then every seat continues with the rollout
-strategy; the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the
-same worlds and random streams serve every action (common random numbers), so the differences
-between actions are paired: their intervals are computed on the per-world differences.
+Every legal action at the position is played, then every seat continues with the rollout strategy;
+the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the same
+worlds and random streams serve every action (common random numbers), so the differences between
+actions are paired: their intervals are computed on the per-world differences.
 
 The result (`analyze`) is a DataFrame, best action first, one row per legal action:
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -133,8 +134,8 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
-    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me`` must
-    be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me``
+    must be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
     from reports.position import Position
     from sim.core.apply import begin_turn_nb
     from sim.core.enums import Off
@@ -267,12 +268,14 @@ def _kernel_call(dec: Decision, active, ids, knobs, seed, start, n, model):
     )
     if status[Slot.CODE] == Status.NO_WORLD:
         raise AnalysisError(
-            f"the position is impossible: {ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
+            "the position is impossible: "
+            f"{ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
         )
     if status[Slot.CODE] == Status.ILLEGAL:
         raise RuntimeError(
             f"seat {int(status[Illegal.SEAT])} chose an illegal action "
-            f"{action_text_safe(int(status[Illegal.ACTION]))} ({WHY_TEXT[int(status[Illegal.WHY])]}) "
+            f"{action_text_safe(int(status[Illegal.ACTION]))} "
+            f"({WHY_TEXT[int(status[Illegal.WHY])]}) "
             f"in rollout {int(status[Slot.ROLLOUT])}, seed {seed}"
         )
     return us, them, went, stats
@@ -594,24 +597,25 @@ def to_json(df: pd.DataFrame) -> dict:
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """The terminal table: best first, ties marked with '='."""
+    """The terminal table (at most 100 columns): best first, ties marked with '='."""
+    win = "p_win" in df.columns
     lines = [
-        f"{'':2}{'action':<24}{'mean':>9}  {'95% CI':<19}{'diff':>9}  {'paired 95% CI':<19}{'P(out)':>7}"
-        + ("  P(win)" if "p_win" in df.columns else "")
-        + f"{'n':>7}"
+        f"{'':2}{'action':<22}{'mean':>8}  {'95% CI':<16}{'diff':>8}  {'paired 95% CI':<16}"
+        f"{'P(out)':>7}" + ("  P(win)" if win else "") + f"{'n':>8}"
     ]
     for i, r in enumerate(df.to_dict("records")):
         mark = "* " if i == 0 else ("= " if r["tie"] else "x " if r.get("dropped") else "  ")
         ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
         dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
-        pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
+        pw = f"  {r['p_win']:.3f} " if win else ""
         lines.append(
-            f"{mark}{r['action']:<24}{r['mean']:>9.1f}  {ci:<19}{r['diff_to_best']:>9.1f}  {dci:<19}"
-            f"{r['p_out']:>7.3f}{pw}{r['rollouts']:>7}"
+            f"{mark}{r['action']:<22}{r['mean']:>8.1f}  {ci:<16}{r['diff_to_best']:>8.1f}  "
+            f"{dci:<16}{r['p_out']:>7.3f}{pw}{r['rollouts']:>8,}"
         )
-    lines.append(
+    lines += textwrap.wrap(
         "* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
-        "viewer's team minus the best opposing team's, in points"
+        "viewer's team minus the best opposing team's, in points",
+        100,
     )
     if "dropped" in df.columns and df["dropped"].any():
         lines.append(

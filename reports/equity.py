@@ -111,7 +111,8 @@ def grid(rules, step: int, low: int = 0) -> np.ndarray:
     if n > limits.EQUITY_POINTS:
         raise EquityError(
             f"--step {step} from --low {low} makes {n:,} grid points per axis; at most "
-            f"{limits.EQUITY_POINTS} (give a step >= {-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
+            f"{limits.EQUITY_POINTS} (give a step >= "
+            f"{-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
         )
     return np.arange(low, rules.game_target, step, dtype=np.int64)
 
@@ -325,7 +326,7 @@ def load_equity(path, team: int | None = None) -> Equity:
         )
     try:
         table = pq.read_table(path)
-    except Exception as exc:  # noqa: BLE001 - any parquet failure is one line for the user
+    except Exception as exc:
         raise EquityError(f"{path}: not a parquet file ({type(exc).__name__})") from None
     raw = (table.schema.metadata or {}).get(b"canasta_equity")
     if raw is None or set(EQUITY_COLUMNS) - set(table.column_names):
@@ -341,7 +342,7 @@ def load_equity(path, team: int | None = None) -> Equity:
         df = _checked_frame(df)
     except EquityError as exc:
         raise EquityError(f"{path}: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - a damaged column: one line
+    except Exception as exc:
         raise EquityError(f"{path}: a damaged equity table ({type(exc).__name__})") from None
     df.attrs["equity"] = meta
     return Equity(df, team=team)
@@ -650,7 +651,8 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     start of a hand) observed in the run, on a grid of a tenth of the game target."""
     if not run.has("games"):
         return (
-            "A run of whole games (canasta simulate --games N) shows here P(win the game | scores).",
+            "A run of whole games (canasta simulate --games N) shows here P(win the game | "
+            "scores).",
             None,
             None,
         )
@@ -689,10 +691,11 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
             ax=ax,
         )
     note = (
-        f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
-        f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
-        f"team and cell; cells of fewer than {MIN_GAMES} games show only their n and are left out of the "
-        "heatmap). A game passes through several cells, so neighbouring cells share games and their errors "
-        "move together. canasta equity computes the table from games started at each cell."
+        "P(the team wins the game | its cumulative score, the best opposing score) at the start "
+        f"of each hand, scores binned by {step} points (P in %, [95% Wilson interval on games], "
+        "n games: a game counts once per team and cell; cells of fewer than "
+        f"{MIN_GAMES} games show only their n and are left out of the heatmap). A game passes "
+        "through several cells, so neighbouring cells share games and their errors move "
+        "together. canasta equity computes the table from games started at each cell."
     )
     return note, show, fig

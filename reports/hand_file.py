@@ -156,7 +156,8 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None, options: dic
             actions_text.append((n, _NOTE.split(ln.strip(), maxsplit=1)[0].strip()))
     if key is None:
         raise HandFileError(
-            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's history "
+            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's "
+            "history "
             "cannot be replayed: write a hand record with deck:, see docs/hand-record.md)"
         )
     dealer = int(head.group(2))
@@ -271,7 +272,8 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None, options: dict
                 strategies *= rules.players
             if len(strategies) != rules.players:
                 raise HandFileError(
-                    f"{where}: {len(strategies)} for {rules.players} seats; give one or one per seat"
+                    f"{where}: {len(strategies)} for {rules.players} seats; "
+                    "give one or one per seat"
                 )
         rec = HandRecord(
             rules, [], key=key, deck=deck, dealer=dealer, cum=cum, strategies=strategies

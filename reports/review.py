@@ -165,13 +165,15 @@ def hand_by_key(
     hands = res.hands[np.argsort(res.hands["hand"])]
     if hand >= len(hands):
         raise ReviewError(
-            f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand {hand} does not exist"
+            f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand "
+            f"{hand} does not exist"
         )
     cum = [int(x) for x in hands[hand]["cum_before"][: rules.n_teams]]
     gs = play_hand_py(rules, strategies, seed, game, hand, cum)
     if [int(x) for x in hands[hand]["score"][: rules.n_teams]] != gs.score_breakdown()["score"]:
         raise RuntimeError(
-            f"the step-by-step replay of seed={seed} game={game} hand={hand} differs from the engine"
+            f"the step-by-step replay of seed={seed} game={game} hand={hand} differs from the "
+            "engine"
         )
     return HandRecord(rules, gs.actions, key=(seed, game, hand), cum=cum, strategies=strategies)
 
@@ -232,7 +234,8 @@ def team_result(gs: GameState, team: int) -> int:
 
 
 def strategy_choice(gs: GameState, spec: str, seed: int, index: int) -> int:
-    """The action the fast strategy ``spec`` would choose at this point (seeded by (seed, index))."""
+    """The action the fast strategy ``spec`` would choose at this point (seeded by (seed,
+    index))."""
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
     from strategies.registry import decide_nb, parse_spec
 

@@ -21,15 +21,19 @@ def _head(rv: Review) -> list[str]:
     strat = f"; played by {','.join(rec.strategies)}" if rec.strategies else ""
     marks = ", ".join(f"{m} {n} >= {t:.0f}" for t, m, n in reversed(MARKS))
     return [
-        f"review of {rec.rules.label} {key}; scores before the hand {', '.join(map(str, rec.cum)) or '0'}{strat}",
-        f"seats reviewed: {', '.join(map(str, rv.seats))}; every legal action rolled out {rv.rollouts} times, "
-        f"then {rv.strategy} at every seat; values = the team's hand score minus the best opponent's (points)",
+        f"review of {rec.rules.label} {key}; scores before the hand "
+        f"{', '.join(map(str, rec.cum)) or '0'}{strat}",
+        f"seats reviewed: {', '.join(map(str, rv.seats))}; every legal action rolled out "
+        f"{rv.rollouts} times, "
+        f"then {rv.strategy} at every seat; values = the team's hand score minus the best "
+        "opponent's (points)",
         f"marks by equity lost (when its 95% CI excludes 0): {marks} points",
     ]
 
 
 def format_text(rv: Review, all_decisions: bool = False) -> str:
-    """The terminal report: decisions (those with a choice; all with ``all_decisions``), luck, summary."""
+    """The terminal report: decisions (those with a choice; all with ``all_decisions``), luck,
+    summary."""
     out = _head(rv) + [""]
     d = rv.decisions if all_decisions else rv.decisions[rv.decisions["legal"] > 1]
     w_play = max([len("played")] + [len(x) for x in d["played"]])
@@ -54,16 +58,19 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
         )
     out += ["", "luck (equity after the event minus the expected equity before it):"]
     out.append(
-        f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} {'luck':>14}"
+        f"{'turn':>4} {'seat':>4} {'event':<6} {'cards':<34} {'before':>7} {'after':>7} "
+        f"{'luck':>14}"
     )
     for r in rv.luck.itertuples():
         out.append(
-            f"{r.turn:>4} {r.seat:>4} {r.event:<6} {r.cards[:34]:<34} {r.before:>7.0f} {r.after:>7.0f} "
+            f"{r.turn:>4} {r.seat:>4} {r.event:<6} {r.cards[:34]:<34} {r.before:>7.0f} "
+            f"{r.after:>7.0f} "
             f"{_pm(r.luck, r.half):>14}"
         )
     out += ["", "summary per team (95% intervals):"]
     out.append(
-        f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} {'skill (lost)':>16} "
+        f"{'team':>4} {'seats':>6} {'choices':>7} {'?!':>3} {'?':>3} {'??':>3} "
+        f"{'skill (lost)':>16} "
         f"{'luck':>16} {'hand result':>11}"
     )
     for r in rv.summary.itertuples():
@@ -73,8 +80,10 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
             else ""
         )
         out.append(
-            f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} {r.blunders:>3} "
-            f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} {r.result:>11}{pwl}"
+            f"{r.team:>4} {r.seats:>6} {r.decisions:>7} {r.doubtful:>3} {r.mistakes:>3} "
+            f"{r.blunders:>3} "
+            f"{_pm(-r.skill_lost, r.skill_half):>16} {_pm(r.luck, r.luck_half):>16} "
+            f"{r.result:>11}{pwl}"
         )
     return "\n".join(out)
 

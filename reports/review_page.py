@@ -413,7 +413,8 @@ def _summary_table(rv) -> str:
         "<tr>" + "".join(f"<td>{vals[i]}</td>" for _, vals in shown) + "</tr>"
         for i in range(len(s))
     )
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll">{table}</div>'
 
 
 def _fmt(v) -> str:

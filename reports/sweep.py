@@ -14,7 +14,6 @@ many noisy settings inflates its edge (the winner's curse), the retest does not.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -100,7 +99,6 @@ def sweep(
     until_ci: float | None = None,
     max_hands: int = 1_000_000,
     jobs: int = -1,
-    chunk_fn: Callable | None = None,
     level: float = 0.95,
     retest: bool = True,
     progress: Any = None,
@@ -119,11 +117,13 @@ def sweep(
     (seed + 1), free of the winner's curse of picking the best of many noisy settings."""
     if not isinstance(knobs, dict) or not knobs:
         raise CanastaError(
-            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}"
+            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. "
+            f"{{'open_threshold': [50, 70]}}"
         )
     if any(isinstance(v, str) or not hasattr(v, "__iter__") for v in knobs.values()):
         raise CanastaError(
-            f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}"
+            f"knobs={knobs!r}: each knob needs a list of values, e.g. "
+            f"{{'open_threshold': [50, 70]}}"
         )
     names = list(knobs)
     from reports.checks import compare_args
@@ -156,7 +156,6 @@ def sweep(
             until_ci,
             max_hands,
             jobs,
-            chunk_fn,
             level,
             retest,
             bar,
@@ -177,7 +176,6 @@ def _sweep(
     until_ci,
     max_hands,
     jobs,
-    chunk_fn,
     level,
     retest,
     bar,
@@ -192,7 +190,6 @@ def _sweep(
             until_ci,
             max_hands,
             jobs,
-            chunk_fn,
             level,
             progress=bar,
         )

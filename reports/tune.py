@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from reports import stats
-from reports.compare import n_teams, resolve_rules
+from reports.compare import resolve_rules
 from reports.duplicate import play_against, run_calls, seatings
 from reports.sweep import parse_spec
 from sim.core import limits
@@ -165,7 +165,8 @@ def default_space(strategy: str) -> list[KnobRange]:
 
 
 def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
-    """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a '.')."""
+    """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a
+    '.')."""
     known = _knob_names(strategy)
     if isinstance(items, str) or not isinstance(items, Sequence):
         raise TuneError(f"knob ranges {items!r}: give a list like ['open_threshold=0:150']")
@@ -180,7 +181,8 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
             raise TuneError(f"bad --knob {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         if name not in known:
             raise TuneError(
-                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})"
+                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: "
+                f"{', '.join(known)})"
             )
         if name in out:
             raise TuneError(f"--knob {name} is given twice; give each knob once")
@@ -291,7 +293,8 @@ class TuneResult:
         )
         n = int(t["deals"].iloc[0])
         lines.append(
-            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points per hand:"
+            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points "
+            "per hand:"
         )
         lines.append(f"  {'opponent':<14}{'start':>22}{'winner':>22}{'gain (paired)':>24}")
         for opp, r in t.iterrows():
@@ -325,7 +328,7 @@ def _objective(
 
 def _hands_per_deal(rules, candidates: Sequence[str], opponents: Sequence[str]) -> int:
     pairs = sum(1 for c in dict.fromkeys(candidates) for o in dict.fromkeys(opponents) if c != o)
-    return pairs * n_teams(rules)
+    return pairs * rules.n_teams
 
 
 class _Progress:
@@ -525,8 +528,8 @@ def knob_activity(
     jobs: int = -1,
     start: int = 0,
 ) -> pd.DataFrame:
-    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose action
-    sequences differ between the knob at lo and at hi, the other knobs at ``values``.
+    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose
+    action sequences differ between the knob at lo and at hi, the other knobs at ``values``.
 
     Columns: knob, lo, hi, hands (deals x seatings), hands_changed."""
     calls, tags = [], []
@@ -537,7 +540,7 @@ def knob_activity(
                 calls.append((rules, seats, seed, start, hands))
                 tags.append((k.name, end, j))
     digests = dict(zip(tags, run_calls(calls, jobs, _action_digests), strict=True))
-    n_seat = n_teams(rules)
+    n_seat = rules.n_teams
     rows = []
     for k in space:
         changed = sum(
@@ -615,10 +618,10 @@ def tune(
 ) -> TuneResult:
     """Tune ``strategy``'s knobs at ``rules`` against ``opponents`` (module docstring).
 
-    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.  space: the knobs and ranges
-    (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
-    checkpoint: a sim.runs.checkpoint.Checkpoint keeping each finished generation and step
-    (``canasta tune --resume``; the resumed result is the uninterrupted one).
+    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.
+    space: the knobs and ranges (default ``default_space(strategy)``).  test_hands: fresh deals of
+    the re-test.  checkpoint: a sim.runs.checkpoint.Checkpoint keeping each finished generation
+    and step (``canasta tune --resume``; the resumed result is the uninterrupted one).
     Raises TuneError on bad input."""
     from sim.runs.checkpoint import NoCheckpoint
 
@@ -661,9 +664,9 @@ def tune(
     if start_spec in opponents:
         raise TuneError(f"the opponent {start_spec!r} is the tuned strategy itself")
     lam = popsize or 4 + int(3 * math.log(len(space)))  # cma's default population size
-    per_deal = len(opponents) * n_teams(rules)
+    per_deal = len(opponents) * rules.n_teams
     gens, deals = _plan(budget, lam, per_deal, generations)
-    total = budget + 2 * per_deal * test_hands + 2 * len(space) * n_teams(rules) * activity_hands
+    total = budget + 2 * per_deal * test_hands + 2 * len(space) * rules.n_teams * activity_hands
     bar = _Progress(total, progress)
     try:
         history, mean_pos, played = _search(
@@ -707,7 +710,7 @@ def tune(
                 rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
             ),
         )
-        bar.add(2 * len(space) * n_teams(rules) * activity_hands)
+        bar.add(2 * len(space) * rules.n_teams * activity_hands)
     finally:
         bar.close()
     settings = {

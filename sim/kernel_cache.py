@@ -50,6 +50,12 @@ def _cache_dirs(roots: list[Path]) -> tuple[list[Path], Path]:
     return [p for root in roots for p in root.rglob("__pycache__")], _PACKAGE / "__pycache__"
 
 
+def stamp_folder() -> Path:
+    """The folder of the cache's stamp (NUMBA_CACHE_DIR, or the package's __pycache__)."""
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(user_dir) if user_dir else _PACKAGE / "__pycache__"
+
+
 def refresh_kernel_cache() -> bool:
     """Delete cached kernels compiled from other sources; True when something was cleared.
     Never raises: a read-only installation simply keeps numba's own behaviour."""

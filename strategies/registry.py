@@ -151,7 +151,8 @@ class StrategyError(CanastaError):
 
 def split_specs(text: str) -> list[str]:
     """The one reader of a strategy list, for every command and function:
-    'expert,tunable:open_threshold=50,freeze_when=2' -> ['expert', 'tunable:open_threshold=50,freeze_when=2'].
+    'expert,tunable:open_threshold=50,freeze_when=2' -> ['expert',
+    'tunable:open_threshold=50,freeze_when=2'].
 
     A comma part holding '=' but no ':' is a further knob of the previous spec."""
     if not isinstance(text, str):
@@ -218,7 +219,8 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
         key = key.strip()
         if not eq or not key or not raw.strip():
             raise StrategyError(
-                f"knob {item!r} of strategy {base!r} has no value; write {base}:{key or 'knob'}=VALUE"
+                f"knob {item!r} of strategy {base!r} has no value; write "
+                f"{base}:{key or 'knob'}=VALUE"
             )
         if key in knobs:
             raise StrategyError(f"knob {key!r} of strategy {base!r} is given twice; give it once")
@@ -239,7 +241,8 @@ def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
         if key not in defaults:
             known = ", ".join(defaults) or "none"
             raise StrategyError(
-                f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write {base}:knob=value,..."
+                f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write "
+                f"{base}:knob=value,..."
             )
         try:
             values[key] = float(raw)

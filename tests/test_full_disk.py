@@ -137,9 +137,28 @@ def test_equity_writes_table_and_png_or_neither(full_disk, fake, capsys):
 
 def test_tune_out(full_disk, fake, capsys):
     _old(full_disk, "t.json")
-    argv = ["tune", "expert", "--budget", "2000", "--vs", "greedy", "--knob", "open_threshold=0:150",
-            "--knob", "freeze_when=0:2", "--popsize", "2", "--generations", "2", "--test-hands", "20",
-            "--jobs", "1", "--out", str(full_disk / "t.json")]  # fmt: skip
+    argv = [
+        "tune",
+        "expert",
+        "--budget",
+        "2000",
+        "--vs",
+        "greedy",
+        "--knob",
+        "open_threshold=0:150",
+        "--knob",
+        "freeze_when=0:2",
+        "--popsize",
+        "2",
+        "--generations",
+        "2",
+        "--test-hands",
+        "20",
+        "--jobs",
+        "1",
+        "--out",
+        str(full_disk / "t.json"),
+    ]
     _run_full(argv, full_disk, capsys)
 
 

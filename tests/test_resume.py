@@ -100,9 +100,28 @@ def test_equity_kill_9_then_resume(tmp_path, capsys):
 
 
 def test_tune_ctrl_c_then_resume(tmp_path, capsys):
-    argv = ["tune", "expert", "--vs", "greedy", "--budget", "6000", "--knob", "open_threshold=0:150",
-            "--knob", "freeze_when=0:2", "--popsize", "3", "--generations", "6", "--test-hands", "50",
-            "--jobs", "1", "--out", "t.json"]  # fmt: skip
+    argv = [
+        "tune",
+        "expert",
+        "--vs",
+        "greedy",
+        "--budget",
+        "6000",
+        "--knob",
+        "open_threshold=0:150",
+        "--knob",
+        "freeze_when=0:2",
+        "--popsize",
+        "3",
+        "--generations",
+        "6",
+        "--test-hands",
+        "50",
+        "--jobs",
+        "1",
+        "--out",
+        "t.json",
+    ]
 
     def read(d, out):
         res = json.loads((d / "t.json").read_text())

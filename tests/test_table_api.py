@@ -16,13 +16,13 @@ pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
 
 with warnings.catch_warnings():  # Starlette's note that its test client will move to httpx2
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-from table_helpers import make_hub, plain_move, play_hand, token_of, wait_turn  # noqa: E402
+    from starlette.testclient import TestClient
+from table_helpers import make_hub, plain_move, play_hand, token_of, wait_turn
 
-from sim.core.enums import N_KINDS, Off  # noqa: E402
-from sim.play.worlds.knowledge import Know  # noqa: E402
-from sim.table.app import make_app  # noqa: E402
-from sim.table.store import Store, StoreError  # noqa: E402
+from sim.core.enums import N_KINDS, Off
+from sim.play.worlds.knowledge import Know
+from sim.table.app import make_app
+from sim.table.store import Store, StoreError
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,8 @@ EPILOG = """examples:
       rollouts with one strategy per seat; worlds that agree with each opponent's last discard
       under expert (needs last_discard and the pile's top cards in the position), next to the
       reading with uniform worlds ("uniform_actions"); one JSON object on stdout.
-  canasta equity --strategies expert -o equity.parquet && canasta analyze pos.txt --equity equity.parquet
+  canasta equity --strategies expert -o equity.parquet && \\
+      canasta analyze pos.txt --equity equity.parquet
       adds each action's P(win the game) from the position's cumulative scores (scores: line).
 """
 
@@ -175,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     a = df.attrs
     print(
-        f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules {rules.label}; "
+        f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules "
+        f"{rules.label}; "
         f"rollouts with {a['strategy']}, seed {a['seed']}, {a['rollouts']} worlds"
         + (
             f"; worlds inferred with {a['infer']} ({a['infer_failed']} of {a['infer_constrained']} "
@@ -188,7 +190,8 @@ def run(args: argparse.Namespace) -> int:
     if uniform is not None:
         same = uniform["action"].iloc[0] == df["action"].iloc[0]
         print(
-            f"\nuniform worlds (no inference): {'the same best action' if same else 'a DIFFERENT best action'}"
+            "\nuniform worlds (no inference): "
+            f"{'the same best action' if same else 'a DIFFERENT best action'}"
         )
         print(format_table(uniform))
     return 0

@@ -1,4 +1,5 @@
-"""`canasta equity`: P(win the game | cumulative scores) from whole games started at those scores."""
+"""`canasta equity`: P(win the game | cumulative scores) from whole games started at those
+scores."""
 
 from __future__ import annotations
 
@@ -12,14 +13,16 @@ from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
-  canasta equity --rules classic --players 4 --strategies expert --step 250 --games 400 -o equity.parquet
+  canasta equity --rules classic --players 4 --strategies expert --step 250 --games 400 \\
+      -o equity.parquet
       every cell (own score, opponents' score) of the grid 0, 250, .. 4750 starts 400 whole
       games of expert self-play at those scores; prints P(win the game) in percent with its
       95% interval (Wilson, on games), writes the table and equity.png (a heatmap) beside it;
       every cell plays the same game keys, so neighbouring cells' errors move together
   canasta equity --rules classic --strategies expert,greedy --step 1000 --games 200 -o eq.parquet
       different strategies per team: the table is printed for each team (its own games)
-  python -c "from reports.equity import load_equity; print(load_equity('equity.parquet').after_hand(2000, 3000, 450, -80))"
+  python -c "from reports.equity import load_equity; e = load_equity('equity.parquet'); \\
+      print(e.after_hand(2000, 3000, 450, -80))"
       P(win) after a hand of +450 / -80 at 2000 / 3000 (what analyze and review use)
 """
 
@@ -30,9 +33,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "equity",
         help="P(win the game | cumulative scores): a game equity table",
-        description="P(a team wins the game | its cumulative score, the opponents' cumulative score) over a "
+        description="P(a team wins the game | its cumulative score, the opponents' cumulative "
+        "score) over a "
         "grid of scores up to the game target, from whole-game simulations started at those scores "
-        "(with more than two teams every opposing team starts at the opponents' score).  Ties among the "
+        "(with more than two teams every opposing team starts at the opponents' score).  Ties "
+        "among the "
         "leaders share the win.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -71,7 +76,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--games",
         type=whole(*limits.EQUITY_GAMES),
         default=DEFAULT_GAMES,
-        help=f"games per cell, 1 .. 10**7 (default {DEFAULT_GAMES}: 95%% intervals about +-5 points of percent)",
+        help=f"games per cell, 1 .. 10**7 (default {DEFAULT_GAMES}: 95%% intervals about +-5 "
+        "points of percent)",
     )
     p.add_argument(
         "--seed",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from typing import Any
 
 import pandas as pd
 
@@ -21,13 +22,13 @@ EPILOG = """examples:
   canasta odds --position pos.txt --strategies expert --rollouts 20000 --seed 1
       deal the unseen cards of the position at random 20000 times, play each hand out with
       expert at every seat: P(each team goes out first / within 1 2 3 5 10 turns), expected
-      hand scores (position file format: sim/play/positions/text.py; completion: sim/play/worlds/sampler.py).
+      hand scores (the position format: docs/position-example.txt).
       To rank the legal actions of a position instead: canasta analyze pos.txt (see its --help).
   canasta odds --position pos.txt --strategies expert greedy expert greedy --within 1 3
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     from reports.odds import BY_CHOICES
 
     p = subparsers.add_parser(
@@ -52,7 +53,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="K",
-        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)",
+        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 "
+        "10)",
     )
     p.add_argument(
         "--min-n",
@@ -122,7 +124,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.position:
         return _run_position(args)
     if not args.run_dir:
@@ -154,9 +156,13 @@ def run(args) -> int:
         print(f"canasta odds: warning: {run_.unfinished}", file=sys.stderr)
     et = odds.end_turn_distribution(run_)
     et.insert(3, "mean turns [95% CI]", ci_column(et, "mean", "mean_low", "mean_high"))
+    quantiles = {"10%": "turn p10", "50%": "turn p50", "90%": "turn p90", "max": "turn max"}
     print_table(
-        et.drop(columns=["mean", "mean_low", "mean_high"]),
-        title="Hands ended by ... (turns per hand)",
+        et.drop(columns=["mean", "mean_low", "mean_high"]).rename(
+            columns={"count": "hands", **quantiles}
+        ),
+        title="How the hands ended: turns per hand (the mean with its 95% CI, clustered by game; "
+        "p10 / p50 / p90: the turn by which 10%, 50%, 90% of those hands had ended)",
     )
     sh = odds.ending_shares(run_)
     print_table(
@@ -211,7 +217,7 @@ def run(args) -> int:
     return 0
 
 
-def _run_position(args) -> int:
+def _run_position(args: argparse.Namespace) -> int:
     from reports.analyze import rollout_specs
     from reports.position import load_position, rollout
     from sim.cli.rules import rules_for_position
@@ -233,7 +239,7 @@ def _run_position(args) -> int:
     return 0
 
 
-def print_rollout(res) -> None:
+def print_rollout(res: Any) -> None:
     """The rollout's tables, aligned, each number with its 95% CI."""
     from sim.cli.tables import ci_column, print_table
 

@@ -12,14 +12,16 @@ from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
-  canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 --hand 2 --seat 1
+  canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 \\
+      --hand 2 --seat 1
       replay hand 2 of game 0 (seed 7) of expert (team 0) against greedy (team 1) and review seat 1:
       each of its decisions with a choice: the action played, the best one, the equity lost with its
       95% CI and a mark (?! doubtful >= 50, ? mistake >= 100, ?? blunder >= 200 points); the luck of
       its deal and draws; skill and luck per team
   canasta review --seed 7 --seat all --rollouts 400 --json > review.json
   canasta review --seed 7 -o review.html          one page: equity timeline + the decision table
-  canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet   also P(win the game) after each played action
+  canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet
+      also P(win the game) after each played action
   canasta play --strategies expert --seed 3 > hand.txt && canasta review hand.txt --seat 2
       review a hand from the history canasta play prints (or a hand record: docs/hand-record.md)
 """
@@ -29,8 +31,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "review",
         help="mark every decision of a played hand (equity lost, luck)",
-        description="Review a hand: every decision of the reviewed seats where more than one action was legal is "
-        "scored against the best action by rollouts from what that seat knew (never from cards it could not "
+        description="Review a hand: every decision of the reviewed seats where more than one "
+        "action was legal is "
+        "scored against the best action by rollouts from what that seat knew (never from cards it "
+        "could not "
         "see); chance events (deal, draws) get a luck value; skill and luck are summed per team.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -100,14 +104,17 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--infer",
         default=None,
         metavar="MODEL",
-        help="sample only worlds where each other seat's hidden hand agrees with its last turn (its "
-        "discard and the draw or take before it) under the strategy MODEL (default: uniform worlds)",
+        help="sample only worlds where each other seat's hidden hand agrees with its last turn "
+        "(its "
+        "discard and the draw or take before it) under the strategy MODEL (default: uniform "
+        "worlds)",
     )
     p.add_argument(
         "--equity",
         default=None,
         metavar="FILE.parquet",
-        help="an equity table (canasta equity -o): also show P(win the game) after each played action",
+        help="an equity table (canasta equity -o): also show P(win the game) after each played "
+        "action",
     )
     p.add_argument(
         "--rollout-seed",

@@ -128,7 +128,8 @@ SEARCH_KNOBS = {  # the knobs of sim.play.search.spec, as its docstring describe
     "meld, out (meld-phase decisions with at most 4 cards in hand), all",
     "guard": "leave the base's choice only when the mean paired gain exceeds this many standard "
     "errors (0: play the best mean)",
-    "tries": "redraws of an opponent's hidden cards until its model strategy holding them would have "
+    "tries": "redraws of an opponent's hidden cards until its model strategy holding them would "
+    "have "
     "played its last turn as it did (the draw or take, and the discard; 0: uniform worlds)",
 }
 

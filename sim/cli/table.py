@@ -11,12 +11,13 @@ from sim.cli.args import whole
 from sim.core import limits
 
 EPILOG = """examples:
-  canasta table                                   start the table at http://127.0.0.1:8765/ and print
-                                                  the host's link: open it, choose the rules, your seat
-                                                  and the bots, and play
+  canasta table
+      start the table at http://127.0.0.1:8765/ and print the host's link: open it, choose the
+      rules, your seat and the bots, and play
   canasta table --port 9000 --db ~/canasta.sqlite3   another port and database file
-  canasta table --host 0.0.0.0                    a club on the LAN: each person joins through the secret
-                                                  link of their seat (the host's page lists them)
+  canasta table --host 0.0.0.0
+      a club on the LAN: each person joins through the secret link of their seat (the host's
+      page lists them)
   canasta table --pace 0.3 --hint-ci 50           faster bots, quicker (coarser) hints
 
 Games are kept in a SQLite file (default: $XDG_DATA_HOME/canasta/table.sqlite3, i.e.

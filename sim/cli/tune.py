@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from typing import Any
 
 from sim.cli.args import whole
 from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """example:
-  canasta tune expert --rules classic --players 6 --vs greedy patient pile-control --budget 400000 --seed 17
+  canasta tune expert --rules classic --players 6 --vs greedy patient pile-control \\
+      --budget 400000 --seed 17
       searches expert's knobs with CMA-ES: every generation plays each candidate and the
       starting knobs against greedy, patient and pile-control on the same new duplicate deals
       (each deal once per seating), 400,000 hands in all; then the winner and the start play
@@ -24,7 +26,7 @@ Same seed, same result whatever --jobs.
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "tune",
         help="tune a strategy's knobs with CMA-ES on duplicate deals",
@@ -139,7 +141,7 @@ def _command(args) -> str:
     return shlex.join(parts)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.tune import parse_knob_ranges, tune
     from sim.core.rules import RuleSet, parse_overrides
     from sim.runs.outputs import writable_file, write_atomic

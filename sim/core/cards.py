@@ -32,7 +32,8 @@ def parse_card(token: str) -> int:
     if len(t) >= 2 and t[-1] in SUIT_TOKENS and t[:-1] in RANK_TOKENS:
         return SUIT_TOKENS.index(t[-1]) * 13 + RANK_TOKENS.index(t[:-1])
     raise DeckError(
-        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, or JK"
+        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, "
+        "or JK"
     )
 
 

@@ -144,8 +144,8 @@ class RuleSet(RuleParams):
                     layout = kw["team_layout"] = "2x3"
                 kw.update(decks=3, canastas_to_go_out=2, red_three_scores=RED3_SIX_PLAYERS)
                 if layout == "3x2":
-                    # Three teams of two play to 7,500.  docs/RULES.md gives the 150 band only for the
-                    # two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
+                    # Three teams of two play to 7,500.  docs/RULES.md gives the 150 band only for
+                    # the two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
                     # could never apply, so the 3x2 game keeps the classic bands (top 120).
                     kw["game_target"] = 7500
                 else:
@@ -195,7 +195,8 @@ class RuleSet(RuleParams):
             if self.team_layout not in SIX_LAYOUTS:
                 raise RulesError(
                     f"team_layout='{self.team_layout}' with 6 players: choose '2x3' "
-                    "(2 teams of 3: seats 0+2+4, 1+3+5) or '3x2' (3 teams of 2: seats 0+3, 1+4, 2+5)"
+                    "(2 teams of 3: seats 0+2+4, 1+3+5) or '3x2' (3 teams of 2: seats 0+3, 1+4, "
+                    "2+5)"
                 )
         else:
             derived = _DERIVED_LAYOUT[p]
@@ -245,7 +246,8 @@ class RuleSet(RuleParams):
         """Meld and canasta sizes, wild cards, taking the pile, going out."""
         if self.max_wild_per_meld < 0:
             raise RulesError(
-                f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in melds)"
+                f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in "
+                "melds)"
             )
         if not 1 <= self.min_naturals <= 3:
             raise RulesError(

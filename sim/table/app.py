@@ -95,7 +95,7 @@ def api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
             out = await run_in_threadpool(fn, request, body)
         except TableError as exc:
             return _error(str(exc), exc.status)
-        except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        except Exception as exc:
             return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
         return out if isinstance(out, Response) else JSON(out)
 

@@ -67,7 +67,7 @@ class EquityBook:
                 self.store.cache(key, {"rows": df.to_dict("list"), "meta": meta})
             with self.lock:
                 self.tables[key] = _lookups(df, meta)
-        except Exception:  # noqa: BLE001 - the page shows the score without P(win)
+        except Exception:
             with self.lock:
                 self.tables.pop(key, None)
 

@@ -101,7 +101,7 @@ class HintJob:
             self.status = "done"
         except Cancelled:
             self.status = "cancelled"
-        except Exception as exc:  # noqa: BLE001 - shown to the person as one line
+        except Exception as exc:
             self.status, self.error = "failed", " ".join(str(exc).split()) or type(exc).__name__
         finally:
             self.finished.set()

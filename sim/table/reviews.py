@@ -110,7 +110,7 @@ class ReviewJob:
             self.status = "done"
             if self.on_done is not None:
                 self.on_done(self)
-        except Exception as exc:  # noqa: BLE001 - shown to the person as one line
+        except Exception as exc:
             self.status, self.error = "failed", " ".join(str(exc).split()) or type(exc).__name__
         finally:
             self.finished.set()

@@ -55,7 +55,6 @@ def _team_result(scores: list[int], team: int) -> int:
 
 def statistics(store) -> dict[str, Any]:
     """The statistics page's figures (see the module docstring)."""
-    from sim.runs.runner import team_of_seat
     from sim.table.settings import TableSettings
 
     results: list[float] = []
@@ -67,10 +66,10 @@ def statistics(store) -> dict[str, Any]:
         try:
             s = TableSettings.stored(g["settings"])
             rules = s.rule_set()
-        except Exception:  # noqa: BLE001 - a damaged row is left out of the figures
+        except Exception:
             continue
         humans = s.humans
-        teams = {team_of_seat(rules)[h] for h in humans}
+        teams = {rules.team_of_seat[h] for h in humans}
         totals = [0] * rules.n_teams
         finished = [h for h in g["hands"] if h.get("result")]
         for h in finished:

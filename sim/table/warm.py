@@ -51,7 +51,7 @@ def _run(strategies: list[str]) -> None:
         _set(step="reviews")
         _loop_kernels(strategies[0])
         _set(running=False, step="")
-    except Exception as exc:  # noqa: BLE001 - the first real use compiles instead
+    except Exception as exc:
         _set(running=False, step="", error=" ".join(str(exc).split()))
 
 

@@ -63,7 +63,8 @@ def parse_bot(spec: str) -> dict:
         if key == "rollout":
             if raw != "random" and raw not in STRATEGY_NAMES:
                 raise StrategyError(
-                    f"{name}: rollout={raw!r}: use random or a strategy ({', '.join(STRATEGY_NAMES)})"
+                    f"{name}: rollout={raw!r}: use random or a strategy "
+                    f"({', '.join(STRATEGY_NAMES)})"
                 )
             knobs[key] = raw
             continue

@@ -32,7 +32,7 @@ in a hand or a meld; laid red threes are counts).  Teams are named from the view
     turn: 17                   # 0-based turn number in the hand (optional)
     melded: 0 2                # seats that have melded this hand (decides concealed going out)
     last_discard: - 9 5 K      # per seat: the kind each seat discarded last, '-' for none
-    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (sim/play/positions/last_turn.py):
+    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (last_turn.py):
     last_turn 3: take K K | took 5 K K | discard K   # for --infer; its discard sets last_discard
     # phase: meld only
     took_pile: no              # the seat to move took the pile this turn
@@ -405,7 +405,8 @@ def _parse_seats(raw, players, me, hand, decks):
         raise PositionError(f"hand_sizes: {len(sizes)} numbers for {players} seats in the hand")
     if sizes[me] != int(hand.sum()):
         raise PositionError(
-            f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards"
+            f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} "
+            "cards"
         )
     known = {}
     for s in range(6):
@@ -584,9 +585,11 @@ def _check_position(pos: Position) -> None:
     total = pos.stock + pos.pile_size + sum(pos.hand_sizes) + aside + melded + sum(pos.red3)
     if total != 54 * pos.decks:
         raise PositionError(
-            f"cards do not add up: stock {pos.stock} + pile {pos.pile_size} + hands {sum(pos.hand_sizes)} "
+            f"cards do not add up: stock {pos.stock} + pile {pos.pile_size} + hands "
+            f"{sum(pos.hand_sizes)} "
             + (f"+ aside {aside} " if aside else "")
-            + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs hold {54 * pos.decks}"
+            + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs "
+            f"hold {54 * pos.decks}"
         )
     if aside and pos.pile_size:
         raise PositionError(

@@ -6,7 +6,8 @@ stock size and the scores.  `prepare()` turns it into
 
 - ``state0``: a full state (layout `Off`) holding every known card and every public field, with
   the unknown slots (other players' hands, the pile below the known cards, the stock) empty,
-- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds.sampler): ``state0``'s
+- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds.sampler):
+  ``state0``'s
   public part and the viewer's hand, the pile counting only its known cards, and the number of
   hidden pile cards, and
 - ``deal``: an int32 array summing up the random completion (`Deal` offsets), checked here.
@@ -15,7 +16,7 @@ stock size and the scores.  `prepare()` turns it into
 ``obs`` / ``know`` alone, stream keyed (seed, i) — so rollout i's deal and play depend only on
 (seed, i), never on n or chunking — begins the turn, and plays the hand to its end; every seat
 decides from an observation WITHOUT the hidden pile cards (nobody at the table is assumed to know
-them: sim.play.rollouts.actions.play_out_hidden_nb), so no strategy sees a card its seat could not.
+them: sim.play.selfplay.step.play_out_hidden_nb), so no strategy sees a card its seat could not.
 
 Random completion (uniform over the deals consistent with what is known, sim.play.worlds.sampler):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
@@ -40,12 +41,12 @@ must have made them) — in team games the acting player is then assumed not to 
 and partners / opponents likewise, so a going out that completes a canasta counts as concealed.
 
 Card entries of the stock / pile arrays are read with ``& 15`` (the kind).  With the suited core
-(``Off.HAND_SUITS`` present: stock / pile hold codes ``kind | suit << 4`` and HAND_SUITS must
-match HANDS) the natural cards get suits: the position names none, so the copies of each rank
-take the suits in turn (own hand, known pile, melds, then the unseen ones, which the shuffle
-spreads at random); threes, twos and jokers stay plain kinds.  Without that layout every card is
-a plain kind.  (Numba's cache does not see changes of sim/core/enums.py: after a layout change delete
-the caches, see docs.)
+(``Off.HAND_SUITS`` present: stock / pile hold codes ``kind | suit << 4`` and HAND_SUITS must match
+HANDS) the natural cards get suits: the position names none, so the copies of each rank take the
+suits in turn (own hand, known pile, melds, then the unseen ones, which the shuffle spreads at
+random); threes, twos and jokers stay plain kinds.  Without that layout every card is a plain kind.
+(Numba's cache does not see changes of sim/core/enums.py: after a layout change delete the caches,
+see docs.)
 """
 
 from __future__ import annotations
@@ -125,13 +126,13 @@ def rollouts_nb(
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
     Rollout i samples a world from the viewer's observation ``obs`` and knowledge ``know``
-    (sim.play.worlds.sampler.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
-    seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the hand out with seat s deciding with stream
-    (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations that leave out the pile cards nobody
-    has seen (`sim.play.selfplay.step.play_out_hidden_nb`).  The world is always checked with
-    `check_state_nb`; with ``check`` every state after an action too.  Stops with the status
-    array's `Illegal`, `Broken` (turn -1: the dealt position itself) or `NoWorld` slots set and
-    the rollout in `Slot.ROLLOUT`.  Rollouts log no decisions.
+    (sim.play.worlds.sampler.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn
+    of the seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the
+    hand out with seat s deciding with stream (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations
+    that leave out the pile cards nobody has seen (`sim.play.selfplay.step.play_out_hidden_nb`).
+    The world is always checked with `check_state_nb`; with ``check`` every state after an action
+    too.  Stops with the status array's `Illegal`, `Broken` (turn -1: the dealt position itself) or
+    `NoWorld` slots set and the rollout in `Slot.ROLLOUT`.  Rollouts log no decisions.
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     sobs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -370,14 +371,16 @@ def _check_cards(obs, know, params, position) -> None:
     if unseen_nb(obs, know, params, unseen) != 0:
         k = int(np.flatnonzero(unseen < 0)[0])
         raise PositionError(
-            f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold {int(comp[k])}"
+            f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold "
+            f"{int(comp[k])}"
         )
     hidden = int(know[Know.PILE_HIDDEN])
     n_plain = int(unseen.sum() - unseen[Kind.TWO] - unseen[Kind.JOKER] - unseen[Kind.RED3])
     n_wild = int(unseen[Kind.TWO] + unseen[Kind.JOKER])
     if unseen[Kind.RED3] > position.stock:
         raise PositionError(
-            f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only {position.stock} "
+            f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only "
+            f"{position.stock} "
             "cards (a red three never stays in a hand: lay them with 'red3 ...')"
         )
     if hidden and not position.frozen and hidden > n_plain:
@@ -510,7 +513,7 @@ def _check_text(code: int) -> str:
     return CHECK_TEXT.get(code, f"check {code}")
 
 
-def position_to_state(position, rules=None, rng=0) -> np.ndarray:
+def position_to_state(position, rules=None, rng: int = 0) -> np.ndarray:
     """One random completion of ``position`` as a full state (int32[STATE_SIZE]) at the start of
     the acting seat's turn.  ``rng``: an int seed, a numpy Generator or a sim.core.rng stream
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
@@ -611,7 +614,8 @@ def run_rollouts(
         raise RuntimeError(
             f"strategy {STRATEGY_NAMES[int(status[Illegal.STRATEGY])]!r} "
             f"(seat {int(status[Illegal.SEAT])}) chose an illegal action "
-            f"{action_text_safe(int(status[Illegal.ACTION]))}: {WHY_TEXT[int(status[Illegal.WHY])]}; "
+            f"{action_text_safe(int(status[Illegal.ACTION]))}: "
+            f"{WHY_TEXT[int(status[Illegal.WHY])]}; "
             f"rollout {where} seed {seed}"
         )
     if code == Status.NO_WORLD:

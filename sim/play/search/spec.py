@@ -157,7 +157,8 @@ def parse_search(spec: str) -> SearchSpec:
         if key == "base":
             if raw not in STRATEGY_NAMES:
                 raise StrategyError(
-                    f"{name}: base={raw!r} is not a strategy; choose from {', '.join(STRATEGY_NAMES)}"
+                    f"{name}: base={raw!r} is not a strategy; choose from "
+                    f"{', '.join(STRATEGY_NAMES)}"
                 )
             knobs[key] = raw
         elif key == "model":
@@ -185,5 +186,6 @@ def parse_search(spec: str) -> SearchSpec:
 
 
 def base_arrays(spec: SearchSpec, table: str | None = None) -> tuple[int, np.ndarray]:
-    """The base strategy's (id, knob vector) at `table` (RuleSet.label: a tuned base plays its set)."""
+    """The base strategy's (id, knob vector) at `table` (RuleSet.label: a tuned base plays its
+    set)."""
     return parse_spec(spec.base, table)
