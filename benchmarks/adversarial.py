@@ -206,6 +206,7 @@ BASES = {
     "report": ["report", "{d}/run", "-o", "{d}/r.html"],
     "warmup": ["warmup", "--only", "play"],
     "mistakes": ["mistakes", "expert", "--hands", "2", "--rollouts", "2"],
+    "table": ["table", "--db", "{d}/table.sqlite3", "--no-warm", "--port", "0"],
 }
 
 # where each command takes strategy specs: (base argv, option or None for a positional slot)
@@ -1058,6 +1059,13 @@ def _stub_work(monkey: list) -> None:
     ):
         monkey.append((mod, name, getattr(mod, name)))
         setattr(mod, name, work)
+    try:  # the table's server (the optional extra): its start is the work
+        import uvicorn
+
+        monkey.append((uvicorn.Server, "run", uvicorn.Server.run))
+        uvicorn.Server.run = work  # type: ignore[method-assign]
+    except ImportError:
+        pass
     import sim.cli.warmup as wu
 
     for name in dir(wu):
