@@ -475,7 +475,8 @@ def analyze(
             start += size
             n[sel] = start
             bar.update(size * int(sel.sum()))
-            if until_ci is not None:
+            if until_ci is not None and start < rollouts:
+                # after the last batch nothing is dropped: every open action has all rollouts
                 worst = _eliminate(us - them, n, active, until_ci)
             if on_batch is not None:
                 on_batch(start, worst)
