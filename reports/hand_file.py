@@ -33,6 +33,9 @@ _NOTE = re.compile(r"\s+(->|\[|\(lays|\(red three)")
 MAX_BYTES = 1_000_000  # a hand record or history of a whole hand is a few kB
 
 
+SEAT_NAMES = ("human", "?")  # a strategies line may name these seats besides the players
+
+
 def read_hand_file(path, rules: RuleSet | None = None, options: dict | None = None):
     """A `reports.review.HandRecord` from the file.
 
@@ -265,7 +268,8 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None, options: dict
             where = f"{p}:{at['strategies']}: strategies"
             try:
                 strategies = split_specs(fields["strategies"])
-                check_specs(strategies)
+                # who played: the lab's players, "human" for a person, "?" for unknown
+                check_specs([x for x in strategies if x not in SEAT_NAMES])
             except CanastaError as exc:
                 raise HandFileError(f"{where}: {exc}") from None
             if len(strategies) == 1:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from strategies.registry import STRATEGIES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -121,9 +123,11 @@ def test_the_strategy_recipe_touches_nothing_in_sim(tree):
     )
     # step 2: the registry's three lines
     reg = tree / "strategies" / "registry.py"
-    _edit(reg, "from strategies import ", "from strategies import cautious, ")
+    _edit(reg, "from strategies import (\n", "from strategies import (\n    cautious,\n")
     _edit(
-        reg, '    "tunable": tunable,\n}', '    "tunable": tunable,\n    "cautious": cautious,\n}'
+        reg,
+        '    "expert-v1": expert_v1,\n}',
+        '    "expert-v1": expert_v1,\n    "cautious": cautious,\n}',
     )
     _edit(
         reg,
@@ -159,7 +163,7 @@ def test_the_strategy_recipe_touches_nothing_in_sim(tree):
     got = json.loads(out.splitlines()[-1])
     assert "== cautious: takes the pile only when it is big" in got["text"]
     assert "never_take_below" in got["text"]  # its knob, with its default
-    assert got["knob"] == 5.0 and got["id"] == 6
+    assert got["knob"] == 5.0 and got["id"] == len(STRATEGIES)  # the next id
     assert "strategies.cautious" in got["units"] and got["play"] == "strategies.cautious"
     assert _digest(tree / "sim") == before  # nothing in sim/ was touched
 

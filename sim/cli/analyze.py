@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from typing import Any
 
 from sim.cli.args import real, whole
@@ -175,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(obj))
         return 0
     a = df.attrs
-    print(
+    head = (
         f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules "
         f"{rules.label}; "
         f"rollouts with {a['strategy']}, seed {a['seed']}, {a['rollouts']} worlds"
@@ -186,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
             else ""
         )
     )
+    print(textwrap.fill(head, 100, break_long_words=False, break_on_hyphens=False))
     print(format_table(df))
     if uniform is not None:
         same = uniform["action"].iloc[0] == df["action"].iloc[0]

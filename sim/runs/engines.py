@@ -75,17 +75,13 @@ class ChunkEngine:
         unknown = set(options) - self.options
         if unknown:
             raise TypeError(f"engine {self.name!r} takes no option {', '.join(sorted(unknown))}")
-        return self.fn(
-            rules,
-            strategies,
-            seed,
-            start,
-            count,
-            mode=mode,
-            log_rate=log_rate,
-            check=check,
-            **options,
-        )
+        # the basic call's defaults are not passed: a stand-in that neither logs nor checks
+        # need not take them
+        if log_rate:
+            options["log_rate"] = log_rate
+        if check:
+            options["check"] = check
+        return self.fn(rules, strategies, seed, start, count, mode=mode, **options)
 
 
 def _core_run_chunk(*args: Any, **kwargs: Any) -> Any:
