@@ -33,16 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
+from sim.play.pyplay import play_hand_py
+from sim.table.bots import bot_action
+from sim.table.hints import HintBudget, HintJob
+from sim.table.settings import default_bot
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
-from sim.table.bots import bot_action  # noqa: E402
-from sim.table.hints import HintBudget, HintJob  # noqa: E402
-from sim.table.settings import default_bot  # noqa: E402
-
 PLAYERS = (default_bot(), "pimc", "ismcts")
 
 
