@@ -309,15 +309,26 @@ def paired_rollouts(
     start: int = 0,
     infer: str | None = None,
     infer_tries: int = 100,
+    actions=None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The raw paired results behind `analyze`: rollouts start .. start+rollouts-1 of every
     action of ``decision`` on the same worlds.  Returns (us, them, went), each of shape
     (rollouts, n_actions): the viewer's team's hand score, the best opposing team's, and 1 if the
-    viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i)."""
+    viewer's team went out (int32, int32, int8).  Rollout i depends only on (seed, i).
+    ``actions``: roll out only these action ids (legal ones; the other columns stay 0)."""
     from sim.core.enums import Off
 
     if not isinstance(decision, Decision):
         raise AnalysisError("paired_rollouts needs a Decision (decision_from_position, ...)")
+    active = np.ones(len(decision.actions), np.int8)
+    if actions is not None:
+        wanted = {int(a) for a in actions}
+        if not wanted <= set(decision.actions):
+            raise AnalysisError(
+                f"actions {sorted(wanted - set(decision.actions))} are not legal here"
+            )
+        active = np.array([a in wanted for a in decision.actions], np.int8)
+
     rollouts, _, _, seed, infer_tries = _check_args(rollouts, None, 1, seed, infer_tries)
     try:
         start = check_int("start", start, *limits.GAME)
@@ -330,7 +341,7 @@ def paired_rollouts(
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     us, them, went, _ = _chunk(
         decision,
-        np.ones(len(decision.actions), np.int8),
+        active,
         ids,
         knobs,
         int(seed),
@@ -485,18 +496,59 @@ def analyze(
         if pool is not None:
             pool.__exit__(None, None, None)
     df = _table(dec, us, them, went, n, active, equity)
+    df.attrs.update(_fresh_gap(dec, df, specs, ids, knobs, int(seed), int(start), model))
     df.attrs.update(
         {
             "rollouts": int(n.max()),
             "strategy": ",".join(dict.fromkeys(specs)),
             "seed": int(seed),
             "infer": infer,
+            "worlds": f"inferred with {infer}" if infer else "uniform",
             "infer_constrained": int(stats[0]),
             "infer_failed": int(stats[1]),
             "position": dec.label,
         }
     )
     return df
+
+
+def strategy_choice(dec: Decision, spec: str) -> int:
+    """The action strategy ``spec`` plays at ``dec`` (from the viewer's observation; its random
+    stream keyed (0, 0, 0, STREAM_PLAYERS))."""
+    from sim.core.enums import N_ACTIONS
+    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
+    from strategies.registry import decide_nb, parse_spec
+
+    sid, knobs = parse_spec(spec, dec.table or None)
+    rng = np.zeros(2, np.uint64)
+    seed_rng_nb(rng, 0, 0, 0, STREAM_PLAYERS)
+    return int(decide_nb(sid, dec.obs, dec.params, knobs, rng, np.zeros(N_ACTIONS, np.int32)))
+
+
+def _fresh_gap(dec: Decision, df: pd.DataFrame, specs, ids, knobs, seed: int, start: int, model):
+    """The top action's gain over the viewer's strategy's choice, measured on fresh worlds: the
+    rollouts after the ones the ranking used (indices start .. start+m-1, m = the top action's
+    rollouts), so the choice of the top action does not bias the gap (the winner's curse)."""
+    viewer = dec.viewer
+    choice = strategy_choice(dec, specs[viewer if len(specs) > 1 else 0])
+    top = int(df["action_id"].iloc[0])
+    out = {
+        "choice": dec.texts[dec.actions.index(choice)],
+        "choice_id": choice,
+        "gap": 0.0,
+        "gap_low": 0.0,
+        "gap_high": 0.0,
+        "gap_rollouts": 0,
+    }
+    if top == choice:
+        return out
+    m = int(df["rollouts"].iloc[0])
+    active = np.array([a in (top, choice) for a in dec.actions], np.int8)
+    us, them, _, _ = _chunk(dec, active, ids, knobs, seed, start, m, model)
+    v = (us - them).astype(np.float64)
+    ci = mean_ci(v[:, dec.actions.index(top)] - v[:, dec.actions.index(choice)])
+    out.update(gap=ci.mean, gap_low=ci.low, gap_high=ci.high, gap_rollouts=m)
+    return out
 
 
 def _as_decision(decision, rules) -> Decision:
@@ -589,12 +641,23 @@ def to_json(df: pd.DataFrame) -> dict:
         }
         item.update({c: (bool(r[c]) if c in flags else float(r[c])) for c in extra})
         acts.append(item)
-    return {
+    out = {
         "position": df.attrs.get("position", ""),
         "strategy": df.attrs.get("strategy", ""),
         "rollouts": df.attrs.get("rollouts", 0),
         "actions": acts,
+        "worlds": df.attrs.get("worlds", "uniform"),
     }
+    if "choice" in df.attrs:
+        a = df.attrs
+        out["strategy_choice"] = a["choice"]
+        out["gap"] = {
+            "mean": float(a["gap"]),
+            "ci_low": float(a["gap_low"]),
+            "ci_high": float(a["gap_high"]),
+            "rollouts": int(a["gap_rollouts"]),
+        }
+    return out
 
 
 def format_table(df: pd.DataFrame) -> str:
@@ -622,4 +685,15 @@ def format_table(df: pd.DataFrame) -> str:
         lines.append(
             "x dropped early: worse than the best of its moment with 95% confidence (--until-ci)"
         )
+    a = df.attrs
+    if "choice" in a:
+        if a["gap_rollouts"] == 0:
+            lines.append(f"the strategy's own choice here is the best: {a['choice']}")
+        else:
+            lines += textwrap.wrap(
+                f"{df['action'].iloc[0]} gains {a['gap']:.0f} [{a['gap_low']:.0f}, "
+                f"{a['gap_high']:.0f}] over the strategy's choice {a['choice']} (95% CI on "
+                f"{a['gap_rollouts']} fresh worlds, not the ones that ranked the actions)",
+                100,
+            )
     return "\n".join(lines)

@@ -147,6 +147,8 @@ def _review_one(rules, key: HandKey, seed: int, rollouts: int, continue_with: st
         strategy=continue_with,
         rollouts=rollouts,
         seed=_hand_seed(seed, key.index),
+        walk=False,  # the census needs the decisions only, not the best-action replay
+        accounting=False,
     )
     pts, _ = decision_points(rec, [key.seat])
     by_index = {p.index: p for p in pts}

@@ -1,34 +1,34 @@
-"""Hand review: every decision of the reviewed seats scored against the best action, every chance
-event's luck, skill and luck summed per team (the way GNU Backgammon analyses a match).
+"""Hand review: every decision of the reviewed seats judged against the best action, the
+best-action player's gain on the same deal, and the accounting of the result per team.
 
     from reports.review import hand_by_key, review
+    from reports.review_eval import make_evaluator
     rec = hand_by_key(RuleSet.preset("classic"), ["expert"] * 4, seed=7, game=0, hand=0)
-    res = review(rec, seats=[0], evaluator=my_evaluator, rollouts=200, seed=1)
+    res = review(rec, seats=[0], evaluator=make_evaluator(rec.rules), rollouts=200, seed=1)
     res.decisions    # DataFrame, one row per decision of seat 0
+    res.summary      # per team: skill lost, the accounting's terms
 
-Definitions (README "Decision analysis"; all values are points of the hand result of the seat's
-team: its hand score minus the best opposing team's hand score):
+Definitions (docs/analysis.md; values are points of the hand result of the seat's team: its hand
+score minus the best opposing team's; S is the continuation strategy every seat plays after the
+action judged):
 
-- A decision point is every action of a reviewed seat.  The evaluator (`Evaluator`) plays each
-  legal action in worlds sampled from what the seat knows there, every seat continuing with the
-  continuation strategy S; it returns each action's mean with its 95% CI and the paired difference
-  to the best action with its CI.
-- Equity lost = mean(best) - mean(played), with the paired CI of that difference.  Marks (only when
-  the CI excludes 0): ``?!`` doubtful >= 50, ``?`` mistake >= 100, ``??`` blunder >= 200 points.
-- The seat's equity at a point, V, is the value of the action S would choose there (so that V
-  before a chance event is exactly the mean of V after it over the event's outcomes).
-- Luck: the deal is V(dealt) - V(prior), V(prior) = the team's mean hand result over random deals
-  with the same dealer, scores and strategy S, V(dealt) = the same over deals that give the seat
-  the cards it was dealt (everything else shuffled anew); the upcard (with any red-three
-  replacements and the turns played before the seat's first decision) is V(first decision) -
-  V(dealt); a draw from the stock is V(the seat's next decision of the
-  turn, seeing the card) - mean(the draw action before it); when the draw ends the hand, the hand's
-  result stands for V after.
-- Summary per team: skill = sum of equity lost over its reviewed decisions whose loss is separable
-  from 0 (its CI excludes 0; the others are ties with the best: picking the best of several noisy
-  means makes every small loss look positive, and summing those would charge the player for the
-  noise), luck = sum of its luck values; each with a 95% interval from the sum of the terms'
-  variances (the terms are estimated from independent rollouts).
+- A decision point is every action of a reviewed seat, judged by `reports.review_judge.judge`:
+  the best action picked on one set of worlds (every legal action, from what the seat knew), the
+  equity lost (best - played), its 95% CI and ``vs_choice`` (S's choice - played) measured on
+  fresh worlds.  Marks (only when that CI excludes 0): ``?!`` doubtful >= 50, ``?`` mistake >=
+  100, ``??`` blunder >= 200 points.
+- The walk (`reports.review_judge.walk`): the deal replayed with the team's reviewed seats taking
+  the best action, every other seat S.  ``skill_known`` = its fresh gains over S's choice summed
+  along it + the played actions' ``vs_choice``: what better play gains, from the seats' own
+  knowledge.  ``skill_lost`` = the same gain measured on the actual cards: the walk's decisions
+  against S's choice minus the hand's, from the accounting (``skill_basis`` "cards"; without the
+  accounting it is ``skill_known``, basis "known").  ``path_lost`` = the equity lost summed along
+  the hand as played, a different quantity (it overstates what better play gains).
+- The accounting (`reports.accounting`): per team, result = expected result at the deal + luck
+  (every chance event) + own play + others' play against S's choice, exactly; the luck table is
+  its chance events seen by each reviewed seat (deal, upcard, red threes, its own draws).
+- Sums of independent per-decision figures carry the sum of their variances; the accounting's
+  sums are t intervals over its paired rollouts.
 """
 
 from __future__ import annotations
@@ -41,8 +41,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from reports.accounting import Accounting
+from reports.review_judge import strategy_choice
+from reports.stats import mean_ci
 from sim.core import limits
-from sim.core.enums import MAX_SEATS, N_ACTIONS, Act, Off
+from sim.core.enums import MAX_SEATS, Act, Off
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
@@ -233,21 +236,6 @@ def team_result(gs: GameState, team: int) -> int:
     return int(sc[team] - (max(others) if others else 0))
 
 
-def strategy_choice(gs: GameState, spec: str, seed: int, index: int) -> int:
-    """The action the fast strategy ``spec`` would choose at this point (seeded by (seed,
-    index))."""
-    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-    from strategies.registry import decide_nb, parse_spec
-
-    sid, knobs = parse_spec(
-        spec, gs.rules.label
-    )  # a strategy tuned per table plays its table's set
-    rng = np.zeros(2, np.uint64)
-    seed_rng_nb(rng, seed, index, 1, STREAM_PLAYERS)
-    buf = np.zeros(N_ACTIONS, np.int32)
-    return int(decide_nb(sid, gs.observation(gs.seat), gs.params, knobs, rng, buf))
-
-
 def prior_value(
     rec: HandRecord, strategy: str, team: int, n: int, seed: int
 ) -> tuple[float, float]:
@@ -278,60 +266,6 @@ def prior_value(
     return float(v.mean()), float(Z95 * v.std(ddof=1) / math.sqrt(len(v)))
 
 
-def dealt_value(
-    rec: HandRecord, strategy: str, seat: int, n: int, seed: int
-) -> tuple[float, float]:
-    """Mean hand result of the team of active ``seat`` over n deals in which that seat gets the
-    cards it was dealt and every other card (the other hands, the upcard, the stock) is shuffled
-    anew, S at every seat (each deal played by the compiled kernels), the same dealer and scores;
-    and its 95% half-width.  The value of the deal before the upcard is turned (red threes among
-    the seat's cards are replaced at random)."""
-    from sim.core.apply import SCORE_ROWS, init_hand_nb
-    from sim.core.enums import MAX_TEAMS, Par
-    from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
-    from sim.play.rollouts.actions import hand_result_nb
-    from sim.play.selfplay.step import play_out_hidden_nb
-    from strategies.registry import MAX_KNOBS, parse_spec
-
-    gs0 = rec.new_state()
-    deck, n_act, dealer = gs0.deck, gs0.n_seats, int(gs0.state[Off.DEALER])
-    j = (seat - dealer - 1) % n_act  # dealt one card at a time from the seat after the dealer
-    fixed = np.array([r * n_act + j for r in range(int(gs0.params[Par.HAND_SIZE]))])
-    free = np.setdiff1d(np.arange(len(deck)), fixed)
-    cum = np.zeros(MAX_TEAMS, np.int32)
-    cum[: len(rec.cum)] = rec.cum
-    team = int(gs0.state[Off.TEAM_OF_SEAT + seat])
-    ids, knobs = np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS, MAX_KNOBS))
-    sid, k = parse_spec(strategy, rec.rules.label)
-    ids[:], knobs[:] = sid, k
-    rngs, obs, buf = (
-        np.zeros((MAX_SEATS, 2), np.uint64),
-        np.zeros(Off.STATE_SIZE, np.int32),
-        np.zeros(N_ACTIONS, np.int32),
-    )
-    status, score = np.zeros(16, np.int64), np.zeros((SCORE_ROWS, MAX_TEAMS), np.int32)
-    shuffle = np.random.default_rng([seed, seat, 29])
-    vals = []
-    for r in range(n):
-        d = deck.copy()
-        d[free] = deck[free][shuffle.permutation(len(free))]
-        state = np.zeros(Off.STATE_SIZE, np.int32)
-        init_hand_nb(state, gs0.params, d, len(d), dealer, cum)
-        for s in range(n_act):
-            seed_rng_nb(rngs[s], seed, r, 29, STREAM_PLAYERS + 1 + s)
-        play_out_hidden_nb(
-            state, gs0.params, ids, knobs, rngs, obs, buf, 0, status, None, None, None
-        )
-        if status[0] != 0:
-            raise RuntimeError(
-                f"strategy {strategy!r} chose an illegal action in a re-dealt hand (deal {r})"
-            )
-        us, them, _ = hand_result_nb(state, gs0.params, team, score)
-        vals.append(us - them)
-    v = np.array(vals, float)
-    return float(v.mean()), float(Z95 * v.std(ddof=1) / math.sqrt(len(v)))
-
-
 # ----------------------------------------------------------------------------- the review
 
 
@@ -342,19 +276,24 @@ class Review:
     strategy: str  # continuation strategy S
     rollouts: int
     decisions: pd.DataFrame  # one row per decision point
-    luck: pd.DataFrame  # one row per chance event
+    luck: pd.DataFrame  # one row per chance event of a reviewed seat
     summary: pd.DataFrame  # one row per team
     result: dict[int, int]  # hand result per team
-    prior: dict[int, tuple[float, float]]  # V(prior) per reviewed team
+    prior: dict[int, tuple[float, float]]  # expected result at the deal per team (mean, half)
     # the evaluator's top actions per decision (action index -> reports.review_view.top_actions)
     top: dict[int, list[dict]] = field(default_factory=dict)
+    walk: pd.DataFrame = field(default_factory=pd.DataFrame)  # the best-action player's walk
+    walk_result: dict[int, int] = field(default_factory=dict)  # its hand result, per walk team
+    walk_actions: dict[int, list[int]] = field(default_factory=dict)
+    accounting: Accounting | None = None  # the hand's accounting (reports.accounting)
+    world_model: str = "uniform"
 
     def to_json(self) -> dict:
         def rows(df: pd.DataFrame) -> list[dict]:
             return [{k: _plain(v) for k, v in r.items()} for r in df.to_dict("records")]
 
         rec = self.record
-        return {
+        out = {
             "hand": {
                 "rules": rec.rules.label,
                 "key": list(rec.key) if rec.key else None,
@@ -366,13 +305,24 @@ class Review:
             "seats": self.seats,
             "strategy": self.strategy,
             "rollouts": self.rollouts,
+            "worlds": self.world_model,
             "thresholds": [{"points": t, "mark": m, "name": n} for t, m, n in MARKS],
             "result": {str(t): v for t, v in self.result.items()},
             "summary": rows(self.summary),
             "decisions": rows(self.decisions),
             "luck": rows(self.luck),
+            "walk": rows(self.walk),
+            "walk_result": {str(t): v for t, v in self.walk_result.items()},
             "views": self.views(),
         }
+        if self.accounting is not None:
+            acct = self.accounting
+            out["accounting"] = {
+                "rollouts": acct.rollouts,
+                "summary": rows(acct.summary),
+                "terms": rows(acct.terms),
+            }
+        return out
 
     def views(self) -> list[dict]:
         """What the seat saw at each decision (reports.review_view.decision_views)."""
@@ -384,15 +334,37 @@ class Review:
 def _plain(v):
     if isinstance(v, (np.integer,)):
         return int(v)
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
     if isinstance(v, (np.floating, float)):
         return None if not math.isfinite(float(v)) else round(float(v), 3)
     return v
 
 
-def _row(ev: pd.DataFrame, action: int) -> pd.Series:
-    if action not in ev.index:
-        raise RuntimeError(f"the evaluator returned no row for action {action}")
-    return ev.loc[action]
+DECISION_COLUMNS = [
+    "index",
+    "turn",
+    "seat",
+    "team",
+    "phase",
+    "legal",
+    "played",
+    "best",
+    "lost",
+    "lost_low",
+    "lost_high",
+    "mark",
+    "value",
+    "value_half",
+    "played_value",
+    "played_half",
+    "draw",
+    "choice",
+    "vs_choice",
+    "vs_choice_low",
+    "vs_choice_high",
+    "selection_lost",
+]
 
 
 def review(
@@ -404,8 +376,19 @@ def review(
     seed: int = 0,
     prior_hands: int | None = None,
     progress: bool = False,
+    walk: bool = True,
+    accounting: bool = True,
+    world_model: str = "uniform",
 ) -> Review:
-    """Review the decisions of the table ``seats`` (None: every seat) of ``rec``."""
+    """Review the decisions of the table ``seats`` (None: every seat) of ``rec``: each judged by
+    `reports.review_judge.judge` (best from one set of rollouts, every figure from fresh ones),
+    the best-action player's walk per team (``walk``: its summed gains are the team's skill
+    lost), and the hand's accounting (``accounting``: ``prior_hands`` rollouts per estimate,
+    default ``rollouts``).  ``world_model``: how the evaluator deals worlds (a label)."""
+    from reports.accounting import account
+    from reports.review_judge import judge, point_seed
+    from reports.review_judge import walk as best_walk
+
     rollouts = _checked("rollouts", rollouts, limits.ROLLOUTS_PER_ACTION)
     seed = _checked("seed", seed, limits.REVIEW_SEED)
     if prior_hands is not None:
@@ -419,252 +402,259 @@ def review(
     result = {t: team_result(final, t) for t in range(n_teams)}
     from reports.review_view import top_actions
 
-    rows = []
+    rows, cache = [], {}
     tops: dict[int, list[dict]] = {}  # the page's top actions per decision (review_view)
     bar = new_bar(len(pts), "decision", progress)
     for p in pts:
-        ev = evaluator(p.state, p.legal, rollouts, seed * 1_000_003 + p.index)
-        tops[p.index] = top_actions(p.state, ev, p.played)
-        best = int(ev.index[0])  # the evaluator lists the best action first
-        played = _row(ev, p.played)
-        if float(played["diff_to_best"]) <= 0:  # as good as the best in every world
-            best = p.played
         choice = strategy_choice(p.state, strategy, seed, p.index)
-        vs = _row(ev, choice) if choice in ev.index else played
-        lost = float(played["diff_to_best"]) if best != p.played else 0.0
-        lo, hi = (
-            (float(played["diff_ci_low"]), float(played["diff_ci_high"]))
-            if best != p.played
-            else (0.0, 0.0)
+        v = judge(
+            evaluator, p.state, p.legal, p.played, choice, rollouts, point_seed(seed, p.index)
         )
-        # diff_to_best is mean(best) - mean(action) >= 0
-        rows.append(
-            {
-                "index": p.index,
-                "turn": p.turn + 1,
-                "seat": p.table_seat,
-                "team": p.team,
-                "phase": p.state.phase,
-                "legal": len(p.legal),
-                "played": p.state.text(p.played),
-                "best": p.state.text(best),
-                "lost": lost,
-                "lost_low": lo,
-                "lost_high": hi,
-                "mark": mark_for(lost, lo) if len(p.legal) > 1 else "",
-                "value": float(vs["mean"]),
-                "value_half": float(vs["ci_high"] - vs["ci_low"]) / 2,
-                "played_value": float(played["mean"]),
-                "played_half": float(played["ci_high"] - played["ci_low"]) / 2,
-                "draw": p.played == Act.DRAW,
-                **_p_win_cols(played, best == p.played),
-            }
-        )
+        cache[p.index] = v
+        tops[p.index] = top_actions(p.state, v.selection, p.played)
+        rows.append(_decision_row(p, v, choice))
         bar.update(1)
     bar.close()
     dec = pd.DataFrame(
         rows,
-        columns=[
-            "index",
-            "turn",
-            "seat",
-            "team",
-            "phase",
-            "legal",
-            "played",
-            "best",
-            "lost",
-            "lost_low",
-            "lost_high",
-            "mark",
-            "value",
-            "value_half",
-            "played_value",
-            "played_half",
-            "draw",
-        ]
-        + (list(P_WIN_COLS) if rows and "p_win" in rows[0] else []),
+        columns=DECISION_COLUMNS + (list(P_WIN_COLS) if rows and "p_win" in rows[0] else []),
     )
     reviewed = sorted({p.table_seat for p in pts}) if seats is None else sorted(seats)
     teams = sorted({int(t) for t in dec["team"]}) if len(dec) else []
-    prior = {
-        t: prior_value(rec, strategy, t, prior_hands or max(4 * rollouts, 200), seed + 7)
-        for t in teams
+    walks, walk_result, walk_actions = [], {}, {}
+    if walk:
+        for t in teams:
+            mine = {int(s) for s in dec.loc[dec["team"] == t, "seat"]}
+            wbar = new_bar(None, "walk decision", progress)
+            w, acts, end = best_walk(rec, t, mine, evaluator, strategy, rollouts, seed, cache, wbar)
+            wbar.close()
+            walks.append(w)
+            walk_result[t] = team_result(end, t)
+            walk_actions[t] = acts
+    from reports.review_judge import WALK_COLUMNS
+
+    wdf = pd.concat(walks, ignore_index=True) if walks else pd.DataFrame(columns=WALK_COLUMNS)
+    acct = None
+    if accounting:
+        acct = account(rec, strategy, prior_hands or rollouts, seed + 11, shown_seats=reviewed)
+    on_cards = {}
+    if acct is not None and walk:
+        for t in teams:
+            w_acct = account(rec, strategy, acct.rollouts, seed + 11, walk_actions[t], reviewed)
+            on_cards[t] = _on_cards(acct, w_acct, t, set(reviewed))
+    luck = _luck(dec, rec, acct)
+    prior = {}
+    if acct is not None:
+        for r in acct.summary.itertuples():
+            prior[int(r.team)] = (float(r.expected), (r.expected_high - r.expected_low) / 2)
+    summary = _summary(dec, wdf, acct, teams, result, walk, on_cards)
+    return Review(
+        rec,
+        reviewed,
+        strategy,
+        rollouts,
+        dec,
+        luck,
+        summary,
+        result,
+        prior,
+        tops,
+        wdf,
+        walk_result,
+        walk_actions,
+        acct,
+        world_model,
+    )
+
+
+def _decision_row(p: Point, v, choice: int) -> dict:
+    played = v.rows[p.played]
+    vs = v.rows[choice]
+    single = len(p.legal) <= 1
+    row = {
+        "index": p.index,
+        "turn": p.turn + 1,
+        "seat": p.table_seat,
+        "team": p.team,
+        "phase": p.state.phase,
+        "legal": len(p.legal),
+        "played": p.state.text(p.played),
+        "best": p.state.text(v.best),
+        "lost": v.lost[0],
+        "lost_low": v.lost[1],
+        "lost_high": v.lost[2],
+        "mark": "" if single else mark_for(v.lost[0], v.lost[1]),
+        "value": float(vs["mean"]),
+        "value_half": float(vs["ci_high"] - vs["ci_low"]) / 2,
+        "played_value": float(played["mean"]),
+        "played_half": float(played["ci_high"] - played["ci_low"]) / 2,
+        "draw": p.played == Act.DRAW,
+        "choice": p.state.text(choice),
+        "vs_choice": v.vs_choice[0],
+        "vs_choice_low": v.vs_choice[1],
+        "vs_choice_high": v.vs_choice[2],
+        "selection_lost": v.selection_gap if v.best != p.played else 0.0,
     }
-    table = list(final.seat_table)
-    dealt = {
-        s: dealt_value(rec, strategy, table.index(s), prior_hands or max(rollouts, 100), seed + 11)
-        for s in sorted({p.table_seat for p in pts})
-    }
-    luck = _luck(dec, rec, final, prior, result, dealt)
-    summary = _summary(dec, luck, teams, rec, final, result)
-    return Review(rec, reviewed, strategy, rollouts, dec, luck, summary, result, prior, tops)
+    if "p_win" in played.index:
+        row.update(
+            {
+                "p_win": float(played["p_win"]),
+                "p_win_low": float(played["p_win_low"]),
+                "p_win_high": float(played["p_win_high"]),
+                "p_lost": v.p_lost[0],
+                "p_lost_low": v.p_lost[1],
+                "p_lost_high": v.p_lost[2],
+            }
+        )
+    return row
 
 
 P_WIN_COLS = ("p_win", "p_win_low", "p_win_high", "p_lost", "p_lost_low", "p_lost_high")
+LUCK_COLUMNS = [
+    "index",
+    "turn",
+    "seat",
+    "team",
+    "event",
+    "cards",
+    "before",
+    "after",
+    "luck",
+    "half",
+    "at_index",
+]
 
 
-def _p_win_cols(played: pd.Series, is_best: bool) -> dict:
-    """P(win the game) after the played action and P(win) lost against the best (percent), when
-    the evaluator had an equity table."""
-    if "p_win" not in played.index:
-        return {}
-    out = {c: float(played[c]) for c in P_WIN_COLS}
-    if is_best:
-        out.update(p_lost=0.0, p_lost_low=0.0, p_lost_high=0.0)
-    return out
-
-
-def _luck(
-    dec: pd.DataFrame, rec: HandRecord, final: GameState, prior: dict, result: dict, dealt: dict
-) -> pd.DataFrame:
-    """Chance events of the reviewed seats: the deal and the upcard (per seat) and every draw
-    from the stock."""
-    gs = rec.new_state()
-    upcard = " ".join(gs.pile())
-    drawn: dict[int, str] = {}
-    for i, a in enumerate(rec.actions):  # the cards each draw brought (for display)
-        if a == Act.DRAW:
-            seat = gs.seat
-            before = gs.hand_counts(seat)
-            red3 = gs.red_threes(gs.team)
-            gs.apply(a)
-            got = np.maximum(gs.hand_counts(seat) - before, 0)
-            from sim.core.cards import kind_name
-
-            cards = [kind_name(k) for k in range(len(got)) for _ in range(int(got[k]))]
-            cards += ["R3"] * (gs.red_threes(gs.state[Off.TEAM_OF_SEAT + seat]) - red3)
-            drawn[i] = " ".join(cards) or "-"
-        else:
-            gs.apply(a)
-    rows = []
+def _luck(dec: pd.DataFrame, rec: HandRecord, acct) -> pd.DataFrame:
+    """The chance events each reviewed seat saw, from the accounting (its team's equity): the
+    deal, the upcard, the dealt red threes' replacements, and its own draws."""
+    rows: list[dict] = []
+    if acct is None or not len(dec):
+        return pd.DataFrame(rows, columns=LUCK_COLUMNS)
+    terms = acct.terms
     for seat, d in dec.groupby("seat", sort=True):
-        d = d.sort_values("index")
         team = int(d["team"].iloc[0])
-        v0, h0 = prior[team]
-        vd, hd = dealt[seat]
-        first = d.iloc[0]
-        rows.append(
-            {
-                "index": -2,
-                "turn": 0,
-                "seat": seat,
-                "team": team,
-                "event": "deal",
-                "cards": "the seat's cards",
-                "before": v0,
-                "after": vd,
-                "luck": vd - v0,
-                "half": math.hypot(h0, hd),
-                "at_index": 0,
-            }
-        )
-        rows.append(
-            {
-                "index": -1,
-                "turn": 0,
-                "seat": seat,
-                "team": team,
-                "event": "upcard",
-                "cards": upcard + (" and the turns before" if first["turn"] > 1 else ""),
-                "before": vd,
-                "after": first["value"],
-                "luck": first["value"] - vd,
-                "half": math.hypot(hd, first["value_half"]),
-                "at_index": int(first["index"]),
-            }
-        )
-        recs = d.to_dict("records")
-        for j, r in enumerate(recs):
-            if not r["draw"]:
-                continue
-            nxt = recs[j + 1] if j + 1 < len(recs) and recs[j + 1]["turn"] == r["turn"] else None
-            after, ah = (nxt["value"], nxt["value_half"]) if nxt else (float(result[team]), 0.0)
+        mine = terms[(terms["team"] == team) & (terms["event"] != "decision")]
+        mine = mine[(mine["seat"] == -1) | (mine["seat"] == seat)]
+        for r in mine.itertuples():
+            first = int(d["index"].min())
             rows.append(
                 {
-                    "index": r["index"],
-                    "turn": r["turn"],
-                    "seat": seat,
+                    "index": int(r.index),
+                    "turn": int(r.turn),
+                    "seat": int(seat),
                     "team": team,
-                    "event": "draw",
-                    "cards": drawn.get(r["index"], "?"),
-                    "before": r["played_value"],
-                    "after": after,
-                    "luck": after - r["played_value"],
-                    "half": math.hypot(r["played_half"], ah),
-                    "at_index": int(nxt["index"]) if nxt else len(rec.actions),
+                    "event": r.event,
+                    "cards": r.cards or ("the hands" if r.event == "deal" else ""),
+                    "before": float(r.before),
+                    "after": float(r.after),
+                    "luck": float(r.value),
+                    "half": float(r.high - r.low) / 2,
+                    "at_index": int(r.index) + 1 if r.event == "draw" else first,
                 }
             )
-    cols = [
-        "index",
-        "turn",
-        "seat",
-        "team",
-        "event",
-        "cards",
-        "before",
-        "after",
-        "luck",
-        "half",
-        "at_index",
-    ]
-    return (
-        pd.DataFrame(rows, columns=cols)
-        .sort_values(["index", "seat"], kind="stable")
-        .reset_index(drop=True)
-    )
+    return pd.DataFrame(rows, columns=LUCK_COLUMNS)
 
 
-def _summary(dec, luck, teams, rec, final, result) -> pd.DataFrame:
+def _on_cards(acct: Accounting, w_acct: Accounting, team: int, seats: set[int]):
+    """The walk's gain over the hand measured on the actual cards: the walk's decisions of the
+    team's reviewed seats against S's choice minus the hand's (the accounting's decision terms,
+    paired by rollout index) -- the realized gain of the best-action player less the luck of
+    the two hands' chance events.  (mean, 95% half-width)."""
+
+    def pick(e):
+        return e["event"] == "decision" and e["mover_team"] == team and e["seat"] in seats
+
+    x = w_acct.per_rollout(team, pick) - acct.per_rollout(team, pick)
+    if not x.any():
+        return 0.0, 0.0
+    ci = mean_ci(x)
+    return ci.mean, ci.half_width
+
+
+def _half_sum(low, high) -> float:
+    """95% half-width of a sum of independent terms with these 95% intervals."""
+    h = (np.asarray(high, float) - np.asarray(low, float)) / 2
+    return float(math.sqrt(float((h**2).sum())))
+
+
+SUMMARY_COLUMNS = [
+    "team",
+    "seats",
+    "decisions",
+    "doubtful",
+    "mistakes",
+    "blunders",
+    "skill_lost",
+    "skill_half",
+    "skill_basis",
+    "skill_known",
+    "skill_known_half",
+    "walk_gain",
+    "walk_gain_half",
+    "vs_choice",
+    "vs_choice_half",
+    "path_lost",
+    "path_half",
+    "expected",
+    "expected_half",
+    "luck",
+    "luck_half",
+    "own_play",
+    "own_play_half",
+    "others_play",
+    "others_play_half",
+    "result",
+]
+
+
+def _summary(dec, wdf, acct, teams, result, walked: bool = True, on_cards=None) -> pd.DataFrame:
     rows = []
     for t in teams:
         d = dec[dec["team"] == t]
-        lk = luck[luck["team"] == t]
-        sep = d["lost_low"] > 0  # ties with the best count 0, and add no uncertainty
-        half_skill = Z95 * math.sqrt(
-            float((((d["lost_high"] - d["lost_low"])[sep] / 2 / Z95) ** 2).sum())
+        w = wdf[wdf["walk_team"] == t] if len(wdf) else wdf
+        walk_gain = float(w["gain"].sum()) if walked else math.nan
+        walk_half = _half_sum(w["gain_low"], w["gain_high"]) if walked else math.nan
+        vs, vs_half = (
+            float(d["vs_choice"].sum()),
+            _half_sum(d["vs_choice_low"], d["vs_choice_high"]),
         )
-        half_luck = Z95 * math.sqrt(float(((lk["half"] / Z95) ** 2).sum()))
-        d = d.assign(lost=d["lost"].where(sep, 0.0))
-        extra = {}
+        row = {
+            "team": t,
+            "seats": ",".join(str(s) for s in sorted(d["seat"].unique())),
+            "decisions": int((d["legal"] > 1).sum()),
+            "doubtful": int((d["mark"] == "?!").sum()),
+            "mistakes": int((d["mark"] == "?").sum()),
+            "blunders": int((d["mark"] == "??").sum()),
+            "skill_lost": walk_gain + vs,
+            "skill_half": math.hypot(walk_half, vs_half),
+            "skill_basis": "known",
+            "skill_known": walk_gain + vs,
+            "skill_known_half": math.hypot(walk_half, vs_half),
+            "walk_gain": walk_gain,
+            "walk_gain_half": walk_half,
+            "vs_choice": vs,
+            "vs_choice_half": vs_half,
+            "path_lost": float(d["lost"].sum()),
+            "path_half": _half_sum(d["lost_low"], d["lost_high"]),
+            "result": result[t],
+        }
+        for name in ("expected", "luck", "own_play", "others_play"):
+            row[name] = row[name + "_half"] = math.nan
+        if acct is not None:
+            a = acct.summary.set_index("team").loc[t]
+            for name in ("expected", "luck", "own_play", "others_play"):
+                row[name] = float(a[name])
+                row[name + "_half"] = float(a[name + "_high"] - a[name + "_low"]) / 2
+        if on_cards and t in on_cards:  # measured on the actual cards: what play realizes
+            row["skill_lost"], row["skill_half"] = on_cards[t]
+            row["skill_basis"] = "cards"
         if "p_lost" in d.columns:  # the same decisions, in points of percent of P(win the game)
-            h = ((d["p_lost_high"] - d["p_lost_low"])[sep] / 2 / Z95) ** 2
-            extra = {
-                "p_win_lost": float(d["p_lost"].where(sep, 0.0).sum()),
-                "p_win_lost_half": Z95 * math.sqrt(float(h.sum())),
-            }
-        rows.append(
-            {
-                "team": t,
-                "seats": ",".join(str(s) for s in sorted(d["seat"].unique())),
-                "decisions": int((d["legal"] > 1).sum()),
-                "doubtful": int((d["mark"] == "?!").sum()),
-                "mistakes": int((d["mark"] == "?").sum()),
-                "blunders": int((d["mark"] == "??").sum()),
-                "skill_lost": float(d["lost"].sum()),
-                "skill_half": half_skill,
-                "luck": float(lk["luck"].sum()),
-                "luck_half": half_luck,
-                "result": result[t],
-                **extra,
-            }
-        )
-    cols = [
-        "team",
-        "seats",
-        "decisions",
-        "doubtful",
-        "mistakes",
-        "blunders",
-        "skill_lost",
-        "skill_half",
-        "luck",
-        "luck_half",
-        "result",
-    ]
-    return pd.DataFrame(
-        rows, columns=cols + (["p_win_lost", "p_win_lost_half"] if "p_lost" in dec.columns else [])
-    )
+            row["p_win_lost"] = float(d["p_lost"].sum())
+            row["p_win_lost_half"] = _half_sum(d["p_lost_low"], d["p_lost_high"])
+        rows.append(row)
+    extra = ["p_win_lost", "p_win_lost_half"] if "p_lost" in dec.columns else []
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS + extra)
 
 
 def seats_arg(text: str, rules: RuleSet) -> list[int] | None:

@@ -19,9 +19,13 @@ import pandas as pd
 from reports.stats import mean_ci
 from sim.play.game import GameState
 
-__all__ = ["DEFAULT_ROLLOUTS", "make_evaluator", "summarize"]
+__all__ = ["DEFAULT_ROLLOUTS", "SAME_AS_CONTINUATION", "make_evaluator", "summarize"]
 
 DEFAULT_ROLLOUTS = 1000
+# make_evaluator's default world model: worlds inferred with the continuation strategy as the
+# model of the other seats -- the one whose predictions matched play (benchmarks/
+# bench_calibration.py); None deals uniform worlds
+SAME_AS_CONTINUATION = "same as the continuation"
 
 
 def summarize(
@@ -64,12 +68,19 @@ def summarize(
 
 
 def make_evaluator(
-    rules, strategy: str = "expert", jobs: int = 1, infer: str | None = None, equity=None
+    rules,
+    strategy: str = "expert",
+    jobs: int = 1,
+    infer: str | None = SAME_AS_CONTINUATION,
+    equity=None,
 ):
     """``evaluate(gs, actions, rollouts, seed) -> DataFrame`` (`summarize`) for the seat to act in
-    ``gs``.  ``jobs`` worker processes share the worlds (results independent of it); ``infer``: a
-    model strategy the opponents' hidden hands must agree with (their last discards; analyze's
-    --infer).  ``equity``: a `reports.equity.Equity` (adds the P(win the game) columns)."""
+    ``gs``, scoring the given (legal, distinct) actions.  ``jobs`` worker processes share the
+    worlds (results independent of it); ``infer``: a model strategy the other seats' hidden hands
+    must agree with (their last turns; analyze's --infer), by default ``strategy``; None: uniform
+    worlds.  ``equity``: a `reports.equity.Equity` (adds the P(win the game) columns)."""
+    if infer == SAME_AS_CONTINUATION:
+        infer = strategy
     from reports.analyze import decision_from_game, paired_rollouts
     from reports.review import ReviewError
     from sim.core import limits
@@ -82,8 +93,11 @@ def make_evaluator(
 
     def evaluate(gs: GameState, actions: list[int], rollouts: int, seed: int) -> pd.DataFrame:
         dec = decision_from_game(gs)
-        if sorted(dec.actions) != sorted(int(a) for a in actions):
-            raise RuntimeError("the seat's legal actions differ from the analysis engine's")
+        wanted = [int(a) for a in actions]
+        if not set(wanted) <= set(dec.actions) or len(set(wanted)) != len(wanted):
+            raise RuntimeError("the actions to score are not distinct legal actions of the seat")
+        only = None if sorted(wanted) == sorted(dec.actions) else wanted
+        cols = [dec.actions.index(a) for a in wanted]
         cuts = np.linspace(0, rollouts, max(1, min(jobs, rollouts // 50)) + 1).astype(int)
         parts = [(int(lo), int(hi - lo)) for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
         if len(parts) > 1:
@@ -92,15 +106,16 @@ def make_evaluator(
             from sim.runs.workers import parallel
 
             res = parallel(len(parts))(
-                delayed(paired_rollouts)(dec, strategy, n, seed, lo, infer) for lo, n in parts
+                delayed(paired_rollouts)(dec, strategy, n, seed, lo, infer, actions=only)
+                for lo, n in parts
             )
         else:
-            res = [paired_rollouts(dec, strategy, rollouts, seed, 0, infer)]
-        us = np.concatenate([r[0] for r in res]).astype(np.int64)
-        them = np.concatenate([r[1] for r in res]).astype(np.int64)
+            res = [paired_rollouts(dec, strategy, rollouts, seed, 0, infer, actions=only)]
+        us = np.concatenate([r[0] for r in res]).astype(np.int64)[:, cols]
+        them = np.concatenate([r[1] for r in res]).astype(np.int64)[:, cols]
         pw = None
         if equity is not None:
             pw = 100.0 * np.asarray(equity.of_totals(dec.cum_us + us, dec.cum_them + them), float)
-        return summarize((us - them).astype(float), list(dec.actions), pw)
+        return summarize((us - them).astype(float), wanted, pw)
 
     return evaluate

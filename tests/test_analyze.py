@@ -229,6 +229,7 @@ def test_json_object_and_cli(tmp_path, capsys):
         (["--strategies", "nosuch"], "unknown strategy"),
         (["--strategies", "expert,greedy,expert"], "one per seat"),
         (["--seed", "-1"], "--seed: -1 is out of range"),
+        (["--uniform", "--infer", "expert"], "contradict"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, needle):

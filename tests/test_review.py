@@ -127,52 +127,46 @@ class FakeEvaluator:
     def __call__(self, gs, actions, rollouts, seed):
         idx = len(gs.history)
         self.calls.append(idx)
-        played = self.rec.actions[idx]
+        played = self.rec.actions[idx] if idx < len(self.rec.actions) else -1
         base = 10.0 * idx
         vals = np.tile(np.linspace(-30, 30, rollouts), (len(actions), 1)) + base
         for j, a in enumerate(actions):
             if idx == self.bad_index and a == played:
                 vals[j] -= 150
             elif a != played:
-                vals[j] -= 1 + j  # the played action is the best elsewhere
+                vals[j] -= 1 + a % 7  # the played action is the best elsewhere
         return review_eval.summarize(vals.T.copy(), list(actions))
 
 
-def test_review_bookkeeping_with_a_known_evaluator(rec, monkeypatch):
+def test_review_bookkeeping_with_a_known_evaluator(rec):
+    """Expert self-play reviewed against expert: the played action is expert's choice, so the
+    best-action player's walk follows the hand until the bad point, where it takes the best."""
     pts, _ = decision_points(rec, [1])
     bad = next(p.index for p in pts if len(p.legal) > 1 and p.played != Act.DRAW)
     fake = FakeEvaluator(bad, rec)
-    monkeypatch.setattr(
-        "reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index]
-    )
-    monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (-5.0, 3.0))
-    monkeypatch.setattr("reports.review.dealt_value", lambda rec, s, seat, n, seed: (7.0, 4.0))
-    rv = review(rec, [1], fake, rollouts=40, seed=3)
-    assert fake.calls == [p.index for p in pts]
+    rv = review(rec, [1], fake, rollouts=40, seed=3, accounting=False)
+    assert sorted({c for c in fake.calls if c <= pts[-1].index} & {p.index for p in pts}) == [
+        p.index for p in pts
+    ]
     d = rv.decisions.set_index("index")
-    assert (
-        d.loc[bad, "mark"] == "?" and 140 <= d.loc[bad, "lost"] <= 149
-    )  # 150 less the best's own offset
-    assert (d.drop(bad)["mark"] == "").all()
+    assert d.loc[bad, "mark"] == "?" and 142 <= d.loc[bad, "lost"] <= 149
+    assert (d.drop(bad)["mark"] == "").all() and (d.drop(bad)["lost"] == 0).all()
+    assert (d["vs_choice"] == 0).all() and (d["choice"] == d["played"]).all()
     row = rv.summary.iloc[0]
-    assert row["mistakes"] == 1 and row["skill_lost"] == pytest.approx(d.loc[bad, "lost"])
-    # luck: the deal against the prior, the upcard against the deal, each draw = V(next decision
-    # of the turn) - V(draw)
-    lk = rv.luck
-    deal, up = lk[lk["event"] == "deal"].iloc[0], lk[lk["event"] == "upcard"].iloc[0]
-    first = pts[0].index
-    assert deal["luck"] == pytest.approx(7.0 - (-5.0)) and deal["half"] == pytest.approx(5.0)
-    assert up["luck"] == pytest.approx(10.0 * first - 7.0) and up["before"] == 7.0
-    for r in lk[lk["event"] == "draw"].itertuples():
-        assert r.luck == pytest.approx(r.after - r.before)
-        if r.at_index < len(rec.actions):
-            # V = the value of S's choice (here the played action, 150 worse at the bad point)
-            assert r.after == pytest.approx(10.0 * r.at_index - (150 if r.at_index == bad else 0))
-            assert r.before == pytest.approx(10.0 * r.index)
-    assert row["luck"] == pytest.approx(lk["luck"].sum())
+    assert row["mistakes"] == 1 and row["path_lost"] == pytest.approx(d.loc[bad, "lost"])
+    w = rv.walk.set_index("index")
+    assert w["on_path"].loc[:bad].all() and not w["on_path"].loc[bad + 1 :].any()
+    assert w.loc[bad, "gain"] == pytest.approx(d.loc[bad, "lost"])
+    assert (w.loc[: bad - 1, "gain"] == 0).all()
+    # skill lost = the walk's gains over S's choice (+ the played path's losses against it: 0)
+    assert row["skill_lost"] == pytest.approx(w["gain"].sum())
+    assert row["walk_gain"] == pytest.approx(w["gain"].sum()) and row["vs_choice"] == 0
+    assert rv.walk_actions[1][:bad] == rec.actions[:bad]
+    assert rv.walk_actions[1][bad] != rec.actions[bad]
     assert "summary per team" in format_text(rv)
     js = json.loads(json.dumps(rv.to_json()))
     assert js["thresholds"][0]["mark"] == "??" and len(js["decisions"]) == len(pts)
+    assert len(js["walk"]) == len(rv.walk) and "accounting" not in js
 
 
 def _swap_hidden_card(gs: GameState, viewer: int) -> GameState:
@@ -237,6 +231,12 @@ def test_cli_review_table_json_and_page(tmp_path, capsys):
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "summary per team" in text and "luck" in text
+    assert max(len(x) for x in text.splitlines()) <= 100, max(text.splitlines(), key=len)
+    # the accounting's row adds up to the hand result printed beside it
+    lines = text.splitlines()
+    row = lines[lines.index(next(x for x in lines if x.startswith("accounting of"))) + 2].split()
+    terms = [float(row[k]) for k in (1, 4, 7, 10)]  # team, then "v ± h" four times, result
+    assert abs(sum(terms) - float(row[13])) <= 2, row  # printed rounded to whole points
     page = out.read_text()
     assert 'name="viewport"' in page and "<svg" in page  # the timeline, drawn inline
     assert "<script src" not in page and 'src="http' not in page and "<link" not in page
@@ -259,6 +259,7 @@ def test_cli_review_table_json_and_page(tmp_path, capsys):
         (["--rollouts", "1"], "--rollouts: 1 is out of range"),
         (["nosuchfile.txt"], "no such file"),
         (["--strategies", "nosuch"], "unknown strategy"),
+        (["--uniform", "--infer", "expert"], "contradict"),
     ],
 )
 def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch):
@@ -268,12 +269,8 @@ def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch)
     assert len(err) == 1 and msg in err[0], err
 
 
-def test_write_html_refuses_other_suffixes(rec, tmp_path, monkeypatch):
-    monkeypatch.setattr(
-        "reports.review.strategy_choice", lambda gs, spec, seed, index: rec.actions[index]
-    )
-    monkeypatch.setattr("reports.review.prior_value", lambda rec, s, team, n, seed: (0.0, 1.0))
-    rv = review(rec, [0], FakeEvaluator(-1, rec), rollouts=10)
+def test_write_html_refuses_other_suffixes(rec, tmp_path):
+    rv = review(rec, [0], FakeEvaluator(-1, rec), rollouts=10, walk=False, accounting=False)
     with pytest.raises(ValueError, match=".html"):
         write_html(rv, tmp_path / "x.png")
 
@@ -318,17 +315,19 @@ def test_cli_review_all_seats_with_equity_and_inferred_worlds(tmp_path, capsys):
     assert main(["review", "--seed", "7", "--equity", str(tmp_path / "bad.parquet")]) == 2
 
 
-def test_summed_skill_and_luck_intervals_cover():
-    """The per-team sums carry intervals from the sum of the terms' variances: with independent
-    terms of known truth they cover about 95% of the time."""
+def test_summed_intervals_cover():
+    """The per-team sums of independent terms (the losses along the played path, the walk's
+    gains) carry intervals from the sum of the terms' variances: with terms of known truth they
+    cover about 95% of the time."""
     from reports.review import _summary
+    from reports.review_judge import WALK_COLUMNS
 
     rng = np.random.default_rng(4)
-    truth_lost = np.array([300.0, 250.0, 400.0, 220.0, 500.0])  # clearly separable losses
-    truth_luck = np.array([-80.0, 40.0, 120.0, 0.0])
+    truth_lost = np.array([300.0, -50.0, 400.0, 0.0, 500.0])
+    truth_gain = np.array([-80.0, 40.0, 120.0, 0.0])
     se_lost = np.array([30.0, 20.0, 50.0, 25.0, 40.0])
-    se_luck = np.array([60.0, 35.0, 45.0, 80.0])
-    hit_skill = hit_luck = 0
+    se_gain = np.array([60.0, 35.0, 45.0, 80.0])
+    hit_path = hit_skill = 0
     trials = 600
     for _ in range(trials):
         lost = truth_lost + rng.normal(0, se_lost)
@@ -341,32 +340,26 @@ def test_summed_skill_and_luck_intervals_cover():
                 "lost": lost,
                 "lost_low": lost - Z95 * se_lost,
                 "lost_high": lost + Z95 * se_lost,
+                "vs_choice": 0.0,
+                "vs_choice_low": 0.0,
+                "vs_choice_high": 0.0,
             }
         )
-        luck = pd.DataFrame(
-            {"team": 0, "luck": truth_luck + rng.normal(0, se_luck), "half": Z95 * se_luck}
-        )
-        s = _summary(dec, luck, [0], None, None, {0: 0}).iloc[0]
-        tie = pd.DataFrame(
+        gain = truth_gain + rng.normal(0, se_gain)
+        walk = pd.DataFrame(
             {
-                "team": [0],
-                "seat": 0,
-                "legal": 5,
-                "mark": "",
-                "lost": [30.0],
-                "lost_low": [-50.0],
-                "lost_high": [110.0],
-            }
+                "walk_team": 0,
+                "gain": gain,
+                "gain_low": gain - Z95 * se_gain,
+                "gain_high": gain + Z95 * se_gain,
+            },
+            columns=WALK_COLUMNS,
         )
-        s2 = _summary(pd.concat([dec, tie]), luck, [0], None, None, {0: 0}).iloc[0]
-        assert (s2["skill_lost"], s2["skill_half"]) == (
-            s["skill_lost"],
-            s["skill_half"],
-        )  # a tie adds nothing
-        hit_skill += abs(s["skill_lost"] - truth_lost.sum()) <= s["skill_half"]
-        hit_luck += abs(s["luck"] - truth_luck.sum()) <= s["luck_half"]
+        s = _summary(dec, walk, None, [0], {0: 0}).iloc[0]
+        hit_path += abs(s["path_lost"] - truth_lost.sum()) <= s["path_half"]
+        hit_skill += abs(s["skill_lost"] - truth_gain.sum()) <= s["skill_half"]
+    assert 0.92 * trials <= hit_path <= 0.975 * trials
     assert 0.92 * trials <= hit_skill <= 0.975 * trials
-    assert 0.92 * trials <= hit_luck <= 0.975 * trials
 
 
 def test_a_random_player_loses_far_more_per_decision_than_expert():
@@ -380,8 +373,9 @@ def test_a_random_player_loses_far_more_per_decision_than_expert():
         lost = n = 0
         for seed in (1, 2, 3, 4, 5, 6):
             rec = hand_by_key(CLASSIC, [strat, "expert", "expert", "expert"], seed, 0, 0)
-            s = review(rec, [0], ev, rollouts=100, seed=1).summary.iloc[0]
-            lost += s["skill_lost"]
+            rv = review(rec, [0], ev, rollouts=100, seed=1, walk=False, accounting=False)
+            s = rv.summary.iloc[0]
+            lost += s["path_lost"]
             n += s["decisions"]
         rate[strat] = lost / n
     assert rate["random"] > 1.5 * rate["expert"] + 10, rate
@@ -404,36 +398,13 @@ def test_cli_review_of_a_samba_and_a_five_player_hand(argv, seat, label, capsys)
     assert js["hand"]["rules"] == label and js["seats"] == [seat]
     dec = js["decisions"]
     assert len(dec) > 5 and {d["seat"] for d in dec} == {seat}
-    assert all(d["lost"] >= 0 for d in dec) and any(d["legal"] > 1 for d in dec)
+    assert all(d["lost_low"] <= d["lost"] <= d["lost_high"] for d in dec)
+    assert any(d["legal"] > 1 for d in dec)
+    acct = js["accounting"]["summary"]
+    for t in acct:
+        total = t["expected"] + t["luck"] + t["own_play"] + t["others_play"]
+        assert total == pytest.approx(t["result"], abs=0.01)
     assert {r["event"] for r in js["luck"]} >= {"deal", "draw"}
-
-
-def test_the_dealt_value_keeps_the_seats_cards(rec, monkeypatch):
-    """V(dealt) deals the seat the cards it was dealt and shuffles the rest anew; the same seed
-    gives the same value."""
-    import sim.core.apply as apply_mod
-    from reports.review import dealt_value
-
-    real = rec.new_state()
-    decks = []
-    orig = apply_mod.init_hand_nb
-
-    def spy(state, params, deck, n, dealer, cum):
-        decks.append(deck.copy())
-        return orig(state, params, deck, n, dealer, cum)
-
-    monkeypatch.setattr(apply_mod, "init_hand_nb", spy)
-    seat = 1
-    v1 = dealt_value(rec, "expert", seat, 6, 5)
-    n, hs = real.n_seats, rec.rules.hand_size
-    j = (seat - int(real.state[Off.DEALER]) - 1) % n
-    mine = [r * n + j for r in range(hs)]
-    assert len(decks) == 6
-    for d in decks:
-        assert (d[mine] == real.deck[mine]).all()
-        assert sorted(d) == sorted(real.deck) and (d != real.deck).any()
-    monkeypatch.setattr(apply_mod, "init_hand_nb", orig)
-    assert dealt_value(rec, "expert", seat, 6, 5) == v1 and v1[1] > 0
 
 
 def test_options_beside_a_hand_file_adjust_its_rules_or_are_refused(tmp_path):

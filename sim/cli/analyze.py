@@ -90,8 +90,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--infer",
         default=None,
         metavar="MODEL",
-        help="sample worlds that agree with each other seat's last turn under this strategy: its "
-        "discard (last_discard + pile_cards) and its draw or take (last_turn S: lines)",
+        help="deal worlds that agree with each other seat's last turn under this strategy: its "
+        "discard (last_discard + pile_cards) and its draw or take (last_turn S: lines); given "
+        "explicitly, the uniform reading is shown too (default: inferred with the rollout "
+        "strategy, the first of --strategies)",
+    )
+    p.add_argument(
+        "--uniform",
+        action="store_true",
+        help="deal the hidden cards uniformly instead (no inference)",
     )
     p.add_argument(
         "--rules",
@@ -118,6 +125,10 @@ def run(args: argparse.Namespace) -> int:
     from reports.position import load_position
     from sim.cli.rules import rules_for_position
 
+    if args.uniform and args.infer:
+        raise ValueError("--uniform and --infer contradict each other: give one of them")
+    both = bool(args.infer)  # an explicit model: show the uniform reading beside it
+    infer = None if args.uniform else (args.infer or args.strategies.split(",")[0].strip())
     pos = load_position(args.position)
     rules = rules_for_position(pos, args)
     rollout_specs(args.strategies, rules.n_active, "--strategies")  # compiled, each checked
@@ -150,13 +161,13 @@ def run(args: argparse.Namespace) -> int:
         args.jobs,
         args.seed,
         rules,
-        infer=args.infer,
+        infer=infer,
         equity=equity,
         checkpoint=ckpt,
     )
     df.attrs["position"] = str(args.position)
     uniform = None
-    if args.infer:  # both readings: the inference can change the ranking
+    if both:  # both readings: the inference can change the ranking
         uniform = analyze(
             pos,
             args.strategies,

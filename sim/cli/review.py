@@ -17,13 +17,32 @@ EPILOG = """examples:
       replay hand 2 of game 0 (seed 7) of expert (team 0) against greedy (team 1) and review seat 1:
       each of its decisions with a choice: the action played, the best one, the equity lost with its
       95% CI and a mark (?! doubtful >= 50, ? mistake >= 100, ?? blunder >= 200 points); the luck of
-      its deal and draws; skill and luck per team
+      its deal and draws; per team skill lost, luck and the accounting of the result
   canasta review --seed 7 --seat all --rollouts 400 --json > review.json
   canasta review --seed 7 -o review.html          one page: equity timeline + the decision table
   canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet
       also P(win the game) after each played action
   canasta play --strategies expert --seed 3 > hand.txt && canasta review hand.txt --seat 2
       review a hand from the history canasta play prints (or a hand record: docs/hand-record.md)
+
+what the figures estimate (values: the team's hand score minus the best opposing team's, points):
+  best action   the legal action with the best mean on one set of rollouts (--rollouts worlds dealt
+                from what the seat knew, every seat then playing --continue-with S)
+  lost          mean(best) - mean(played) on FRESH worlds (not the ones that picked the best), with
+                its paired 95% CI; a mark only when that CI excludes 0
+  skill lost    (summary) what a player that takes the best action at every decision of the
+                reviewed seats would score more than the hand's players on this deal, the other
+                seats and the rest of the hand played by S: the deal is replayed with that player
+                (the walk) and its decisions against S's choice, minus the hand's, are valued on
+                the actual cards (the luck of the draws left out): the realized gain's
+                expectation, whatever the table.  "from what the seats knew": the same gain
+                valued in the review's worlds (calibrated at classic 4p; it overstates it where
+                the worlds are less right).  Checked against play: benchmarks/bench_calibration.py
+  path lost     the one-step losses summed along the hand as played: NOT what better play gains
+                (it counts again and again what a better player fixes once); about twice as large
+  accounting    per team: result = expected result at the deal + luck (deal, upcard, every draw
+                of every seat) + own play + others' play against S's choice, each term with its
+                95% CI, adding up exactly (equity = given every card's place, the stock shuffled)
 """
 
 
@@ -32,10 +51,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "review",
         help="mark every decision of a played hand (equity lost, luck)",
         description="Review a hand: every decision of the reviewed seats where more than one "
-        "action was legal is "
-        "scored against the best action by rollouts from what that seat knew (never from cards it "
-        "could not "
-        "see); chance events (deal, draws) get a luck value; skill and luck are summed per team.",
+        "action was legal is scored against the best action by rollouts from what that seat knew "
+        "(never from cards it could not see), the best picked on one set of worlds and the loss "
+        "measured on fresh ones; the skill lost is what a player taking the best action would "
+        "gain, replayed on the same deal; the hand's result is accounted for per team (expected "
+        "+ luck + play, exactly).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -104,10 +124,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--infer",
         default=None,
         metavar="MODEL",
-        help="sample only worlds where each other seat's hidden hand agrees with its last turn "
-        "(its "
-        "discard and the draw or take before it) under the strategy MODEL (default: uniform "
-        "worlds)",
+        help="deal worlds where each other seat's hidden hand agrees with its last turn (its "
+        "discard and the draw or take before it) under the strategy MODEL (default: the "
+        "--continue-with strategy; the calibration chose inferred worlds: with uniform ones the "
+        "skill lost overstates what the best-action player realizes)",
+    )
+    p.add_argument(
+        "--uniform",
+        action="store_true",
+        help="deal the hidden cards uniformly instead (no inference)",
     )
     p.add_argument(
         "--equity",
@@ -135,6 +160,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="FILE.html",
         help="also write one self-contained HTML page",
+    )
+    p.add_argument(
+        "--no-walk",
+        dest="walk",
+        action="store_false",
+        help="skip the best-action player's replay (about half the time; no skill lost then)",
+    )
+    p.add_argument(
+        "--no-accounting",
+        dest="accounting",
+        action="store_false",
+        help="skip the hand's accounting (and the luck table built from it)",
     )
     p.add_argument(
         "--all-decisions",
@@ -201,6 +238,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"-o {args.out}: the review page must end in .html")
     if args.out:
         writable_file(args.out)  # before the rollouts, not after them
+    if args.uniform and args.infer:
+        raise ValueError("--uniform and --infer contradict each other: give one of them")
+    args.infer = None if args.uniform else (args.infer or args.strategy)
     rollout_specs(args.strategy, 1, "--continue-with")  # compiled strategies, each checked
     if args.infer is not None:
         rollout_specs(args.infer, 1, "--infer")
@@ -236,6 +276,9 @@ def run(args: argparse.Namespace) -> int:
         rollouts=rollouts,
         seed=args.rollout_seed,
         progress=progress,
+        walk=args.walk,
+        accounting=args.accounting,
+        world_model=f"inferred with {args.infer}" if args.infer else "uniform",
     )
     if args.json:
         print(json.dumps(rv.to_json()))
