@@ -388,14 +388,18 @@ def _summary_table(rv) -> str:
     cols = list(s.columns)
     shown: list[tuple[str, list[str]]] = []
     used: set[str] = set()
-    names = {"skill_lost": "skill (lost)", "result": "hand result", "decisions": "choices"}
+    names = {
+        "skill_lost": "skill lost (on the cards)",
+        "skill_known": "skill lost (from what the seats knew)",
+        "result": "hand result",
+        "decisions": "choices",
+    }
     for c in cols:
         if c in used:
             continue
         for half in (f"{c}_half", c.replace("_lost", "") + "_half"):
             if half in cols and half != c:
-                sign = -1.0 if c == "skill_lost" else 1.0
-                vals = [_pm(sign * v, h) for v, h in zip(s[c], s[half], strict=True)]
+                vals = [_pm(v, h) for v, h in zip(s[c], s[half], strict=True)]
                 used |= {c, half}
                 shown.append((names.get(c, c.replace("_", " ")), vals))
                 break
@@ -479,8 +483,13 @@ def page_html(rv, head_lines: list[str]) -> str:
         + "".join(f"<p>{_e(x)}</p>" for x in head_lines)
         + "<h2>Summary per team</h2>"
         + _summary_table(rv)
-        + "<p class=note>skill: minus the equity lost in the team's reviewed decisions; luck: "
-        "the sum of its luck values (deal, upcard, draws); 95% intervals.</p>"
+        + "<p class=note>skill lost: what a player taking the best action at every decision of "
+        "the team's reviewed seats gains on this deal over the hand's players (the deal replayed "
+        "with it, valued on the actual cards; beside it the same gain valued in the worlds the "
+        "seats could imagine); path lost: the equity lost summed along the hand played (it "
+        "counts again what a better player fixes once); expected + luck + own play + others "
+        "play = hand result (luck: the deal, the upcard and every draw of every seat; play: "
+        "each action against the continuation strategy's choice); 95% intervals.</p>"
         "<h2>Equity through the hand</h2>"
         + colour_key(rv)
         + f'<div class="scroll plot">{timeline_svg(rv, numbered)}</div>'

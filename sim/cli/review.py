@@ -126,8 +126,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="MODEL",
         help="deal worlds where each other seat's hidden hand agrees with its last turn (its "
         "discard and the draw or take before it) under the strategy MODEL (default: the "
-        "--continue-with strategy; the calibration chose inferred worlds: with uniform ones the "
-        "skill lost overstates what the best-action player realizes)",
+        "--continue-with strategy, chosen by checking against play: with uniform worlds the "
+        "skill lost from what the seats knew overstates what a best-action player realizes)",
     )
     p.add_argument(
         "--uniform",
