@@ -205,12 +205,8 @@ def main() -> int:
     played = hands(args.seed, args.hands)
     for spec in PLAYERS:  # compile first
         bot_moves(args.seed, [played[0][:12]], spec)
-    HintJob(
-        GameState.new_hand(RuleSet.preset("classic"), 1),
-        0,
-        HintBudget(rollouts=10, until_ci=None),
-        0,
-    ).start().wait(600)
+    first = GameState.new_hand(RuleSet.preset("classic"), 1)
+    HintJob(first, first.seat, HintBudget(rollouts=10, until_ci=None), 0).start().wait(600)
     bots = [bot_moves(args.seed, played, spec) for spec in PLAYERS]
     hint = hint_runs(args.seed, played, args.hints)
     page = page_updates(args.seed, args.moves)
