@@ -11,8 +11,8 @@ plays where it was measured to win (classic and german 2, 4 and 5 players, class
 6-player 3x2 tables); german-3p plays a heuristic knob set tuned against expert-v1; samba-4p
 and the 6-player 2x3 tables play expert-v1 exactly (`model=-1`).
 
-Plan of the heuristic (docs/STRATEGY.md section numbers; each knob value was chosen by duplicate-deal sweeps
-against greedy, patient and pile-control, see benchmarks/bench_strength.py):
+Plan of the heuristic (docs/STRATEGY.md section numbers; each knob value was chosen by
+duplicate-deal sweeps against greedy, patient and pile-control, see benchmarks/bench_strength.py):
 - Draw (section 1): takes every pile it can take onto a team meld; with a natural pair only from
   3 cards on (a pair is worth keeping for a bigger pile); with a natural + wild from 5 cards
   (joker first: a joker scores 50 melded and costs 50 left in hand).

@@ -4,7 +4,8 @@ Plays `strategies.heuristic` with the knob values below and, at each of the 13 t
 tuning, the set in strategies/tuned/expert_v1.json (found with `canasta tune`, see
 benchmarks/tune_tables.py).  It never changes, so every earlier result that names it (or
 names `expert` before the improved player took that name) can be reproduced, and every
-stronger player is measured against it.  Its plan is the one `strategies.expert` describes (its heuristic part).
+stronger player is measured against it.  Its plan is the heuristic's plan that
+`strategies.expert` describes.
 Every knob can still be overridden: `expert-v1:open_threshold=0,safe_discard=1`.
 """
 

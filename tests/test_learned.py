@@ -150,7 +150,7 @@ def test_margin_changes_decisions():
         a = other.decisions["action"]
         assert len(a) != len(base) or not np.array_equal(a, base), knob
     # a margin no score difference reaches: the heuristic alone
-    huge = run_chunk(rules, ["expert:margin=1e9"] * 4, 2, 0, 10).hands["score"]
+    huge = run_chunk(rules, ["expert:margin=1e6"] * 4, 2, 0, 10).hands["score"]
     v1 = run_chunk(rules, ["expert-v1"] * 4, 2, 0, 10).hands["score"]
     np.testing.assert_array_equal(huge, v1)
 

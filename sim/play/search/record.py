@@ -2,11 +2,11 @@
 fast player that imitates search (expert iteration).
 
 `record_chunk` plays hands of a table of compiled strategies through the self-play loop
-(`sim.play.selfplay.loop.play_chunk_nb`) with a `RecordAgent`: at a sampled decision of a recording seat,
-it samples ``worlds`` worlds from that seat's observation and knowledge (model-consistent
-worlds, as `pimc` samples them: sim.play.worlds.sampler), plays every legal action in every world and
-then the rest of the hand with the table's strategies (common random numbers: every action sees
-the same worlds and streams), and records the seat's observation, the legal actions, the
+(`sim.play.selfplay.loop.play_chunk_nb`) with a `RecordAgent`: at a sampled decision of a
+recording seat, it samples ``worlds`` worlds from that seat's observation and knowledge
+(model-consistent worlds, as `pimc` samples them: sim.play.worlds.sampler), plays every legal
+action in every world and then the rest of the hand with the table's strategies (common random
+numbers: every action sees the same worlds and streams), and records the seat's observation, the legal actions, the
 strategy's own choice and, per action, the mean and standard error of the paired difference of
 (our hand score - the best opposing one) to the strategy's choice.  The seat then plays its
 strategy's choice (``explore`` = 0: the data come from the states the strategy itself reaches,
