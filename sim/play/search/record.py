@@ -6,12 +6,12 @@ fast player that imitates search (expert iteration).
 recording seat, it samples ``worlds`` worlds from that seat's observation and knowledge
 (model-consistent worlds, as `pimc` samples them: sim.play.worlds.sampler), plays every legal
 action in every world and then the rest of the hand with the table's strategies (common random
-numbers: every action sees the same worlds and streams), and records the seat's observation, the legal actions, the
-strategy's own choice and, per action, the mean and standard error of the paired difference of
-(our hand score - the best opposing one) to the strategy's choice.  The seat then plays its
-strategy's choice (``explore`` = 0: the data come from the states the strategy itself reaches,
-DAgger's on-policy states) or, with ``explore`` = g > 0, the best action when its gain exceeds
-g standard errors (the states of the improved player).
+numbers: every action sees the same worlds and streams), and records the seat's observation, the
+legal actions, the strategy's own choice and, per action, the mean and standard error of the
+paired difference of (our hand score - the best opposing one) to the strategy's choice. The seat
+then plays its strategy's choice (``explore`` = 0: the data come from the states the strategy
+itself reaches, DAgger's on-policy states) or, with ``explore`` = g > 0, the best action when
+its gain exceeds g standard errors (the states of the improved player).
 
 Nothing here reads a hidden card: the rollouts start from worlds sampled from the observation
 and knowledge; the decision's random streams are keyed by the hand key and the public decision
