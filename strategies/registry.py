@@ -60,8 +60,8 @@ STRATEGIES: dict[str, ModuleType] = {
 KERNELS: dict[str, Callable] = {
     "random": random_play.decide_nb,
     "greedy": greedy.decide_nb,
-    "heuristic": heuristic.decide_nb,
     "learned": learned.decide_nb,
+    "heuristic": heuristic.decide_nb,
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)

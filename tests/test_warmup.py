@@ -137,8 +137,9 @@ def test_play_compiles_only_the_strategies_it_plays():
 
 def test_play_is_timed_by_the_decision_functions_it_compiles():
     assert warm.play_compile_key(["random"]) == "play:random"
-    assert warm.play_compile_key(["expert", "greedy:x=1"]) == "play:greedy,heuristic"
-    assert warm.play_compile_key(["patient", "expert"]) == warm.play_compile_key(["expert"])
+    assert warm.play_compile_key(["expert-v1", "greedy:x=1"]) == "play:greedy,heuristic"
+    assert warm.play_compile_key(["patient", "expert-v1"]) == warm.play_compile_key(["expert-v1"])
+    assert warm.play_compile_key(["expert"]) == "play:learned"
 
 
 def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():

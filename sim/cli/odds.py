@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         opt
         for opt, dest, default in (
             ("--rollouts", "rollouts", 1000),
-            ("--strategies", "strategies", ["expert"]),
+            ("--strategies", "strategies", [BASELINE]),
             ("--seed", "seed", 0),
             ("--rules", "rules", None),
             ("--players", "players", None),
