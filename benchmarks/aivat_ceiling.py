@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 
 import numpy as np
+from aivat_record import play_records
 
-from benchmarks.aivat_record import play_records
 from sim.core.rules import RuleSet
 
 

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from aivat_probe import features, fit_value, play, stock_shares
 from numba import njit
 
-from benchmarks.aivat_probe import features, fit_value, play, stock_shares
 from reports.compare import seat_strategies
 from sim.core.enums import N_KINDS
 from sim.core.rules import RuleSet

@@ -26,8 +26,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from benchmarks.aivat_record import (
+from aivat_record import (
     B_HAND,
     B_LEFT,
     B_NAT_THEM,
@@ -57,6 +56,7 @@ from benchmarks.aivat_record import (
     S_TURN,
     play_records,
 )
+
 from reports.luck import adjust
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, LUCK_SCALE, MAX_TEAMS, N_KINDS, N_LUCK, Kind
 from sim.core.rules import RuleSet
@@ -307,7 +307,8 @@ def main() -> None:
     t0 = time.perf_counter()
     d = play(rules, args.a, args.b, args.seed, args.deals)
     print(
-        f"played {args.deals:,} deals x 2 seatings: {len(d['raw']):,} draws ({time.perf_counter() - t0:.0f} s)"
+        f"played {args.deals:,} deals x 2 seatings: {len(d['raw']):,} draws "
+        f"({time.perf_counter() - t0:.0f} s)"
     )
     n = args.deals
     half_of_deal = np.arange(n) % 2
@@ -389,7 +390,8 @@ def main() -> None:
     table = {k: factor_ci(y, v) for k, v in variants.items()}
     for k, v in table.items():
         print(
-            f"  {k:26s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]  mean {variants[k].mean():.1f}"
+            f"  {k:26s} x{v['factor']:.3f} [{v['low']:.3f}, {v['high']:.3f}]  mean "
+            f"{variants[k].mean():.1f}"
         )
     Path(args.out).write_text(
         json.dumps(

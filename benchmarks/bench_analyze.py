@@ -19,19 +19,17 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reports.analyze import analyze, decision_from_game, paired_rollouts
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
+from sim.play.pyplay import play_hand_py
 
-from reports.analyze import analyze, decision_from_game, paired_rollouts  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def ten_action_decision(seed: int):
@@ -89,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     res = {
         "position": dec.label,
         "legal_actions": len(dec.actions),
-        "method": f"analyze(until_ci=15, cap 40000), {args.repeat} seeds (wall time: best; CPU time of the "
-        "process alongside), one process, warm cache; the machine is shared, so wall times are noisy",
+        "method": f"analyze(until_ci=15, cap 40000), {args.repeat} seeds (wall time: best; CPU "
+        "time of the "
+        "process alongside), one process, warm cache; the machine is shared, so wall times are "
+        "noisy",
         "seconds_best": round(min(times), 2),
         "seconds_all": [round(t, 2) for t in times],
         "cpu_seconds_all": [round(t, 2) for t in cpu],

@@ -4,7 +4,7 @@ and CPU seconds of the whole command (its worker processes included).
 
     python benchmarks/bench_cold.py                          # this checkout, both commands
     python benchmarks/bench_cold.py --tree /tmp/main-copy --label before --what play
-    python benchmarks/bench_cold.py --env CANASTA_COMPILE_HELPER=0 --label "no helper"   # one process
+    python benchmarks/bench_cold.py --env CANASTA_COMPILE_HELPER=0 --label "no helper"  # 1 process
 
 The goal is wall time, which on a shared machine grows with the load: each row also has the CPU
 seconds (the command and its processes: the compile helper of sim/play/compile/parallel_warm.py, the
@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         wall, cpu = cold_run(args.tree, what, extra_env)
         load = os.getloadavg()[0]
         print(
-            f"{args.label}: cold `canasta {what}` wall {wall:.1f} s, cpu {cpu:.1f} s (load {load:.1f})"
+            f"{args.label}: cold `canasta {what}` wall {wall:.1f} s, cpu {cpu:.1f} s (load "
+            f"{load:.1f})"
         )
         rows.append(
             {

@@ -3,7 +3,7 @@ a fresh NUMBA_CACHE_DIR, one fully logged hand, wall and CPU seconds of the proc
 
     python benchmarks/bench_compile.py                       # this checkout
     python benchmarks/bench_compile.py --tree /tmp/main-copy --label before
-    python benchmarks/bench_compile.py --detail cards        # the run_chunk call uses --log-detail cards
+    python benchmarks/bench_compile.py --detail cards     # the run_chunk call logs with cards
 
 CPU time is the figure to compare on a shared machine (wall time grows with the load).
 Appends a row to benchmarks/results/compile.json.
@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     print(
-        f"{args.label}: cold compile wall {wall:.1f} s, cpu {cpu:.1f} s (load {row['load_1min']:.1f})"
+        f"{args.label}: cold compile wall {wall:.1f} s, cpu {cpu:.1f} s (load "
+        f"{row['load_1min']:.1f})"
     )
     path = Path(args.output)
     rows = json.loads(path.read_text()) if path.is_file() else []

@@ -33,7 +33,8 @@ stack, excl, sigs = [], collections.defaultdict(float), collections.defaultdict(
 class Listener(ev.Listener):
     def on_start(self, event):
         f = event.data["dispatcher"].py_func
-        stack.append([f.__module__ + "." + f.__qualname__, str(event.data["args"]), time.process_time(), 0.0])
+        name = f.__module__ + "." + f.__qualname__
+        stack.append([name, str(event.data["args"]), time.process_time(), 0.0])
     def on_end(self, event):
         name, args, t0, child = stack.pop()
         dt = time.process_time() - t0
@@ -46,11 +47,13 @@ from sim.play.compile.warm import warm_play, warm_simulate
 if sys.argv[1] in ("simulate", "both"):
     warm_simulate((False,), (False,))  # `canasta simulate`'s default: no --check, no logs
 if sys.argv[1] == "play":
-    warm_play(sys.argv[3].split(","), knowledge=False)  # canasta play's default: random only, no position
+    # canasta play's default: random only, no position
+    warm_play(sys.argv[3].split(","), knowledge=False)
 if sys.argv[1] == "both":
     warm_play()  # every strategy
 ru = resource.getrusage(resource.RUSAGE_SELF)
-print(f"process CPU {ru.ru_utime + ru.ru_stime:.1f} s; {len(excl)} functions, {sum(map(len, sigs.values()))} signatures")
+n_sigs = sum(map(len, sigs.values()))
+print(f"process CPU {ru.ru_utime + ru.ru_stime:.1f} s; {len(excl)} functions, {n_sigs} signatures")
 print(" excl_s  sigs  function")
 for name, s in sorted(excl.items(), key=lambda kv: -kv[1])[: int(sys.argv[2])]:
     print(f"{s:7.2f} {len(sigs[name]):5d}  {name}")

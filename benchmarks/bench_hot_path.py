@@ -13,16 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import sim.play.engine as engine
+from sim.core.rules import RuleSet
+from sim.runs import integrity, store
 
-import sim.play.engine as engine  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.runs import integrity, store  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:

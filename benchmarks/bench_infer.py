@@ -2,10 +2,11 @@
 
 Classic 4-player hands played by expert (keys (seed, 0, 0) for --hands seeds); at every draw
 decision of seat 0 from turn 9 on, the two opponents' hands: natural pairs (natural ranks 4..A held
-twice or more) and the cards of the rank the seat declined (the pile's top when it last drew
-instead of taking; 0 when it took or the pile was empty), in the real hand and in sampled worlds (--worlds per decision) of three kinds: uniform, model-consistent on the last discard only,
-and on the last discard plus the draw or take of the same turn (the model: expert, 100 tries).
-Means with 95% intervals over decisions (worlds of one decision averaged first).  Writes
+twice or more) and the cards of the rank the seat declined (the pile's top when it last drew instead
+of taking; 0 when it took or the pile was empty), in the real hand and in sampled worlds (--worlds
+per decision) of three kinds: uniform, model-consistent on the last discard only, and on the last
+discard plus the draw or take of the same turn (the model: expert, 100 tries). Means with 95%
+intervals over decisions (worlds of one decision averaged first).  Writes
 benchmarks/results/infer.json.
 
     python benchmarks/bench_infer.py [--hands 40] [--worlds 20]
@@ -16,20 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Off
+from sim.core.rules import RuleSet
+from sim.play.game import GameState
+from sim.play.pyplay import play_hand_py
+from sim.play.worlds.sampler import Know, sample_worlds_nb
+from strategies.registry import parse_spec
 
-from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, N_KINDS, Off  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
-from sim.play.worlds.sampler import Know, sample_worlds_nb  # noqa: E402
-from strategies.registry import parse_spec  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 KINDS = ("uniform", "last discard", "discard + draw/take")
 
@@ -112,9 +111,11 @@ def main() -> None:
     for k, v in res.items():
         print(
             f"{k:>22}: natural pairs {v['natural_pairs']:.3f} ± {v['natural_pairs_half']:.3f}, "
-            f"declined-rank cards {v['declined_rank_cards']:.3f} ± {v['declined_rank_cards_half']:.3f} ({v['decisions']} decisions)"
+            f"declined-rank cards {v['declined_rank_cards']:.3f} ± "
+            f"{v['declined_rank_cards_half']:.3f} ({v['decisions']} decisions)"
             + (
-                f"; {v['no_agreeing_draw']} of {v['seats_constrained']} seats found no agreeing hand"
+                f"; {v['no_agreeing_draw']} of {v['seats_constrained']} seats found no agreeing "
+                "hand"
                 if "seats_constrained" in v
                 else ""
             )

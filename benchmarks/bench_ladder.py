@@ -1,15 +1,15 @@
 """The ladder: every built-in player against tuned `expert`, per table, plus a Bradley-Terry rating.
 
-Per table, every pair of players plays the same duplicate deals (``reports.duplicate``: A on
-one team's seats, B on the others, A's team going round all teams).  For a pair (A, B) the
-deal's difference is (advantage of A seated alone against B - advantage of B seated alone
-against A) / 2; at a 2-team table this is exactly ``canasta compare``'s paired difference, at a
-3-team table it averages the two ways of seating one strategy against two teams of the other.
-Printed per player: mean difference per hand against tuned expert (`expert` at its table, strategies/tuned/) with its 95% CI over
-deals (expert-untuned: expert's module knobs at every table),
-and the Bradley-Terry / Elo rating of the round robin (deal wins; bootstrap CI over deals,
-``reports.stats.bradley_terry_bootstrap``), plus each player's hands/s in self-play (one core,
-noisy on a shared machine).  Results: benchmarks/results/ladder/<table>.json.
+Per table, every pair of players plays the same duplicate deals (``reports.duplicate``: A on one
+team's seats, B on the others, A's team going round all teams).  For a pair (A, B) the deal's
+difference is (advantage of A seated alone against B - advantage of B seated alone against A) / 2;
+at a 2-team table this is exactly ``canasta compare``'s paired difference, at a 3-team table it
+averages the two ways of seating one strategy against two teams of the other. Printed per player:
+mean difference per hand against tuned expert (`expert` at its table, strategies/tuned/) with its
+95% CI over deals (expert-untuned: expert's module knobs at every table), and the Bradley-Terry /
+Elo rating of the round robin (deal wins; bootstrap CI over deals,
+``reports.stats.bradley_terry_bootstrap``), plus each player's hands/s in self-play (one core, noisy
+on a shared machine).  Results: benchmarks/results/ladder/<table>.json.
 
 Example:
   nice -n 10 python benchmarks/bench_ladder.py --tables classic-4p --deals 2000 --jobs 2
@@ -25,16 +25,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from tune_tables import TABLES, UNTUNED, table_name
+
+from reports import stats
+from reports.duplicate import play_pairs
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.tune_tables import TABLES, UNTUNED, table_name  # noqa: E402
-from reports import stats  # noqa: E402
-from reports.compare import n_teams  # noqa: E402
-from reports.duplicate import play_pairs  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "ladder"
 # UNTUNED: expert's module knobs written out, the same player at every table (no tuned set applies)
@@ -46,9 +44,9 @@ REFERENCE = "expert"
 def pair_differences(rules, players, seed, deals, jobs) -> dict[tuple[str, str], np.ndarray]:
     """{(a, b): per-deal difference a - b} for every pair a before b in ``players``."""
     pairs = list(itertools.combinations(players, 2))
-    todo = pairs if n_teams(rules) == 2 else pairs + [(b, a) for a, b in pairs]
+    todo = pairs if rules.n_teams == 2 else pairs + [(b, a) for a, b in pairs]
     got = play_pairs(rules, todo, seed, 0, deals, jobs)
-    if n_teams(rules) == 2:
+    if rules.n_teams == 2:
         return {p: got[p] for p in pairs}
     return {(a, b): (got[(a, b)] - got[(b, a)]) / 2.0 for a, b in pairs}
 

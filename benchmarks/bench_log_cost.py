@@ -2,7 +2,7 @@
 building the arrow tables, and parquet encoding of each table, in CPU microseconds per hand.
 Prints a table and writes benchmarks/results/log_cost.json.
 
-    python benchmarks/bench_log_cost.py                          # greedy, classic 4p, basic and cards
+    python benchmarks/bench_log_cost.py                      # greedy, classic 4p, basic and cards
     python benchmarks/bench_log_cost.py --strategy expert --rounds 9
 
 Every stage runs in this process (time.process_time, so other processes' load counts less than
@@ -23,12 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.runs import encode, integrity, runner
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
-from sim.runs import encode, integrity, runner  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "log_cost.json"
 STAGES = ("play", "tables", "encode_decisions", "encode_hands_games")
@@ -109,17 +108,22 @@ def main(argv: list[str] | None = None) -> int:
         out[d]["ratio_median"] = round(statistics.median(ratios), 2)
         out[d]["ratio_min_max"] = [round(min(ratios), 2), round(max(ratios), 2)]
     print(
-        f"CPU us per hand, {args.strategy} classic 4p, chunks of {n:,}, median of {args.rounds} rounds "
+        f"CPU us per hand, {args.strategy} classic 4p, chunks of {n:,}, median of {args.rounds} "
+        "rounds "
         f"({args.chunks} chunks each); load average {os.getloadavg()[0]:.1f}"
     )
-    head = f"{'log':>6} {'play':>7} {'tables':>7} {'enc dec':>8} {'enc h+g':>8} {'total':>7} {'ratio':>14} {'B/hand':>7}"
+    head = (
+        f"{'log':>6} {'play':>7} {'tables':>7} {'enc dec':>8} {'enc h+g':>8} {'total':>7} "
+        f"{'ratio':>14} {'B/hand':>7}"
+    )
     print(head)
     print("-" * len(head))
     for d, c in out.items():
         ratio = f"x{c['ratio_median']} {c['ratio_min_max']}" if "ratio_median" in c else ""
         print(
             f"{d:>6} {c['play_us']:>7} {c['tables_us']:>7} {c['encode_decisions_us']:>8} "
-            f"{c['encode_hands_games_us']:>8} {c['total_us']:>7} {ratio:>14} {c['decision_bytes_per_hand']:>7}"
+            f"{c['encode_hands_games_us']:>8} {c['total_us']:>7} {ratio:>14} "
+            f"{c['decision_bytes_per_hand']:>7}"
         )
     result = {
         "benchmark": "log_cost",

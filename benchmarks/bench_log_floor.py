@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -32,17 +31,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.enums import N_ACTIONS, N_KINDS, Off
+from sim.core.legal import legal_actions_nb
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.play.game import GameState
+from sim.runs import encode, integrity
+from strategies.greedy import decide_nb
+from strategies.registry import MAX_KNOBS
 
-from sim.core.enums import N_ACTIONS, N_KINDS, Off  # noqa: E402
-from sim.core.legal import legal_actions_nb  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
-from sim.play.game import GameState  # noqa: E402
-from sim.runs import encode, integrity  # noqa: E402
-from strategies.greedy import decide_nb  # noqa: E402
-from strategies.registry import MAX_KNOBS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "log_floor.json"
 SEATS = ("greedy",) * 4
@@ -207,13 +205,16 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     print(
-        f"greedy classic 4p, {args.hands:,} hands, best of {args.repeat}; {rows:.1f} decision rows x "
+        f"greedy classic 4p, {args.hands:,} hands, best of {args.repeat}; {rows:.1f} decision rows "
+        "x "
         f"{table.num_columns} columns per hand; load average {os.getloadavg()[0]:.1f}"
     )
     print(f"unlogged hand: {plain['total']:.2f} us (play {plain['play']:.2f})")
     print(
-        f"card-logged hand: {cards['total']:.2f} us (play {cards['play']:.2f}, tables {cards['tables']:.2f}, "
-        f"encoding {cards['encode_decisions']:.2f} + {cards['encode_rest']:.2f}): x{cards['total'] / plain['total']:.2f}"
+        f"card-logged hand: {cards['total']:.2f} us (play {cards['play']:.2f}, tables "
+        f"{cards['tables']:.2f}, "
+        f"encoding {cards['encode_decisions']:.2f} + {cards['encode_rest']:.2f}): "
+        f"x{cards['total'] / plain['total']:.2f}"
     )
     print(
         "parquet encoding of the card-logged decision table, fastest first (us / bytes per hand):"
@@ -221,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     for us, nbytes, name in grid[:8]:
         print(f"  {us:7.2f} {nbytes:9,.0f}  {name}")
     print(
-        f"legal lists: {legal_us:.2f} us per hand ({len(states):,} states of {args.legal_hands} hands)"
+        f"legal lists: {legal_us:.2f} us per hand ({len(states):,} states of {args.legal_hands} "
+        "hands)"
     )
     print(f"ideal stores of {rows * table.num_columns:,.0f} values: {stores_us:.2f} us per hand")
     print(

@@ -93,7 +93,8 @@ def main() -> None:
         )
     table = factors(per_deal_variants(plain))
     print(
-        f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 2 x {args.deals:,} hands)"
+        f"{args.deals:,} deals of {args.a} vs {args.b}, {args.rules} ({played:.0f} s for 2 x "
+        f"{args.deals:,} hands)"
     )
     print("  factor vs plain duplicate deals (95% bootstrap CI over deals):")
     for k, v in table.items():
@@ -116,8 +117,10 @@ def main() -> None:
         }
         agree = e.ci[0] <= e.plain_mean <= e.ci[1] or e.plain_ci[0] <= e.mean <= e.plain_ci[1]
         print(
-            f"{args.check_deals:,} deals: plain {e.plain_mean:.1f} [{e.plain_ci[0]:.1f}, {e.plain_ci[1]:.1f}], "
-            f"adjusted {e.mean:.1f} [{e.ci[0]:.1f}, {e.ci[1]:.1f}] -> {'agree' if agree else 'DISAGREE'}"
+            f"{args.check_deals:,} deals: plain {e.plain_mean:.1f} [{e.plain_ci[0]:.1f}, "
+            f"{e.plain_ci[1]:.1f}], "
+            f"adjusted {e.mean:.1f} [{e.ci[0]:.1f}, {e.ci[1]:.1f}] -> "
+            f"{'agree' if agree else 'DISAGREE'}"
         )
         check["agree"] = bool(agree)
     Path(args.out).write_text(

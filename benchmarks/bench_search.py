@@ -34,13 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reports import stats
+from reports.compare import compare
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
 
-from reports import stats  # noqa: E402
-from reports.compare import compare  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "benchmarks" / "results" / "search.jsonl"
 

@@ -29,11 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.runs import engines, runner, store
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.runs import runner, store  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "simulate.json"
 
@@ -47,12 +46,9 @@ def chunk_function(args: argparse.Namespace):
         )
         import fake_engine
 
-        return fake_engine.run_chunk, "tests.fake_engine", fake_engine.STRATEGY_NAMES
-    return (
-        runner.resolve_chunk_fn(None),
-        "sim.play.engine:run_chunk",
-        runner.registered_strategies(),
-    )
+        fake = engines.ChunkEngine("tests.fake_engine", fake_engine.run_chunk)
+        return fake, "tests.fake_engine", fake_engine.STRATEGY_NAMES
+    return engines.CORE, "sim.play.engine:run_chunk", runner.registered_strategies()
 
 
 def pick_strategies(wanted: list[str], available) -> list[str]:
@@ -92,19 +88,19 @@ def measure(
     chunk_size = chunk_size or None  # 0: the product's default
     t0 = time.perf_counter()
     c0 = time.process_time()
-    r = runner.simulate(
-        rules,
-        strategy,
-        hands=hands,
-        seed=12345,
-        out=out,
-        jobs=jobs,
-        chunk_size=chunk_size,
-        log_decisions=rate,
-        progress=False,
-        chunk_fn=fn,
-        log_detail=detail,
-    )
+    with engines.using(fn):
+        r = runner.simulate(
+            rules,
+            strategy,
+            hands=hands,
+            seed=12345,
+            out=out,
+            jobs=jobs,
+            chunk_size=chunk_size,
+            log_decisions=rate,
+            progress=False,
+            log_detail=detail,
+        )
     cpu = time.process_time() - c0  # this process's CPU (user + system): all of it with one job
     wall = time.perf_counter() - t0
     size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
@@ -218,18 +214,18 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmpdir)
         for s in strategies:  # warm-up: compile the core in this process (jobs=1 runs here)
             for d in details:
-                runner.simulate(
-                    rules,
-                    s,
-                    hands=200,
-                    out=None,
-                    jobs=1,
-                    chunk_size=100,
-                    log_decisions=1.0,
-                    progress=False,
-                    chunk_fn=fn,
-                    log_detail=d,
-                )
+                with engines.using(fn):
+                    runner.simulate(
+                        rules,
+                        s,
+                        hands=200,
+                        out=None,
+                        jobs=1,
+                        chunk_size=100,
+                        log_decisions=1.0,
+                        progress=False,
+                        log_detail=d,
+                    )
         gc.freeze()  # as `canasta simulate` does before it runs
         for s in strategies:
             cells = [(s, args.hands, rate, 1) for rate in rates if rate == 0]
@@ -244,9 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_speedup:
             s = strategies[0]
             # warm the 2 loky workers (each compiles / loads the numba cache once)
-            runner.simulate(
-                rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False, chunk_fn=fn
-            )
+            with engines.using(fn):
+                runner.simulate(
+                    rules, s, hands=400, out=None, jobs=2, chunk_size=100, progress=False
+                )
             cells = [(s, args.hands, 0.0, 1), (s, args.hands, 0.0, 2)]
             one, two = interleaved(args.repeat, cells, (rules, args.chunk_size, fn, tmp))
             speedup = {
@@ -260,18 +257,18 @@ def main(argv: list[str] | None = None) -> int:
             out = Path(args.big_out) if args.big_out else tmp / "ten-million"
             s = strategies[0]
             t0 = time.perf_counter()
-            r = runner.simulate(
-                rules,
-                s,
-                hands=args.big_hands,
-                seed=1,
-                out=out,
-                jobs=-1,
-                log_decisions=args.big_log,
-                progress=None,
-                chunk_fn=fn,
-                resume=True,
-            )
+            with engines.using(fn):
+                r = runner.simulate(
+                    rules,
+                    s,
+                    hands=args.big_hands,
+                    seed=1,
+                    out=out,
+                    jobs=-1,
+                    log_decisions=args.big_log,
+                    progress=None,
+                    resume=True,
+                )
             wall = time.perf_counter() - t0
             size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
             big = {
@@ -288,18 +285,21 @@ def main(argv: list[str] | None = None) -> int:
     print()
     chunks = f"chunks of {args.chunk_size:,}" if args.chunk_size else "the default chunks"
     print(
-        f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per cell, "
+        f"canasta simulate throughput ({fn_name}, classic 4 players, {args.hands:,} hands per "
+        "cell, "
         f"{chunks}, {os.cpu_count()} cores)"
     )
     head = (
-        f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} {'decision rows':>14} "
+        f"{'strategy':>10} {'log rate':>8} {'detail':>6} {'hands/s/core':>13} {'s':>7} "
+        f"{'decision rows':>14} "
         f"{'bytes/hand':>10}"
     )
     print(head)
     print("-" * len(head))
     for r in rows:
         print(
-            f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} {r['hands_per_s_per_core']:>13,.0f} "
+            f"{r['strategy']:>10} {r['log_rate']:>8} {r['log_detail']:>6} "
+            f"{r['hands_per_s_per_core']:>13,.0f} "
             f"{r['seconds']:>7.2f} {r['decision_rows']:>14,} {r['bytes_per_hand']:>10,.0f}"
         )
     log_cost = full_log_cost(rows)
@@ -318,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if big:
         print(
-            f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): {big['wall_seconds']:,.1f} s "
+            f"{big['hands']:,} hands on {big['jobs']} cores (log {big['log_rate']}): "
+            f"{big['wall_seconds']:,.1f} s "
             f"wall, {big['hands_per_s']:,.0f} hands/s, {big['bytes_on_disk'] / 1e6:,.0f} MB"
         )
 

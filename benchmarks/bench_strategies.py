@@ -11,18 +11,16 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
+from sim.play.pyplay import play_hand_py
+from strategies.python_tier import PyGreedy
+from strategies.registry import STRATEGY_NAMES
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
-from sim.play.pyplay import play_hand_py  # noqa: E402
-from strategies.python_tier import PyGreedy  # noqa: E402
-from strategies.registry import STRATEGY_NAMES  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 GOALS = {"greedy": 100_000, "expert": 40_000}  # issue 14: `canasta simulate` without logs, per core
 
@@ -66,17 +64,20 @@ def main(argv: list[str] | None = None) -> int:
         n = args.hands // 4 if name == "random" else args.hands
         rows[name] = bench_fast(name, n, rules)
         print(
-            f"{name:>13}: {rows[name]['hands_per_s']:>8,} hands/s  ({rows[name]['decisions_per_hand']} decisions/hand)",
+            f"{name:>13}: {rows[name]['hands_per_s']:>8,} hands/s  "
+            f"({rows[name]['decisions_per_hand']} decisions/hand)",
             flush=True,
         )
     rows["python:PyGreedy"] = bench_python(args.py_hands, rules)
     print(
-        f"{'PyGreedy':>13}: {rows['python:PyGreedy']['hands_per_s']:>8,} hands/s (Python tier, play_hand_py)"
+        f"{'PyGreedy':>13}: {rows['python:PyGreedy']['hands_per_s']:>8,} hands/s (Python tier, "
+        "play_hand_py)"
     )
     if not args.no_write:
         out = {
             "rules": "classic, 4 players, every seat the same strategy, hands mode",
-            "method": "best of 3 runs of run_chunk after a warm-up (compile excluded), one process, one core",
+            "method": "best of 3 runs of run_chunk after a warm-up (compile excluded), one "
+            "process, one core",
             "hands": args.hands,
             "cpu": platform.processor() or platform.machine(),
             "cpus_available": os.cpu_count(),

@@ -16,15 +16,13 @@ import argparse
 import json
 import math
 import platform
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sim.core.rules import RuleSet
+from sim.play.engine import run_chunk
 
-from sim.core.rules import RuleSet  # noqa: E402
-from sim.play.engine import run_chunk  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PAIRS = (
     ("greedy", "random"),
@@ -79,14 +77,16 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = row["ci95"]
         print(
             f"{a:>13} vs {b:<13} {row['mean_diff']:+8.1f}  95% CI [{lo:+.1f}, {hi:+.1f}]  "
-            f"({row['a_score']:.0f} vs {row['b_score']:.0f}, A wins {row['a_wins_deal']:.1%} of deals)",
+            f"({row['a_score']:.0f} vs {row['b_score']:.0f}, A wins {row['a_wins_deal']:.1%} of "
+            "deals)",
             flush=True,
         )
     if not args.no_write:
         out = {
             "rules": "classic, 4 players (2x2), hands keyed (seed, game, 0)",
             "seed": args.seed,
-            "method": "duplicate deals: (A,B,A,B) and (B,A,B,A) on the same keys; per-deal mean of team(A)-team(B)",
+            "method": "duplicate deals: (A,B,A,B) and (B,A,B,A) on the same keys; per-deal mean of "
+            "team(A)-team(B)",
             "python": platform.python_version(),
             "pairs": rows,
         }

@@ -3,7 +3,7 @@ rows that `run_chunk` returns, over the tables, strategies and modes below.  A c
 not change results (a refactor, a faster kernel) leaves every hash as it was:
 
     python benchmarks/fingerprint.py --out /tmp/before.json      # on the old tree
-    python benchmarks/fingerprint.py --check /tmp/before.json    # on the new tree: exit 1 on a change
+    python benchmarks/fingerprint.py --check /tmp/before.json  # on the new tree: exit 1 on a change
 
 ``--rename expert=expert-v1`` plays the cases under another strategy name (a player kept
 under a new name must give the hashes the old name gave).
@@ -121,7 +121,8 @@ def fingerprint(rename: dict[str, str]) -> dict[str, dict[str, str]]:
             log_detail=str(c["detail"]),
             luck=bool(c["luck"]),
         )
-        name = f"{c['preset']}-{c['players']}{'-' + str(layout) if layout else ''} {c['strategies']} {c['mode']}"
+        table = f"{c['preset']}-{c['players']}{'-' + str(layout) if layout else ''}"
+        name = f"{table} {c['strategies']} {c['mode']}"
         result[name] = {
             "hands": _digest(res.hands),
             "games": _digest(res.games),

@@ -15,15 +15,15 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+import pyspiel
 
-import pyspiel  # noqa: E402
-from test_openspiel import random_hand_returns  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
+    sys.path.insert(0, str(ROOT / "tests"))  # the test module's helper (tests/ is no package)
+    from test_openspiel import random_hand_returns
+
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     players = int(sys.argv[2]) if len(sys.argv) > 2 else 4
     game = pyspiel.load_game("python_canasta_lab", {"preset": "classic", "players": players})

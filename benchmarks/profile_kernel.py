@@ -5,7 +5,8 @@ overhead: the entry's zeroing of stack slots (numba gives every call site of a f
 slots that its entry zeroes on every call) and argument pushes (an array argument is 7 words).
 
     python benchmarks/profile_kernel.py --strategy greedy --hands 300000
-    python benchmarks/profile_kernel.py --strategy expert --hands 100000 --function heuristic9decide_nb
+    python benchmarks/profile_kernel.py --strategy expert --hands 100000 \\
+        --function heuristic9decide_nb
 
 Needs Linux `perf` (Debian's linux-perf) and `objdump`; run it twice after an edit (the first run
 compiles).  Function level: a callee inlined by numba or LLVM counts in its caller.  Prints a
@@ -21,13 +22,11 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def numba_symbols() -> list[tuple[int, int, str]]:
@@ -135,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     total = sum(ips.values()) or 1
     print(
-        f"{args.strategy}, {args.rules}: {args.hands / spent:,.0f} hands per CPU second under perf, {total:,} samples"
+        f"{args.strategy}, {args.rules}: {args.hands / spent:,.0f} hands per CPU second under "
+        f"perf, {total:,} samples"
     )
     print(f"{'function':56s} {'% all':>6s} {'zeroing':>8s} {'pushes':>7s}")
     rows = []
@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     rows.sort(reverse=True)
     for n, name, zero, push, *_ in rows:
         print(
-            f"{short(name)[-56:]:56s} {100 * n / total:6.1f} {100 * zero / total:8.2f} {100 * push / total:7.2f}"
+            f"{short(name)[-56:]:56s} {100 * n / total:6.1f} {100 * zero / total:8.2f} "
+            f"{100 * push / total:7.2f}"
         )
     if args.function:
         chosen = [r for r in rows if args.function in r[1]]

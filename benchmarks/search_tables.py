@@ -110,7 +110,8 @@ def main() -> None:
     for r in rows:
         if r["unit"] == "game":
             cell = (
-                f"{r['mean_per_hand']:+.0f} [{r['ci_low_per_hand']:+.0f}, {r['ci_high_per_hand']:+.0f}] "
+                f"{r['mean_per_hand']:+.0f} [{r['ci_low_per_hand']:+.0f}, "
+                f"{r['ci_high_per_hand']:+.0f}] "
                 f"({r['mean']:+.0f} [{r['ci_low']:+.0f}, {r['ci_high']:+.0f}] per game)"
             )
             n = f"{r['deals']:,} games ({r['hands']:,} hands)"

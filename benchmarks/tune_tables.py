@@ -25,14 +25,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reports import stats
+from reports.duplicate import play_against
+from reports.tune import tune
+from sim.core.rules import RuleSet
+from strategies import expert
 
-from reports import stats  # noqa: E402
-from reports.duplicate import play_against  # noqa: E402
-from reports.tune import tune  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
-from strategies import expert  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "benchmarks" / "results" / "tune"
 OPPONENTS = ["greedy", "patient", "pile-control"]
@@ -171,7 +170,8 @@ def collect(
 
 
 def report(results: Path = OUT) -> str:
-    """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per hand)."""
+    """Markdown table: tuned expert against each opponent per table (mean [95% CI] points per
+    hand)."""
     lines = [
         "| table | tuning budget (hands) | re-test gain over the search's start | "
         + " | ".join(f"vs {o}" for o in OPPONENTS)
@@ -268,7 +268,8 @@ def main() -> int:
             )
             for r in rows:
                 print(
-                    f"{name} expert vs {r['opponent']}: {r['mean']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]",
+                    f"{name} expert vs {r['opponent']}: {r['mean']:+.1f} [{r['ci_low']:+.1f}, "
+                    f"{r['ci_high']:+.1f}]",
                     flush=True,
                 )
     return 0

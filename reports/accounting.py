@@ -9,9 +9,9 @@ The equity of a team at a point of the hand is its expected hand result (its sco
 best opposing team's) given every card's place at that point -- every hand, the melds, the pile
 -- with the stock in a random order (which is what it is, given the rest: the deck was shuffled
 uniformly), every seat continuing with the continuation strategy S from its own observation
-(`sim.play.rollouts.state_values`).  Before the deal it is the mean over random deals with the hand's
-dealer and scores; after the hand's last event it is the result.  Every event of the hand moves
-it, and the terms are the moves:
+(`sim.play.rollouts.state_values`).  Before the deal it is the mean over random deals with the
+hand's dealer and scores; after the hand's last event it is the result.  Every event of the hand
+moves it, and the terms are the moves:
 
 - ``deal``: the hands are dealt (the upcard and the stock still unseen);
 - ``upcard``: the upcard is turned (with the wild cards and red threes it covered);

@@ -1,9 +1,9 @@
 """Decision analysis: score every legal action of a position by rollouts (``canasta analyze``).
 
-Every legal action at the position is played, then every seat continues with the rollout
-strategy; the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the
-same worlds and random streams serve every action (common random numbers), so the differences
-between actions are paired: their intervals are computed on the per-world differences.
+Every legal action at the position is played, then every seat continues with the rollout strategy;
+the worlds (the cards the viewer has not seen) are dealt by sim.play.worlds.sampler and the same
+worlds and random streams serve every action (common random numbers), so the differences between
+actions are paired: their intervals are computed on the per-world differences.
 
 The result (`analyze`) is a DataFrame, best action first, one row per legal action:
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -133,12 +134,18 @@ def decision_from_game(gs, seat: int | None = None, label: str = "") -> Decision
 
 
 def decision_from_position(position, rules=None, label: str = "") -> Decision:
-    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me`` must
-    be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    """The decision of a typed position (sim.play.positions.text.Position) of its viewer (``me``
+    must be ``to_move``).  ``rules``: a RuleSet (default: the position's own, else classic)."""
+    from reports.position import Position
     from sim.core.apply import begin_turn_nb
     from sim.core.enums import Off
+    from sim.core.rules import RuleSet
     from sim.play.rollouts.from_position import prepare
 
+    if not isinstance(position, Position):
+        raise AnalysisError("decision_from_position needs a Position (load_position, ...)")
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise AnalysisError(f"rules={rules!r}: give a RuleSet (or None: the position's rules)")
     if position.me != position.to_move:
         raise AnalysisError(
             f"to_move: {position.to_move} but me: {position.me}; analyze scores the "
@@ -161,36 +168,73 @@ def decision_from_position(position, rules=None, label: str = "") -> Decision:
     return decision_from_view(obs, setup.know, setup.params, position.me, label, setup.table)
 
 
-def _strategy_arrays(strategies, n_seats: int, table: str = ""):
+def _strategy_arrays(strategies, n_seats: int, table: str = "", option: str = "strategies"):
     from sim.core.enums import MAX_SEATS
     from strategies.registry import MAX_KNOBS, parse_spec
 
-    specs = (
-        [s.strip() for s in strategies.split(",")]
-        if isinstance(strategies, str)
-        else list(strategies)
-    )
-    if len(specs) == 1:
-        specs = specs * n_seats
-    if len(specs) != n_seats:
-        raise AnalysisError(
-            f"{len(specs)} strategies for {n_seats} seats: give one, or one per seat"
-        )
+    specs = rollout_specs(strategies, n_seats, option)
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(specs):
-        if spec.split(":", 1)[0] in ("pimc", "ismcts", "openspiel-ismcts"):
-            raise AnalysisError(
-                f"--strategies {spec}: analyze's rollouts are played by compiled strategies; a search "
-                "player would search inside every rollout. Give its base strategy (e.g. expert); to "
-                "see what pimc plays, seat it in simulate or compare"
-            )
         ids[s], knobs[s] = parse_spec(spec, table or None)
     return specs, ids, knobs
 
 
+def rollout_specs(strategies, n_seats: int, option: str = "strategies") -> list[str]:
+    """Rollout strategies, one per seat, from one spec or one per seat ('a,b,c,d' text, read by
+    the registry's one reader, or a list): compiled strategies only, each checked (a search
+    player would search inside every rollout; AnalysisError naming `option`)."""
+    from sim.play.specs import COMPILED, check_spec
+    from strategies.registry import split_specs
+
+    try:
+        if isinstance(strategies, str):
+            specs = split_specs(strategies)
+        elif isinstance(strategies, list | tuple) and all(isinstance(x, str) for x in strategies):
+            specs = [x.strip() for x in strategies]
+        else:
+            raise AnalysisError(
+                f"{option}={strategies!r}: give a strategy spec or one per seat, e.g. 'expert'"
+            )
+        if len(specs) == 1:
+            specs = specs * n_seats
+        if len(specs) != n_seats:
+            raise AnalysisError(
+                f"{option}: {len(specs)} strategies for {n_seats} seats: give one, or one per seat"
+            )
+        for spec in dict.fromkeys(specs):
+            check_spec(spec, option, COMPILED)
+    except AnalysisError:
+        raise
+    except CanastaError as exc:
+        raise AnalysisError(str(exc)) from None
+    return specs
+
+
+UNIT = 4000  # action-rollouts per kernel call (a fraction of a second): Ctrl-C is seen between
+
+
 def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
-    """Rollouts [start, start+n) of the active actions (a worker's unit)."""
+    """Rollouts [start, start+n) of the active actions (a worker's unit), in kernel calls of
+    about UNIT action-rollouts each: rollout i depends only on (seed, i), so the split changes
+    no result, and Python (a Ctrl-C) gets a turn between the calls."""
+    step = max(1, UNIT // max(1, int(np.count_nonzero(active))))
+    if n <= step:
+        return _kernel_call(dec, active, ids, knobs, seed, start, n, model)
+    parts = [
+        _kernel_call(dec, active, ids, knobs, seed, lo, min(step, start + n - lo), model)
+        for lo in range(start, start + n, step)
+    ]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        sum(p[3] for p in parts),
+    )
+
+
+def _kernel_call(dec: Decision, active, ids, knobs, seed, start, n, model):
+    """Rollouts [start, start+n) of the active actions in one call of the compiled kernel."""
     from sim.core.legal import WHY_TEXT
     from sim.play.rollouts.actions import rollout_actions_nb
     from sim.play.selfplay.status import Illegal, NoWorld, Slot, Status, action_text_safe
@@ -224,12 +268,14 @@ def _chunk(dec: Decision, active, ids, knobs, seed, start, n, model):
     )
     if status[Slot.CODE] == Status.NO_WORLD:
         raise AnalysisError(
-            f"the position is impossible: {ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
+            "the position is impossible: "
+            f"{ERROR_TEXT.get(int(status[NoWorld.ERROR]), 'world error')}"
         )
     if status[Slot.CODE] == Status.ILLEGAL:
         raise RuntimeError(
             f"seat {int(status[Illegal.SEAT])} chose an illegal action "
-            f"{action_text_safe(int(status[Illegal.ACTION]))} ({WHY_TEXT[int(status[Illegal.WHY])]}) "
+            f"{action_text_safe(int(status[Illegal.ACTION]))} "
+            f"({WHY_TEXT[int(status[Illegal.WHY])]}) "
             f"in rollout {int(status[Slot.ROLLOUT])}, seed {seed}"
         )
     return us, them, went, stats
@@ -272,6 +318,8 @@ def paired_rollouts(
     ``actions``: roll out only these action ids (legal ones; the other columns stay 0)."""
     from sim.core.enums import Off
 
+    if not isinstance(decision, Decision):
+        raise AnalysisError("paired_rollouts needs a Decision (decision_from_position, ...)")
     active = np.ones(len(decision.actions), np.int8)
     if actions is not None:
         wanted = {int(a) for a in actions}
@@ -289,7 +337,7 @@ def paired_rollouts(
     _, ids, knobs = _strategy_arrays(strategies, int(decision.obs[Off.N_SEATS]), decision.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1, decision.table)[1:]
+        mid, mk = _strategy_arrays(infer, 1, decision.table, "infer")[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     us, them, went, _ = _chunk(
         decision,
@@ -327,12 +375,14 @@ def _eliminate(res, n, active, until_ci) -> float:
 
 
 def _next_batch(done: int, worst: float, until_ci: float | None, cap: int) -> int:
-    """Rollouts of the next batch: everything without ``until_ci``; else the first BATCH, then
+    """Rollouts of the next batch: without ``until_ci`` a twentieth of them (at least
+    BATCH): rollout i depends only on (seed, i), so batches change no result, they are what a
+    checkpoint keeps and what the progress bar counts; with ``until_ci`` the first BATCH, then
     the rollouts the widest remaining interval still needs (half-widths shrink as 1/sqrt(n)),
     +10%, at least BATCH and at most doubling.  A function of the results so far, which depend
     only on the seed: the same batches whatever the number of workers."""
     if until_ci is None:
-        return cap
+        return min(cap - done, max(BATCH, -(-cap // 20)))
     if done == 0:
         return min(BATCH, cap)
     need = math.ceil(done * ((worst / until_ci) ** 2 - 1.0) * 1.1)
@@ -374,24 +424,39 @@ def analyze(
     infer_tries: int = 100,
     equity: Callable[[np.ndarray, np.ndarray], np.ndarray | float] | None = None,
     progress: bool | None = None,
+    on_batch: Callable[[int, float], None] | None = None,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """Score every legal action of ``decision`` (a `Decision`, a reports.position.Position or a
     sim.play.game.GameState: its seat to act) by ``rollouts`` paired rollouts per action (the cap
     with ``until_ci``).  ``strategies``: one spec for every seat or one per seat.  ``infer``: a
     model strategy; worlds then agree with each opponent's last discard under it (up to
     ``infer_tries`` redraws).  ``equity(us_total, them_total)``: P(the viewer's team wins the
-    game) from cumulative scores after the hand (arrays), which adds p_win columns.  Returns the
-    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats)."""
+    game) from cumulative scores after the hand (arrays), which adds p_win columns.
+    ``on_batch(rollouts, widest)``: called after each batch with the rollouts per action done so
+    far and the widest half-width of a difference still open (inf without ``until_ci``); what
+    it raises stops the analysis (a progress display, a cancel button).  Returns the
+    table described in the module docstring (``attrs``: rollouts, strategy, seed, infer stats).
+    ``checkpoint``: a sim.runs.checkpoint.Checkpoint keeping every finished batch (``canasta
+    analyze --resume``).  Raises AnalysisError (a CanastaError) for bad input."""
+    from sim.runs.checkpoint import NoCheckpoint
+
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     rollouts, until_ci, jobs, seed, infer_tries = _check_args(
         rollouts, until_ci, jobs, seed, infer_tries
     )
+    if equity is not None and not callable(equity):
+        raise AnalysisError(
+            f"equity={equity!r}: give a function of (us_total, them_total), e.g. "
+            "load_equity(path).of_totals"
+        )
     dec = _as_decision(decision, rules)
     from sim.core.enums import Off
 
     specs, ids, knobs = _strategy_arrays(strategies, int(dec.obs[Off.N_SEATS]), dec.table)
     model = (-1, np.zeros(knobs.shape[1]), 0)
     if infer:
-        mid, mk = _strategy_arrays(infer, 1, dec.table)[1:]
+        mid, mk = _strategy_arrays(infer, 1, dec.table, "infer")[1:]
         model = (int(mid[0]), mk[0].copy(), int(infer_tries))
     a = len(dec.actions)
     us = np.zeros((rollouts, a), np.int32)
@@ -406,9 +471,14 @@ def analyze(
         start, worst = 0, math.inf
         while start < rollouts and worst > 0:
             size = _next_batch(start, worst, until_ci, int(rollouts))
-            u, t, w, st = _run(
-                dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
-            )
+            key = (infer or "", start, size, active.tobytes())
+            if key in ckpt:
+                u, t, w, st = ckpt.get(key)
+            else:
+                u, t, w, st = _run(
+                    dec, active.copy(), ids, knobs, int(seed), start, size, model, int(jobs), pool
+                )
+                ckpt.put(key, (u, t, w, st))
             sel = active.astype(bool)
             us[start : start + size, sel], them[start : start + size, sel] = u[:, sel], t[:, sel]
             went[start : start + size, sel] = w[:, sel]
@@ -416,8 +486,11 @@ def analyze(
             start += size
             n[sel] = start
             bar.update(size * int(sel.sum()))
-            if until_ci is not None:
+            if until_ci is not None and start < rollouts:
+                # after the last batch nothing is dropped: every open action has all rollouts
                 worst = _eliminate(us - them, n, active, until_ci)
+            if on_batch is not None:
+                on_batch(start, worst)
     finally:
         bar.close()
         if pool is not None:
@@ -488,17 +561,16 @@ def _as_decision(decision, rules) -> Decision:
         return decision_from_position(decision, rules)
     if isinstance(decision, GameState):
         return decision_from_game(decision)
-    raise AnalysisError(
-        f"analyze needs a Decision, Position or GameState, got {type(decision).__name__}"
-    )
+    got = "None" if decision is None else type(decision).__name__
+    raise AnalysisError(f"analyze needs a Decision, Position or GameState, got {got}")
 
 
 def _pool(jobs: int):
     if jobs <= 1:
         return None
-    from joblib import Parallel
+    from sim.runs.workers import parallel
 
-    return Parallel(n_jobs=jobs, backend="loky").__enter__()
+    return parallel(jobs).__enter__()
 
 
 def _bar(progress: bool | None, total: int):
@@ -528,7 +600,10 @@ def _table(dec, us, them, went, n, active, equity) -> pd.DataFrame:
             "diff_ci_high": d[2],
             "p_out": float(went[:m, a].mean()),
             "rollouts": m,
-            "tie": bool(a != best and d[2] >= 0),
+            # an action dropped by successive elimination was worse than the best of its
+            # moment with 95% confidence: never "not separable", whatever the later best
+            "tie": bool(a != best and active[a] and d[2] >= 0),
+            "dropped": bool(not active[a] and a != best),
             "action_id": dec.actions[a],
         }
         if equity is not None:
@@ -556,14 +631,15 @@ def to_json(df: pd.DataFrame) -> dict:
         "p_out",
         "rollouts",
     )
-    extra = [c for c in ("tie", "p_win", "p_win_low", "p_win_high") if c in df.columns]
+    flags = ("tie", "dropped")
+    extra = [c for c in (*flags, "p_win", "p_win_low", "p_win_high") if c in df.columns]
     acts = []
     for r in df.to_dict("records"):
         item = {
             k: (int(r[k]) if k == "rollouts" else r[k] if k == "action" else float(r[k]))
             for k in keys
         }
-        item.update({c: (bool(r[c]) if c == "tie" else float(r[c])) for c in extra})
+        item.update({c: (bool(r[c]) if c in flags else float(r[c])) for c in extra})
         acts.append(item)
     out = {
         "position": df.attrs.get("position", ""),
@@ -585,33 +661,39 @@ def to_json(df: pd.DataFrame) -> dict:
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """The terminal table: best first, ties marked with '='."""
+    """The terminal table (at most 100 columns): best first, ties marked with '='."""
+    win = "p_win" in df.columns
     lines = [
-        f"{'':2}{'action':<24}{'mean':>9}  {'95% CI':<19}{'diff':>9}  {'paired 95% CI':<19}{'P(out)':>7}"
-        + ("  P(win)" if "p_win" in df.columns else "")
-        + f"{'n':>7}"
+        f"{'':2}{'action':<22}{'mean':>8}  {'95% CI':<16}{'diff':>8}  {'paired 95% CI':<16}"
+        f"{'P(out)':>7}" + ("  P(win)" if win else "") + f"{'n':>8}"
     ]
     for i, r in enumerate(df.to_dict("records")):
-        mark = "* " if i == 0 else ("= " if r["tie"] else "  ")
+        mark = "* " if i == 0 else ("= " if r["tie"] else "x " if r.get("dropped") else "  ")
         ci = f"[{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
         dci = "" if i == 0 else f"[{r['diff_ci_low']:.0f}, {r['diff_ci_high']:.0f}]"
-        pw = f"  {r['p_win']:.3f} " if "p_win" in r else ""
+        pw = f"  {r['p_win']:.3f} " if win else ""
         lines.append(
-            f"{mark}{r['action']:<24}{r['mean']:>9.1f}  {ci:<19}{r['diff_to_best']:>9.1f}  {dci:<19}"
-            f"{r['p_out']:>7.3f}{pw}{r['rollouts']:>7}"
+            f"{mark}{r['action']:<22}{r['mean']:>8.1f}  {ci:<16}{r['diff_to_best']:>8.1f}  "
+            f"{dci:<16}{r['p_out']:>7.3f}{pw}{r['rollouts']:>8,}"
         )
-    lines.append(
+    lines += textwrap.wrap(
         "* best   = not separable from the best (paired 95% CI holds 0); mean = hand score of the "
-        "viewer's team minus the best opposing team's, in points"
+        "viewer's team minus the best opposing team's, in points",
+        100,
     )
+    if "dropped" in df.columns and df["dropped"].any():
+        lines.append(
+            "x dropped early: worse than the best of its moment with 95% confidence (--until-ci)"
+        )
     a = df.attrs
     if "choice" in a:
         if a["gap_rollouts"] == 0:
             lines.append(f"the strategy's own choice here is the best: {a['choice']}")
         else:
-            lines.append(
+            lines += textwrap.wrap(
                 f"{df['action'].iloc[0]} gains {a['gap']:.0f} [{a['gap_low']:.0f}, "
                 f"{a['gap_high']:.0f}] over the strategy's choice {a['choice']} (95% CI on "
-                f"{a['gap_rollouts']} fresh worlds, not the ones that ranked the actions)"
+                f"{a['gap_rollouts']} fresh worlds, not the ones that ranked the actions)",
+                100,
             )
     return "\n".join(lines)

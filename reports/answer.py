@@ -7,16 +7,17 @@ count as one unit), from a run folder opened with ``reports.runs.open_run``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from reports.runs import KEY, Run, n_teams_of, team_of_seat, team_strategy  # noqa: E402
-from reports.summary import RunSummary, summarize_tables  # noqa: E402
+from reports.runs import KEY, Run, n_teams_of, team_of_seat, team_strategy
+from reports.summary import RunSummary, summarize_tables
 
 __all__ = ["run_summary", "sentences", "difference_figure", "pct_ci", "num_ci"]
 
@@ -87,7 +88,7 @@ def sentences(s: RunSummary) -> list[str]:
     return out
 
 
-def difference_figure(s: RunSummary):
+def difference_figure(s: RunSummary) -> Any:
     """Every pair's mean difference per hand with its 95% CI, against a line at 0."""
     p = s.pairs
     fig, ax = plt.subplots(figsize=(8.5, 0.7 * len(p) + 1.8))

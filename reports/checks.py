@@ -23,7 +23,8 @@ def strategy_list(strategies: Any) -> list[str]:
         specs = list(strategies)
         if not all(isinstance(s, str) for s in specs):
             raise CanastaError(
-                f"strategies {strategies!r}: give names like ['expert', 'greedy'] or 'expert,greedy'"
+                f"strategies {strategies!r}: give names like ['expert', 'greedy'] or "
+                "'expert,greedy'"
             )
         specs = [s.strip() for s in specs]
     else:

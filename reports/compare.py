@@ -26,16 +26,16 @@ Games (``games=N``): N whole games per seating in run_chunk's "games" mode, game
 0..N-1 (the same keys in both seatings); per-game difference = final(A) - final(B) averaged
 over the two seatings; a game counts as won by A with weight 1/2 per seating (ties 1/4).
 
-The engine is called through ``chunk_fn`` (default ``sim.play.engine.run_chunk``, imported lazily)
-with the signature of docs/DATA.md; its ``ChunkResult.hands`` / ``.games`` structured arrays
-(``sim.core.enums.hand_record_dt`` / ``game_record_dt``) are read directly.
+The hands are played by ``sim.runs.engines.current()`` (the core's run_chunk, docs/DATA.md);
+its ``ChunkResult.hands`` / ``.games`` structured arrays (``sim.core.enums.hand_record_dt`` /
+``game_record_dt``) are read directly.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -45,9 +45,9 @@ from reports import checks, stats
 from reports.luck import LuckPairs, chance_terms, luck_adjusted, seating_terms
 from sim.core.errors import CanastaError, check_int
 from sim.core.rules import RuleSet
-from sim.play import engine
+from sim.runs import engines
+from sim.runs.engines import Engine
 from sim.runs.progress import grow, progress_bar
-from sim.runs.runner import takes_option
 
 __all__ = [
     "compare",
@@ -66,82 +66,47 @@ DEFAULT_CHUNK = 2000  # deals per run_chunk call
 # ----------------------------------------------------------------------------- rules helpers
 
 
-def resolve_rules(rules=None, players: int | None = None):
-    """A RuleSet from an object (returned as is), a preset name or None ("classic").
+def resolve_rules(rules: RuleSet | str | None = None, players: int | None = None) -> RuleSet:
+    """A RuleSet from a RuleSet (returned as is), a preset name or None ("classic").
 
     Presets come from ``sim.core.rules.RuleSet.preset(name, players=...)`` (6 players: 2x3)."""
-    if rules is not None and not isinstance(rules, str):
-        if not hasattr(rules, "players"):
-            raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
+    if isinstance(rules, RuleSet):
         return rules
-    name = rules or "classic"
-    return RuleSet.preset(name, players=players or 4)
+    if rules is not None and not isinstance(rules, str):
+        raise CanastaError(f"rules={rules!r}: give a RuleSet, a preset name or None")
+    name = "classic" if rules is None else rules
+    return RuleSet.preset(name, players=4 if players is None else players)
 
 
-def _attr(obj, name):
-    v = getattr(obj, name)
-    return v() if callable(v) else v
-
-
-def n_players(rules) -> int:
-    return int(_attr(rules, "players"))
-
-
-def team_of_seat(rules) -> tuple[int, ...]:
-    """Team of each table seat (first ``players`` entries of rules.team_of_seat)."""
-    p = n_players(rules)
-    t = getattr(rules, "team_of_seat", None)
-    if t is None:
-        raise CanastaError("the rule set has no team_of_seat")
-    t = t() if callable(t) else t
-    return tuple(int(x) for x in list(t)[:p])
-
-
-def n_teams(rules) -> int:
-    v = getattr(rules, "n_teams", None)
-    if v is not None:
-        return int(v() if callable(v) else v)
-    return len(set(team_of_seat(rules)))
-
-
-def _rules_label(rules) -> str:
-    for attr in ("label", "name", "preset"):
-        v = getattr(rules, attr, None)
-        if isinstance(v, str):
-            return v
-    return type(rules).__name__
-
-
-def two_team_check(rules) -> None:
+def two_team_check(rules: RuleSet) -> None:
     """Raise ValueError unless the rule set has exactly two teams (2, 4, or 6 as 2x3)."""
-    nt = n_teams(rules)
+    nt = rules.n_teams
     if nt != 2:
         raise CanastaError(
             f"head-to-head comparison needs a 2-team rule set (2, 4 or 6 players as 2x3); "
-            f"this one has {n_players(rules)} players in {nt} teams"
+            f"this one has {rules.players} players in {nt} teams"
         )
 
 
-def seat_strategies(rules, team_strategies: Sequence[str]) -> tuple[str, ...]:
+def seat_strategies(rules: RuleSet, team_strategies: Sequence[str]) -> tuple[str, ...]:
     """Expand one strategy per team to one per table seat."""
-    return tuple(team_strategies[t] for t in team_of_seat(rules))
+    return tuple(team_strategies[t] for t in rules.team_of_seat)
 
 
 # ----------------------------------------------------------------------------- playing
 
 
 def play_luck_pairs(
-    rules,
+    rules: RuleSet,
     a: str,
     b: str,
     seed: int = 0,
     start: int = 0,
     count: int = 10_000,
     chunk: int = 2_000,
-    chunk_fn: Callable | None = None,
 ) -> LuckPairs:
     """Play deals start..start+count-1 in both seatings (two teams) recording the chance terms."""
-    fn = chunk_fn or engine.run_chunk
+    eng = engines.current()
     diffs, terms = [], []
     for seating, teams in ((0, (a, b)), (1, (b, a))):
         seats = seat_strategies(rules, teams)
@@ -149,7 +114,7 @@ def play_luck_pairs(
         d_parts, t_parts = [], []
         for s in range(start, start + count, chunk):
             n = min(chunk, start + count - s)
-            res = fn(rules, seats, seed, s, n, luck=True)
+            res = eng.run_chunk(rules, seats, seed, s, n, luck=True)
             h = res.hands
             d_parts.append(h["score"][:, a_team].astype(np.float64) - h["score"][:, b_team])
             luck = chance_terms(h)
@@ -164,35 +129,29 @@ def play_luck_pairs(
     )
 
 
-def _default_chunk_fn():
-    return engine.run_chunk
-
-
 def _chunks(start: int, count: int, size: int):
     for s in range(start, start + count, size):
         yield s, min(size, start + count - s)
 
 
-def _run_many(chunk_fn, jobs: int, calls: list[tuple], bar=None) -> list:
+def _run_many(engine: Engine, jobs: int, calls: list[tuple], bar=None) -> list:
     """calls: (rules, seats, seed, start, count, mode[, luck]).  Runs them with joblib;
     ``bar`` (a progress bar or None) advances by each call's deal count as it finishes."""
 
     def one(c):
         rules, seats, seed, start, count, mode, *luck = c
         extra = {"luck": True} if luck and luck[0] else {}
-        return chunk_fn(rules, seats, seed, start, count, mode=mode, **extra)
+        return engine.run_chunk(rules, seats, seed, start, count, mode=mode, **extra)
 
     if jobs == 1 or len(calls) == 1:
         results = (one(c) for c in calls)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
-        from sim.runs.workers import loky_kwargs  # workers end with this process
+        from sim.runs.workers import parallel  # workers end with this process
 
         # an ordered generator: results arrive in call order while the workers go on
-        results = Parallel(n_jobs=jobs, return_as="generator", **loky_kwargs())(
-            delayed(one)(c) for c in calls
-        )
+        results = parallel(jobs, return_as="generator")(delayed(one)(c) for c in calls)
     out = []
     for c, r in zip(calls, results, strict=True):
         out.append(r)
@@ -236,14 +195,13 @@ def plays_in_python(spec: str) -> bool:
 
 
 def play_duplicate(
-    rules,
+    rules: RuleSet,
     strategies: Sequence[str],
     seed: int,
     start: int,
     count: int,
     mode: str = "hands",
     jobs: int = -1,
-    chunk_fn: Callable | None = None,
     chunk: int = DEFAULT_CHUNK,
     luck: bool = False,
     bar=None,
@@ -256,7 +214,6 @@ def play_duplicate(
     function that takes it) each value is (d1, d2, terms): terms[i] = the chance terms of deal
     i (sim/core/luck.py), A's team minus B's, summed over the two seatings (N_LUCK columns,
     `reports.luck.seating_terms`)."""
-    fn = chunk_fn or _default_chunk_fn()
     luck = bool(luck) and mode == "hands"
     pairs = list(itertools.combinations(strategies, 2))
     calls, tags = [], []
@@ -266,7 +223,7 @@ def play_duplicate(
             for s, c in _chunks(start, count, chunk):
                 calls.append((rules, seats, seed, s, c, mode, luck))
                 tags.append((a, b, seating))
-    results = _run_many(fn, jobs, calls, bar)
+    results = _run_many(engines.current(), jobs, calls, bar)
     field, key = ("hands", "score") if mode == "hands" else ("games", "final")
     out: dict[tuple[str, str], tuple[np.ndarray, ...]] = {}
     for a, b in pairs:
@@ -365,7 +322,16 @@ def _half_width(parts: list[list[np.ndarray]], level: float) -> float:
 
 
 def _play_until(
-    rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck=False, bar=None
+    rules: RuleSet,
+    strategies,
+    seed,
+    hands,
+    until_ci,
+    max_hands,
+    jobs,
+    level,
+    luck: bool = False,
+    bar=None,
 ) -> dict[tuple[str, str], tuple[np.ndarray, ...]]:
     """Hands-mode duplicate play in batches until every pairing's CI half-width < until_ci."""
     if hands < 2:
@@ -382,7 +348,6 @@ def _play_until(
             target - done,
             "hands",
             jobs,
-            chunk_fn,
             luck=luck,
             bar=bar,
         )
@@ -412,14 +377,13 @@ def _play_until(
 
 def compare(
     strategies: list[str],
-    rules=None,
+    rules: RuleSet | str | None = None,
     hands: int = 10_000,
     games: int | None = None,
     seed: int = 0,
     until_ci: float | None = None,
     max_hands: int = 1_000_000,
     jobs: int = -1,
-    chunk_fn: Callable | None = None,
     level: float = 0.95,
     luck: bool | None = None,
     progress: Any = None,
@@ -456,20 +420,18 @@ def compare(
     if (
         luck is None
     ):  # the compiled self-play loop records chance terms; the OpenSpiel bots' loop does not
-        luck = takes_option(chunk_fn or _default_chunk_fn(), "luck") and not any(
+        luck = "luck" in engines.current().options and not any(
             plays_in_python(s) for s in strategies
         )
     first = hands if until_ci is None else min(hands, max_hands)
     per = _plays_per_deal(strategies)
     with progress_bar(progress, per * (first + (games or 0)), "deal", "compare") as bar:
         played = _play_until(
-            rules, strategies, seed, hands, until_ci, max_hands, jobs, chunk_fn, level, luck, bar
+            rules, strategies, seed, hands, until_ci, max_hands, jobs, level, luck, bar
         )
         gdiffs = None
         if games:
-            gdiffs = play_duplicate(
-                rules, strategies, seed, 0, games, "games", jobs, chunk_fn, bar=bar
-            )
+            gdiffs = play_duplicate(rules, strategies, seed, 0, games, "games", jobs, bar=bar)
     diffs = {k: v[:2] for k, v in played.items()}
     rows = []
     for (a, b), arrays in played.items():
@@ -477,7 +439,7 @@ def compare(
         if gdiffs is not None:
             g1, g2 = gdiffs[(a, b)][:2]  # games mode records no chance terms: (d1, d2)
             row.update(_game_cols(g1, g2, level))
-        row["rules"] = _rules_label(rules)
+        row["rules"] = rules.label
         row["seed"] = seed
         rows.append(row)
     df = pd.DataFrame(rows)
@@ -487,14 +449,13 @@ def compare(
 
 def round_robin(
     strategies: list[str],
-    rules=None,
+    rules: RuleSet | str | None = None,
     hands: int = 10_000,
     games: int | None = None,
     seed: int = 0,
     until_ci: float | None = None,
     max_hands: int = 1_000_000,
     jobs: int = -1,
-    chunk_fn: Callable | None = None,
     level: float = 0.95,
     n_boot: int = 200,
     luck: bool | None = None,
@@ -519,7 +480,6 @@ def round_robin(
         until_ci,
         max_hands,
         jobs,
-        chunk_fn,
         level,
         luck,
         progress,

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from reports.compare import n_teams, team_of_seat
 from sim.play import engine
 
 __all__ = ["seatings", "play_pairs", "play_against", "score_chunk", "run_calls", "DuplicateError"]
@@ -37,8 +36,8 @@ class DuplicateError(ValueError):
 
 def seatings(rules, a: str, b: str) -> list[tuple[str, ...]]:
     """Seat tuples, one per team: A on that team's seats, B everywhere else."""
-    tos = team_of_seat(rules)
-    nt = n_teams(rules)
+    tos = rules.team_of_seat
+    nt = rules.n_teams
     if nt < 2:
         raise DuplicateError(f"a table of {nt} team cannot seat two strategies")
     return [tuple(a if t == k else b for t in tos) for k in range(nt)]
@@ -52,7 +51,7 @@ def score_chunk(rules, seats: tuple[str, ...], seed: int, start: int, count: int
     h = h[np.argsort(h["game"], kind="stable")]
     if h.size != count or not np.array_equal(h["game"], np.arange(start, start + count)):
         raise RuntimeError(f"run_chunk returned {h.size} hands for {count} requested")
-    return np.asarray(h["score"][:, : n_teams(rules)], np.float64)
+    return np.asarray(h["score"][:, : rules.n_teams], np.float64)
 
 
 def _chunks(start: int, count: int, size: int):
@@ -64,9 +63,11 @@ def run_calls(calls: list[tuple], jobs: int, fn: Callable = score_chunk) -> list
     """Run ``fn(*call)`` for every call, in order, with joblib when jobs != 1."""
     if jobs == 1 or len(calls) <= 1:
         return [fn(*c) for c in calls]
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
-    return Parallel(n_jobs=jobs)(delayed(fn)(*c) for c in calls)
+    from sim.runs.workers import parallel
+
+    return parallel(jobs)(delayed(fn)(*c) for c in calls)
 
 
 def play_pairs(
@@ -93,7 +94,7 @@ def play_pairs(
                 calls.append((rules, seats, seed, s, n))
                 tags.append((a, b, k))
     results = run_calls(calls, jobs)
-    nt = n_teams(rules)
+    nt = rules.n_teams
     out = {p: np.zeros(count) for p in pairs}
     by_seating: dict[tuple[str, str, int], list[np.ndarray]] = {}
     for tag, sc in zip(tags, results, strict=True):

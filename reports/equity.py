@@ -14,8 +14,13 @@ hand's scores are known (a game the hand ends is won, lost or tied outright).
 Design (docs: README "Decision analysis"):
 - Cell (us, them), us and them on the grid low, low+step, ... < the game target.  Game i of
   every cell has the key (seed, i) (common random numbers across the cells: neighbouring cells
-  are positively correlated, which makes the surface smooth and differences tight); in game i
-  the team ``i % n_teams`` starts at ``us`` and every other team at ``them``.
+  are positively correlated, which makes the surface smooth and differences tight, and their
+  errors move together: a whole table can sit a few points off while each cell's interval is
+  right, `CORRELATION_NOTE`); in game i the team ``(i // n_active) % n_teams`` starts at ``us``
+  and every other team at ``them`` (`us_team`: game i's first dealer is seat ``i % n_active``,
+  so every n_active * n_teams games give each team the row's score once under each dealer; with
+  one strategy everywhere p(a, a) = 1/2 and, for two teams, p(a, b) + p(b, a) = 1 in
+  expectation).
 - A game is won by the team with the highest final score; a tie among the leaders gives each
   of them an equal share (so the P(win) of all teams add up to 1).  Games capped by the rules'
   max_hands are decided by the same rule.
@@ -28,7 +33,6 @@ Design (docs: README "Decision analysis"):
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,6 +45,7 @@ from sim.runs.progress import new_bar, on_terminal
 
 __all__ = [
     "EquityError",
+    "check_fits",
     "equity_table",
     "Equity",
     "load_equity",
@@ -48,7 +53,10 @@ __all__ = [
     "format_table",
     "heatmap",
     "run_equity",
+    "us_team",
     "wilson",
+    "CORRELATION_NOTE",
+    "MIN_GAMES",
     "EQUITY_COLUMNS",
     "DEFAULT_GAMES",
     "DEFAULT_STEP",
@@ -56,6 +64,13 @@ __all__ = [
 
 DEFAULT_STEP = 250
 DEFAULT_GAMES = 400
+MIN_GAMES = 10  # a cell of fewer games is left out of the heatmap (hatched) and marked in tables
+CORRELATION_NOTE = (
+    "Every cell plays the same game keys (game i of each cell is dealt from key (seed, i)), so "
+    "the cells' errors move together: a whole table, or its diagonal, can sit a few points off "
+    "at once while each cell's 95% interval is right. Read each cell against its own interval; "
+    "neighbouring cells that agree are not independent evidence."
+)
 
 
 class EquityError(CanastaError):
@@ -96,7 +111,8 @@ def grid(rules, step: int, low: int = 0) -> np.ndarray:
     if n > limits.EQUITY_POINTS:
         raise EquityError(
             f"--step {step} from --low {low} makes {n:,} grid points per axis; at most "
-            f"{limits.EQUITY_POINTS} (give a step >= {-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
+            f"{limits.EQUITY_POINTS} (give a step >= "
+            f"{-(-(rules.game_target - low) // limits.EQUITY_POINTS)})"
         )
     return np.arange(low, rules.game_target, step, dtype=np.int64)
 
@@ -109,6 +125,11 @@ def _shares(final: np.ndarray, n_teams: int) -> np.ndarray:
     return lead / lead.sum(axis=1, keepdims=True)
 
 
+def us_team(games: np.ndarray, n_active: int, n_teams: int) -> np.ndarray:
+    """The team that starts at the row's score in game ``games`` of a cell (module docstring)."""
+    return (np.asarray(games) // n_active) % n_teams
+
+
 def _task(
     rules,
     strategies: tuple[str, ...],
@@ -118,23 +139,26 @@ def _task(
     them: int,
     start: int,
     count: int,
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """Games start .. start+count-1 of one cell: (cell, wins per team, games per team)."""
+) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """Games start .. start+count-1 of one cell: (cell, start, wins per team in sixths of a game
+    (a tie of two or three teams shares the win: 1/2 and 1/3 are whole sixths, so sums are exact
+    in any order), games per team)."""
     from sim.play.engine import run_chunk
 
     nt = rules.n_teams
     keys = np.arange(start, start + count)
     scores = np.full((count, nt), them, np.int64)
-    scores[np.arange(count), keys % nt] = us
+    scores[np.arange(count), us_team(keys, rules.n_active, nt)] = us
     res = run_chunk(rules, strategies, seed, start, count, mode="games", start_scores=scores)
     g = res.games
     order = np.argsort(g["game"])
     g = g[order]
     share = _shares(g["final"], nt)
-    us_team = g["game"] % nt
-    wins = np.bincount(us_team, weights=share[np.arange(len(g)), us_team], minlength=nt)
-    games = np.bincount(us_team, minlength=nt).astype(float)
-    return cell, wins, games
+    row = us_team(g["game"], rules.n_active, nt)  # the team at the row's score, per game
+    sixths = np.rint(6 * share[np.arange(len(g)), row])
+    wins6 = np.bincount(row, weights=sixths, minlength=nt).astype(np.int64)
+    games = np.bincount(row, minlength=nt).astype(np.int64)
+    return cell, start, wins6, games
 
 
 def equity_table(
@@ -146,17 +170,40 @@ def equity_table(
     jobs: int = 1,
     low: int = 0,
     progress: bool | None = None,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """P(win the game | us, them) over the grid (columns `EQUITY_COLUMNS`; see the module
     docstring).  ``strategies``: one spec per seat.  The result depends on (rules, strategies,
-    step, low, games, seed) only, never on ``jobs``."""
-    from joblib import Parallel, delayed
+    step, low, games, seed) only, never on ``jobs``.  ``checkpoint``: a
+    sim.runs.checkpoint.Checkpoint that keeps every finished task (a cell's 200 games) and
+    supplies those it already holds (``canasta equity --resume``).  Raises EquityError."""
+    from joblib import delayed
 
+    from sim.core.rules import RuleSet
     from sim.play.engine import engine_check, strategy_tables
+    from sim.play.specs import check_specs
+    from sim.runs.checkpoint import NoCheckpoint
+    from sim.runs.workers import parallel
 
-    engine_check(rules)
+    if not isinstance(rules, RuleSet):
+        raise EquityError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
+    if isinstance(strategies, str) or not isinstance(strategies, Sequence):
+        raise EquityError(
+            f"strategies={strategies!r}: give one spec per seat, e.g. ['expert'] * {rules.players}"
+        )
     strategies = tuple(strategies)
-    strategy_tables(rules, strategies)  # one clear error for bad specs before any work
+    if len(strategies) != rules.players or not all(isinstance(x, str) for x in strategies):
+        raise EquityError(
+            f"strategies: {len(strategies)} given for {rules.players} seats; give one per seat"
+        )
+    try:
+        engine_check(rules)
+        check_specs(strategies, "strategies")
+        strategy_tables(rules, strategies)  # one clear error for bad specs before any work
+    except EquityError:
+        raise
+    except (CanastaError, ValueError) as exc:
+        raise EquityError(" ".join(str(exc).split())) from None
     games = _checked("games", games, limits.EQUITY_GAMES)
     seed = _checked("seed", seed, limits.SEED)
     jobs = _checked("jobs", jobs, limits.JOBS)
@@ -165,6 +212,7 @@ def equity_table(
     pts = grid(rules, step, low)
     nt = rules.n_teams
     cells = [(a, b) for a in pts for b in pts]
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     tasks = (
         (
             c,
@@ -175,16 +223,26 @@ def equity_table(
         )  # made as workers ask: memory does not grow
         for c, (a, b) in enumerate(cells)
         for s in range(0, games, CHUNK_GAMES)
+        if (c, s) not in ckpt
     )
-    wins = np.zeros((len(cells), nt))
-    played = np.zeros((len(cells), nt))
-    bar = new_bar(len(cells) * games, "game", on_terminal() if progress is None else progress)
-    gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+    wins6 = np.zeros((len(cells), nt), np.int64)
+    played = np.zeros((len(cells), nt), np.int64)
+    for (c, _), (w, n) in ckpt.done.items():
+        wins6[c] += w
+        played[c] += n
+    bar = new_bar(
+        len(cells) * games,
+        "game",
+        on_terminal() if progress is None else progress,
+        initial=int(played.sum()),
+    )
+    gen = parallel(jobs, return_as="generator_unordered", batch_size=1)(
         delayed(_task)(rules, strategies, seed, *t) for t in tasks
     )
     try:
-        for c, w, n in gen:
-            wins[c] += w
+        for c, s, w, n in gen:
+            ckpt.put((c, s), (w, n))
+            wins6[c] += w
             played[c] += n
             bar.update(int(n.sum()))
     finally:
@@ -192,8 +250,8 @@ def equity_table(
     rows = []
     for c, (a, b) in enumerate(cells):
         for t in range(nt):
-            rows.append((t, a, b, played[c, t], wins[c, t]))
-        rows.append((-1, a, b, played[c].sum(), wins[c].sum()))
+            rows.append((t, a, b, played[c, t], wins6[c, t] / 6))
+        rows.append((-1, a, b, played[c].sum(), wins6[c].sum() / 6))
     df = pd.DataFrame(rows, columns=["team", "us", "them", "games", "wins"])
     return _finish(
         df,
@@ -236,24 +294,39 @@ def save_equity(df: pd.DataFrame, path) -> Path:
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[b"canasta_equity"] = json.dumps(df.attrs.get("equity", {})).encode()
+    from sim.runs.outputs import atomic_files
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table.replace_schema_metadata(meta), path)
+    with atomic_files(path) as (tmp,):
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
     return path
+
+
+MAX_TABLE_BYTES = 200 * 2**20  # an equity table of 1000 x 1000 cells is about 60 MB
 
 
 def load_equity(path, team: int | None = None) -> Equity:
     """An `Equity` lookup from a file written by `canasta equity -o`; EquityError (one line) if
-    the file is missing or not an equity table."""
+    the file is missing, damaged or not an equity table."""
     import pyarrow.parquet as pq
 
+    if not isinstance(path, str | Path) or not str(path).strip():
+        raise EquityError(f"equity table {path!r}: give the path of a file from canasta equity -o")
     path = Path(path)
+    if path.is_dir():
+        raise EquityError(f"{path} is a folder; give an equity table file (canasta equity -o)")
     if not path.is_file():
         raise EquityError(
             f"{path}: no such equity table (make one with canasta equity -o {path.name})"
         )
+    if path.stat().st_size > MAX_TABLE_BYTES:
+        raise EquityError(
+            f"{path}: {path.stat().st_size / 2**20:,.0f} MB is too large for an equity table "
+            f"(at most {MAX_TABLE_BYTES // 2**20} MB)"
+        )
     try:
         table = pq.read_table(path)
-    except Exception as exc:  # noqa: BLE001 - any parquet failure is one line for the user
+    except Exception as exc:
         raise EquityError(f"{path}: not a parquet file ({type(exc).__name__})") from None
     raw = (table.schema.metadata or {}).get(b"canasta_equity")
     if raw is None or set(EQUITY_COLUMNS) - set(table.column_names):
@@ -262,9 +335,68 @@ def load_equity(path, team: int | None = None) -> Equity:
         meta = json.loads(raw)
     except ValueError:
         raise EquityError(f"{path}: not an equity table (its settings are not readable)") from None
-    df = table.to_pandas()
+    try:
+        meta = _checked_meta(meta)
+        # the columns as arrow typed them: never the pandas metadata, which may be damaged
+        df = table.select(list(EQUITY_COLUMNS)).to_pandas(ignore_metadata=True)
+        df = _checked_frame(df)
+    except EquityError as exc:
+        raise EquityError(f"{path}: {exc}") from None
+    except Exception as exc:
+        raise EquityError(f"{path}: a damaged equity table ({type(exc).__name__})") from None
     df.attrs["equity"] = meta
     return Equity(df, team=team)
+
+
+def _checked_meta(meta) -> dict:
+    """The table's settings: a mapping whose numbers are numbers (EquityError otherwise)."""
+    if not isinstance(meta, dict):
+        raise EquityError("its settings are not a mapping (not written by canasta equity -o)")
+    for key in ("game_target", "n_teams", "step", "low", "games_per_cell", "seed"):
+        v = meta.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise EquityError(f"its setting {key}={v!r} is not a whole number")
+    target = meta.get("game_target")
+    if target is not None and not 0 < target <= limits.CUM_SCORE[1]:
+        raise EquityError(f"its game target {target} is out of range 1 .. {limits.CUM_SCORE[1]:,}")
+    if "rules" in meta and not isinstance(meta["rules"], str):
+        raise EquityError(f"its rules {meta['rules']!r} are not a rule-set label")
+    return meta
+
+
+def _checked_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The table's rows with numeric columns, P(win) within 0 .. 1, one row per cell."""
+    for col in EQUITY_COLUMNS:
+        if not pd.api.types.is_numeric_dtype(df[col]):
+            raise EquityError(f"its column {col} is not numeric")
+    p = df["p_win"].to_numpy(float)
+    if not (((p >= 0) & (p <= 1)) | np.isnan(p)).all():
+        raise EquityError("its P(win) values are outside 0 .. 1")
+    if not np.isfinite(df[["us", "them", "games", "wins"]].to_numpy(float)).all():
+        raise EquityError("its scores or counts are not finite")
+    if df.duplicated(["team", "us", "them"]).any():
+        raise EquityError("a cell appears twice")
+    return df
+
+
+def check_fits(equity: Equity, rules, what: str = "--equity") -> None:
+    """Refuse an equity table made for another table than `rules`: its rule set (label), its
+    game target or its number of teams (EquityError naming both)."""
+    meta = equity.meta
+    label = meta.get("rules")
+    if isinstance(label, str) and label != rules.label:
+        raise EquityError(
+            f"{what}: the table was made for {label}, these rules are {rules.label}; make one "
+            f"with canasta equity --rules {rules.name} --players {rules.players}"
+        )
+    target = meta.get("game_target")
+    if target is not None and int(target) != int(rules.game_target):
+        raise EquityError(
+            f"{what}: made for game target {target}, these rules play to {rules.game_target}"
+        )
+    teams = meta.get("n_teams")
+    if teams is not None and int(teams) != int(rules.n_teams):
+        raise EquityError(f"{what}: made for {teams} teams, these rules have {rules.n_teams}")
 
 
 # ----------------------------------------------------------------------------- lookup
@@ -276,12 +408,21 @@ class Equity:
     target as the last one.  ``team``: read that team's rows (default: the pooled rows)."""
 
     def __init__(self, df: pd.DataFrame, team: int | None = None) -> None:
-        meta = df.attrs.get("equity", {})
+        need = ("team", "us", "them", "p_win")
+        if not isinstance(df, pd.DataFrame) or set(need) - set(df.columns):
+            raise EquityError(
+                "give an equity table: a DataFrame with columns " + ", ".join(EQUITY_COLUMNS)
+            )
+        if team is not None and (isinstance(team, bool) or not isinstance(team, int | np.integer)):
+            raise EquityError(f"team={team!r}: give a team number (or None: the pooled rows)")
+        meta = _checked_meta(df.attrs.get("equity", {}))
         self.meta = meta
         self.target = int(meta.get("game_target", 5000))
         sel = df[df["team"] == (-1 if team is None else team)]
         if sel.empty:
             raise EquityError(f"the equity table has no rows for team {team}")
+        if sel.duplicated(["us", "them"]).any():
+            raise EquityError("the equity table lists a cell twice")
         self.points = np.sort(sel["us"].unique()).astype(float)
         piv = sel.pivot(index="us", columns="them", values="p_win").reindex(
             index=self.points, columns=self.points
@@ -353,61 +494,107 @@ def _locate(x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # ----------------------------------------------------------------------------- output
 
 
-def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True) -> str:
-    """Aligned text: one row per own score, one column per opponents' score; each cell
-    P(win) in percent, with the 95% interval when ``ci``."""
+def format_table(df: pd.DataFrame, team: int = -1, ci: bool = True, width: int = 100) -> str:
+    """Aligned text: one row per own score, one column per opponents' score, cells two spaces
+    apart; each cell P(win) in percent, with the 95% interval when ``ci`` ("52 [47, 57]"), a
+    cell of fewer than `MIN_GAMES` games marked "*" (then a footnote), one without games "-".
+    Columns that do not fit ``width`` characters go to further blocks, each with the row
+    labels."""
     sel = df[df["team"] == team]
     pts = np.sort(sel["us"].unique())
+    cols = np.sort(sel["them"].unique())
     cell = {}
     for r in sel.itertuples():
-        cell[(r.us, r.them)] = (
-            f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f},{100 * r.ci_high:.0f}]"
-            if ci
-            else f"{100 * r.p_win:.1f}"
-        )
-    width = max(len(v) for v in cell.values())
-    width = max(width, max(len(str(p)) for p in pts))
+        few = "*" if r.games < MIN_GAMES else ""
+        if not r.games:
+            cell[(r.us, r.them)] = "-"
+        elif ci:
+            cell[(r.us, r.them)] = (
+                f"{100 * r.p_win:.0f} [{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}]{few}"
+            )
+        else:
+            cell[(r.us, r.them)] = f"{100 * r.p_win:.1f}{few}"
+    w = max([len(v) for v in cell.values()] + [len(str(p)) for p in cols])
     corner = "us \\ them"
-    head = f"{corner:>10} " + " ".join(f"{p:>{width}}" for p in pts)
-    lines = [head]
-    for a in pts:
-        lines.append(f"{a:>10} " + " ".join(f"{cell[(a, b)]:>{width}}" for b in pts))
-    return "\n".join(lines)
+    label = max(len(corner), max(len(str(p)) for p in pts))
+    per_block = max(1, (width - label) // (w + 2))
+    blocks = []
+    for b0 in range(0, len(cols), per_block):
+        block = cols[b0 : b0 + per_block]
+        lines = [f"{corner:>{label}}" + "".join(f"  {p:>{w}}" for p in block)]
+        for a in pts:
+            lines.append(
+                f"{a:>{label}}" + "".join(f"  {cell.get((a, b), '-'):>{w}}" for b in block)
+            )
+        blocks.append("\n".join(lines))
+    if (sel["games"] < MIN_GAMES).any():
+        blocks.append(f"* fewer than {MIN_GAMES} games in the cell")
+    return "\n\n".join(blocks)
 
 
-def heatmap(df: pd.DataFrame, team: int = -1, title: str | None = None, ax=None):
-    """A heatmap of P(win) in percent (own score up, opponents' score across); returns the figure."""
+def heatmap(
+    df: pd.DataFrame,
+    team: int = -1,
+    title: str | None = None,
+    ax=None,
+    min_games: int = MIN_GAMES,
+):
+    """A heatmap of P(win) in percent (own score up, opponents' score across) in a colour-blind
+    safe diverging map (ColorBrewer RdBu: blue wins, red loses, white 50%); each cell shows P,
+    its 95% interval and its games; cells of fewer than ``min_games`` games are left out
+    (hatched grey, their count shown).  Returns the figure."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
 
     sel = df[df["team"] == team]
-    piv = sel.pivot(index="us", columns="them", values="p_win").sort_index().sort_index(axis=1)
-    # a table from games started on a grid is square; one observed in a run may not be
-    n_rows, n_cols = piv.shape
+
+    def pivot(col: str) -> pd.DataFrame:
+        return sel.pivot(index="us", columns="them", values=col).sort_index().sort_index(axis=1)
+
+    p, lo, hi, games = (pivot(c) for c in ("p_win", "ci_low", "ci_high", "games"))
+    n_rows, n_cols = p.shape  # a table from a grid is square; one observed in a run may not be
     n = max(n_rows, n_cols)
     fig = None
     if ax is None:
-        size = min(12.0, 3.5 + 0.42 * n)
-        fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    im = ax.imshow(
-        100 * piv.to_numpy(), origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto"
-    )
-    ax.set_xticks(
-        range(n_cols), [str(v) for v in piv.columns], rotation=90, fontsize=7 if n > 12 else 9
-    )
-    ax.set_yticks(range(n_rows), [str(v) for v in piv.index], fontsize=7 if n > 12 else 9)
-    ax.set_xlabel("opponents' cumulative score")
+        size = min(20.0, 3.0 + 0.8 * n)
+        fig, ax = plt.subplots(figsize=(size + 1.6, size))
+    g = games.to_numpy(float)
+    few = ~(g >= min_games)  # NaN (no games) counts as few
+    data = np.ma.masked_where(few | np.isnan(p.to_numpy(float)), 100 * p.to_numpy(float))
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#ececec")
+    im = ax.imshow(data, origin="lower", cmap=cmap, vmin=0, vmax=100, aspect="auto")
+    small = 7 if n > 12 else 8 if n > 8 else 9
+    ax.set_xticks(range(n_cols), [str(v) for v in p.columns], rotation=90, fontsize=small)
+    ax.set_yticks(range(n_rows), [str(v) for v in p.index], fontsize=small)
+    note = "cells share game keys: their errors move together"
+    if few.any():
+        note += f"; hatched: fewer than {min_games} games, left out"
+    ax.set_xlabel(f"opponents' cumulative score\n({note})")
     ax.set_ylabel("own cumulative score")
-    if n <= 24:
-        fs = 6 if n > 14 else 8
-        for i in range(n_rows):
-            for j in range(n_cols):
-                v = piv.iat[i, j]
-                if not math.isnan(v):
-                    ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=fs)
-    ax.set_title(title or "P(win the game) %")
+    for i in range(n_rows):
+        for j in range(n_cols):
+            if few[i, j]:
+                ax.add_patch(
+                    Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                              edgecolor="#b0b0b0", linewidth=0)
+                )  # fmt: skip
+                if n <= 24 and g[i, j] > 0:
+                    ax.text(j, i, f"n={g[i, j]:.0f}", ha="center", va="center", fontsize=small - 1,
+                            color="#555")  # fmt: skip
+                continue
+            if n > 24:
+                continue
+            v = 100 * float(p.iat[i, j])
+            colour = "white" if abs(v - 50) > 30 else "black"
+            ax.text(
+                j, i,
+                f"{v:.0f}\n[{100 * lo.iat[i, j]:.0f}, {100 * hi.iat[i, j]:.0f}]\nn={g[i, j]:.0f}",
+                ha="center", va="center", fontsize=small - 1, color=colour, linespacing=1.1,
+            )  # fmt: skip
+    ax.set_title(title or "P(win the game) %", fontsize=10)
     (fig or ax.figure).colorbar(im, ax=ax, label="P(win the game) %", shrink=0.8)
     (fig or ax.figure).tight_layout()
     return fig or ax.figure
@@ -464,7 +651,8 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     start of a hand) observed in the run, on a grid of a tenth of the game target."""
     if not run.has("games"):
         return (
-            "A run of whole games (canasta simulate --games N) shows here P(win the game | scores).",
+            "A run of whole games (canasta simulate --games N) shows here P(win the game | "
+            "scores).",
             None,
             None,
         )
@@ -478,7 +666,9 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     shown = df[df["games"] > 0]
     cells = shown.assign(
         cell=[
-            f"{100 * p:.0f} [{100 * lo:.0f},{100 * hi:.0f}] n={n}"
+            f"{100 * p:.0f} [{100 * lo:.0f}, {100 * hi:.0f}] n={n}"
+            if n >= MIN_GAMES
+            else f"(n={n})"
             for p, lo, hi, n in zip(
                 shown["p_win"], shown["ci_low"], shown["ci_high"], shown["games"], strict=True
             )
@@ -492,7 +682,7 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, n_teams, figsize=(6.2 * n_teams, 5.2), squeeze=False)
+    fig, axes = plt.subplots(1, n_teams, figsize=(9.5 * n_teams, 8.5), squeeze=False)
     for t, ax in enumerate(axes[0]):
         heatmap(
             df[df["games"] > 0],
@@ -501,9 +691,11 @@ def report_section(run) -> tuple[str, pd.DataFrame | None, object | None]:
             ax=ax,
         )
     note = (
-        f"P(the team wins the game | its cumulative score, the best opposing score) at the start of each hand, "
-        f"scores binned by {step} points (P in %, [95% Wilson interval on games], n games: a game counts once per "
-        "team and cell). "
-        "canasta equity computes the table from games started at each cell."
+        "P(the team wins the game | its cumulative score, the best opposing score) at the start "
+        f"of each hand, scores binned by {step} points (P in %, [95% Wilson interval on games], "
+        "n games: a game counts once per team and cell; cells of fewer than "
+        f"{MIN_GAMES} games show only their n and are left out of the heatmap). A game passes "
+        "through several cells, so neighbouring cells share games and their errors move "
+        "together. canasta equity computes the table from games started at each cell."
     )
     return note, show, fig

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sim.core.errors import CanastaError
 from sim.core.rules import RuleSet, parse_overrides
+from sim.core.textfile import read_small_text
 from sim.play.game import GameState, IllegalActionError
 
 __all__ = ["read_hand_file", "HandFileError"]
@@ -29,26 +30,39 @@ _SEAT = re.compile(r"^\s+seat (\d+) \(team \d+\), ([^:]+):")
 _NOTE = re.compile(r"\s+(->|\[|\(lays|\(red three)")
 
 
-def read_hand_file(path, rules: RuleSet | None = None):
-    """A `reports.review.HandRecord` from the file; ``rules`` overrides the file's rules (a
-    `canasta play` history names only the preset, not --set values)."""
+MAX_BYTES = 1_000_000  # a hand record or history of a whole hand is a few kB
+
+
+SEAT_NAMES = ("human", "?")  # a strategies line may name these seats besides the players
+
+
+def read_hand_file(path, rules: RuleSet | None = None, options: dict | None = None):
+    """A `reports.review.HandRecord` from the file.
+
+    ``rules`` replaces the file's rules.  ``options`` adjusts them as the command line does:
+    {"rules": preset, "players": n, "team_layout": layout, "set": {name: value}} (each may be
+    missing or None); an option that contradicts the file (another preset, player count or
+    layout, or a --set value the file sets otherwise) is refused, the others are added (a
+    `canasta play` history names only the preset and the players, not --set values)."""
+    if not isinstance(path, str | Path) or not str(path).strip():
+        raise HandFileError(
+            f"hand file {path!r}: give the path of a history printed by canasta play, or a "
+            "hand record"
+        )
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise HandFileError(f"rules={rules!r}: give a RuleSet (or None: the file's rules)")
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise HandFileError(
             f"{path}: no such file (give a history printed by canasta play, or a hand record)"
         )
-    try:
-        text = p.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise HandFileError(
-            f"{path}: cannot read it ({exc.strerror or type(exc).__name__})"
-        ) from None
+    text = read_small_text(p, "hand file", MAX_BYTES, HandFileError)
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     try:
         if _HEAD.match(first):
-            return _play_history(p, lines, rules)
-        return _hand_record(p, lines, rules)
+            return _play_history(p, lines, rules, options or {})
+        return _hand_record(p, lines, rules, options or {})
     except HandFileError:
         raise
     except (
@@ -78,22 +92,50 @@ def _scores(p: Path, line: int | None, text: str) -> list[int]:
     return [_whole(Path(where), "scores", x) for x in text.replace(",", " ").split()]
 
 
-def _rules_from_label(p: Path, label: str) -> RuleSet:
+def _rules_of(
+    p: Path, preset: str | None, players: int | None, layout: str | None, sets: dict, options
+) -> RuleSet:
+    """The file's rules (preset, players, layout, set values) adjusted by `options`."""
+    given = {"rules": preset, "players": players, "team_layout": layout}
+    for key, option in (
+        ("rules", "--rules"),
+        ("players", "--players"),
+        ("team_layout", "--team-layout"),
+    ):
+        mine = options.get(key)
+        if mine is not None and given[key] is not None and mine != given[key]:
+            raise HandFileError(f"{option} {mine} but {p} says {key}: {given[key]}; give it once")
+        if mine is not None:
+            given[key] = mine
+    more = options.get("set") or {}
+    for name, value in more.items():
+        if name in sets and sets[name] != value:
+            raise HandFileError(
+                f"--set {name} contradicts {p}'s set: {name}={sets[name]}; give it once"
+            )
+    return RuleSet.preset(
+        given["rules"] or "classic",
+        4 if given["players"] is None else given["players"],
+        given["team_layout"],
+        **{**sets, **more},
+    )
+
+
+def _label_parts(p: Path, label: str) -> tuple[str, int, str | None]:
     m = _LABEL.match(label)
     if not m:
         raise HandFileError(
             f"{p}: rules label {label!r} is not preset-<players>p; give --rules/--players"
         )
-    kw = {"team_layout": m.group(3)} if m.group(3) else {}
-    return RuleSet.preset(m.group(1), int(m.group(2)), **kw)
+    return m.group(1), int(m.group(2)), m.group(3) or None
 
 
-def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
+def _play_history(p: Path, lines: list[str], rules: RuleSet | None, options: dict):
     from reports.review import HandRecord
 
     head = _HEAD.match(lines[0].strip()) or _HEAD.match(next(ln for ln in lines if _HEAD.match(ln)))
     assert head is not None  # next() picked a line that _HEAD matches
-    rules = rules or _rules_from_label(p, head.group(1))
+    rules = rules or _rules_of(p, *_label_parts(p, head.group(1)), {}, options)
     key: tuple[int, int, int] | None = None
     cum: list[int] = []
     strategies: dict[int, str] = {}
@@ -102,7 +144,7 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
     for n, ln in enumerate(lines, 1):
         m = _KEY.match(ln.strip())
         if m:
-            key = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            key = _key(Path(f"{p}:{n}"), m)
         if ln.startswith("scores before the hand:"):
             cum = _scores(p, n, ln.split(":", 1)[1])
         m = _SEAT.match(ln)
@@ -117,7 +159,8 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
             actions_text.append((n, _NOTE.split(ln.strip(), maxsplit=1)[0].strip()))
     if key is None:
         raise HandFileError(
-            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's history "
+            f"{p}: the history has no 'key: seed=.. game=.. hand=..' line (a stacked deck's "
+            "history "
             "cannot be replayed: write a hand record with deck:, see docs/hand-record.md)"
         )
     dealer = int(head.group(2))
@@ -127,7 +170,7 @@ def _play_history(p: Path, lines: list[str], rules: RuleSet | None):
     return rec
 
 
-def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
+def _hand_record(p: Path, lines: list[str], rules: RuleSet | None, options: dict):
     from reports.review import HandRecord
 
     fields: dict[str, str] = {}
@@ -140,7 +183,7 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
         if not ln:
             continue
         if in_actions:
-            actions_text += [(n, a.strip()) for a in ln.split(";") if a.strip()]
+            actions_text += _actions_of(p, n, ln)
             continue
         if ":" not in ln:
             raise HandFileError(
@@ -151,7 +194,7 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
         name = name.lower()
         if name == "actions":
             in_actions = True
-            actions_text += [(n, a.strip()) for a in value.split(";") if a.strip()]
+            actions_text += _actions_of(p, n, value)
         elif name == "set":
             sets.append(value)
         elif name in (
@@ -164,24 +207,38 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             "scores",
             "strategies",
         ):
+            if name in fields:
+                raise HandFileError(
+                    f"{p}:{n}: {name} is given twice (also on line {at[name]}); give it once"
+                )
+            if not value:
+                raise HandFileError(f"{p}:{n}: {name}: an empty value")
             fields[name], at[name] = value, n
         else:
             raise HandFileError(f"{p}:{n}: unknown field {name!r}; see docs/hand-record.md")
     try:
         if rules is None:
-            kw = {"team_layout": fields["team_layout"]} if "team_layout" in fields else {}
-            rules = RuleSet.preset(
-                fields.get("rules", "classic"),
-                int(fields.get("players", 4)),
-                **kw,
-                **parse_overrides(sets),
+            players = (
+                _whole(Path(f"{p}:{at['players']}"), "players", fields["players"])
+                if "players" in fields
+                else None
+            )
+            if players is not None and not 2 <= players <= 6:
+                raise HandFileError(f"{p}:{at['players']}: players: {players}; give 2 .. 6")
+            rules = _rules_of(
+                p,
+                fields.get("rules"),
+                players,
+                fields.get("team_layout"),
+                parse_overrides(sets),
+                options,
             )
         key: tuple[int, int, int] | None = None
         if "key" in fields:
             m = re.match(r"^seed=(\d+)\s+game=(\d+)\s+hand=(\d+)$", fields["key"])
             if not m:
                 raise HandFileError(f"{p}: key: write 'seed=S game=G hand=H'")
-            key = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            key = _key(Path(f"{p}:{at['key']}"), m)
         deck = None
         if "deck" in fields:
             from sim.core.cards import parse_deck_text
@@ -205,9 +262,23 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
             )
         strategies = None
         if "strategies" in fields:
-            strategies = [s.strip() for s in fields["strategies"].split(",") if s.strip()]
+            from sim.play.specs import check_specs
+            from strategies.registry import split_specs
+
+            where = f"{p}:{at['strategies']}: strategies"
+            try:
+                strategies = split_specs(fields["strategies"])
+                # who played: the lab's players, "human" for a person, "?" for unknown
+                check_specs([x for x in strategies if x not in SEAT_NAMES])
+            except CanastaError as exc:
+                raise HandFileError(f"{where}: {exc}") from None
             if len(strategies) == 1:
                 strategies *= rules.players
+            if len(strategies) != rules.players:
+                raise HandFileError(
+                    f"{where}: {len(strategies)} for {rules.players} seats; "
+                    "give one or one per seat"
+                )
         rec = HandRecord(
             rules, [], key=key, deck=deck, dealer=dealer, cum=cum, strategies=strategies
         )
@@ -218,6 +289,31 @@ def _hand_record(p: Path, lines: list[str], rules: RuleSet | None):
         raise HandFileError(f"{p}: {_first_line(exc)}") from None
     rec.actions = _parse_actions(p, rec, actions_text)
     return rec
+
+
+def _actions_of(p: Path, n: int, text: str) -> list[tuple[int, str]]:
+    """The actions of one line ('draw; discard 5'): an empty one between two ';' is refused."""
+    parts = [a.strip() for a in text.split(";")]
+    if parts and not parts[-1]:
+        parts.pop()  # a line may end with ';'
+    if any(not a for a in parts):
+        raise HandFileError(f"{p}:{n}: an empty action between two ';'")
+    return [(n, a) for a in parts]
+
+
+def _key(where: Path, m: re.Match) -> tuple[int, int, int]:
+    """(seed, game, hand) of a key line, each in its documented range (sim.core.limits)."""
+    from sim.core import limits
+
+    out = []
+    for name, text, (lo, hi) in zip(
+        ("seed", "game", "hand"), m.groups(), (limits.SEED, limits.GAME, limits.HAND), strict=True
+    ):
+        v = int(text)
+        if not lo <= v <= hi:
+            raise HandFileError(f"{where}: key: {name}={text} is out of range {lo} .. {hi}")
+        out.append(v)
+    return out[0], out[1], out[2]
 
 
 def _parse_actions(p: Path, rec, actions_text: list[tuple[int, str]]) -> list[int]:

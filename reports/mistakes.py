@@ -16,8 +16,8 @@ Method:
 - Each decision of that seat with more than one legal action is reviewed by
   `reports.review.review` (rollouts from what the seat knew, every seat then continuing with
   ``continue_with``): its equity lost against the best action, counted as review's summary
-  counts skill (`counted_loss`: the loss when its 95% interval excludes 0, else 0), its mark.  Each hand's rollouts
-  are seeded by (seed, i) alone, so the result is the same whatever ``jobs``.
+  counts skill (`counted_loss`: the loss when its 95% interval excludes 0, else 0), its mark.
+  Each hand's rollouts are seeded by (seed, i) alone, so the result is the same whatever ``jobs``.
 - Every decision gets the class of the action played and of the best one
   (`reports.decision_kinds`), their pair's name (``kind``) and its situation.
 - A group (rows with equal ``by`` columns) shows its decisions and share of all, how many were
@@ -91,12 +91,11 @@ class HandKey:
 
 
 def _seat_strategies(rules, strategy: str, vs: str | None, game: int) -> tuple[str, ...]:
-    from sim.runs.runner import team_of_seat
 
     if vs is None:
         return (strategy,) * rules.players
     ours = game % rules.n_teams
-    return tuple(strategy if t == ours else vs for t in team_of_seat(rules))
+    return tuple(strategy if t == ours else vs for t in rules.team_of_seat)
 
 
 def hand_keys(rules, strategy: str, vs: str | None, hands: int, seed: int) -> list[HandKey]:
@@ -122,9 +121,8 @@ def hand_keys(rules, strategy: str, vs: str | None, hands: int, seed: int) -> li
 
 
 def _team(rules, seat: int) -> int:
-    from sim.runs.runner import team_of_seat
 
-    return team_of_seat(rules)[seat]
+    return rules.team_of_seat[seat]
 
 
 def _hand_seed(seed: int, index: int) -> int:
@@ -260,9 +258,11 @@ def review_hands(
                 done[i] = rows
                 bar.update(1)
         else:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
-            gen = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+            from sim.runs.workers import parallel  # workers end with this process
+
+            gen = parallel(jobs, return_as="generator_unordered", batch_size=1)(
                 delayed(_review_one)(rules, k, *args) for k in keys
             )
             for i, rows in gen:
@@ -399,7 +399,6 @@ def census(
 
 def example_command(rules_args: str, meta: dict, ex: dict, rules=None) -> str:
     """The command that writes example ``ex`` as a position file ``canasta analyze`` opens."""
-    from sim.runs.runner import team_of_seat
 
     strat = meta["strategy"]
     vs = meta.get("vs")
@@ -407,7 +406,7 @@ def example_command(rules_args: str, meta: dict, ex: dict, rules=None) -> str:
         who = strat
     else:
         ours = ex["game"] % rules.n_teams
-        who = ",".join(strat if t == ours else vs for t in sorted(set(team_of_seat(rules))))
+        who = ",".join(strat if t == ours else vs for t in sorted(set(rules.team_of_seat)))
     return (
         f"canasta play {rules_args}--strategies {_quote(who)} --seed {meta['seed']} "
         f"--game {ex['game']} --hand {ex['hand']} --position-at {ex['turn']}:{ex['step']} "

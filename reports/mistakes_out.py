@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import math
-import os
 from pathlib import Path
 
 import pandas as pd
@@ -307,7 +306,6 @@ def write_html(
         + legend
         + "</tbody></table></div></body></html>\n"
     )
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    from sim.runs.outputs import write_atomic
+
+    return write_atomic(path, page)  # whole or not at all

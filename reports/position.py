@@ -4,10 +4,10 @@ The position format, its parser and its checks live in sim.play.positions.text (
 `Position`, `parse_position`, `load_position`, `parse_cards`, `card_kind`, `format_position`);
 the documented example is docs/position-example.txt.
 
-Rollouts (`rollout`) deal the unseen cards at random (sim.play.worlds.sampler; see sim.play.rollouts.from_position for
-the rules of that random completion) and play the hand out with the chosen strategies.
-``n_teams`` is the rules' (2 for 2, 4, 5 and 6 players in two teams, 3 otherwise); a 5-player
-position describes the four seats that play the hand.
+Rollouts (`rollout`) deal the unseen cards at random (sim.play.worlds.sampler; see
+sim.play.rollouts.from_position for the rules of that random completion) and play the hand out with
+the chosen strategies. ``n_teams`` is the rules' (2 for 2, 4, 5 and 6 players in two teams, 3
+otherwise); a 5-player position describes the four seats that play the hand.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from sim.play.positions.text import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from sim.core.rules import RuleSet
 
 __all__ = [
     "PositionError",
@@ -61,7 +63,8 @@ class RolloutResult:
              share with its Wilson 95% CI and mean number of turns.
     diffs:   every pair of teams: expected hand score difference (first minus second) with its
              95% t CI over rollouts (both scores come from the same rollout: paired).
-    records: the raw rollout records (sim.play.rollouts.from_position.rollout_record_dt, engine team numbers).
+    records: the raw rollout records (sim.play.rollouts.from_position.rollout_record_dt, engine team
+    numbers).
     """
 
     teams: pd.DataFrame
@@ -88,9 +91,11 @@ class RolloutResult:
             wide = wide[[t for t in self.teams["team"] if t in wide.columns]]
             wide.columns.name = None
             lines = [
-                f"{self.rollouts} rollouts, strategies {', '.join(self.strategies)}, seed {self.seed}",
+                f"{self.rollouts} rollouts, strategies {', '.join(self.strategies)}, seed "
+                f"{self.seed}",
                 "",
-                "Per team: P(the hand ends by this team going out) and expected hand score (95% CIs)",
+                "Per team: P(the hand ends by this team going out) and expected hand score (95% "
+                "CIs)",
                 self.teams.to_string(index=False, float_format="%.3f"),
                 "",
                 "P(team goes out within k turns), turn 1 = the current turn (Wilson 95% CI)",
@@ -113,17 +118,17 @@ END_NAMES = {
 
 def rollout(
     position: Position,
-    rules=None,
-    strategy="expert",
+    rules: RuleSet | None = None,
+    strategy: str = "expert",
     rollouts: int = 1000,
     seed: int = 0,
     within=(1, 2, 3, 5, 10),
     check: bool = False,
 ) -> RolloutResult:
     """Going-out odds and expected hand scores from ``rollouts`` random completions of the hidden
-    cards (sim.play.rollouts.from_position), each played out with ``strategy`` (one spec for every seat, or a list of
-    one per seat).  ``rules``: a sim.core.rules.RuleSet (default: classic for the position's players).
-    Rollout i depends only on (seed, i)."""
+    cards (sim.play.rollouts.from_position), each played out with ``strategy`` (one spec for every
+    seat, or a list of one per seat).  ``rules``: a sim.core.rules.RuleSet (default: classic for the
+    position's players). Rollout i depends only on (seed, i)."""
     import pandas as pd
 
     from reports.stats import mean_ci, wilson_ci

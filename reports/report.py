@@ -1,10 +1,10 @@
 """HTML + Markdown report of a run folder.
 
-``build_report(run_dir, out_html)`` writes ONE self-contained HTML file (matplotlib PNGs as
-base64 data URIs, inline CSS, no external resources) and ``<name>.md`` (a Markdown
-summary with the same tables, no images) beside it.  It leads with the answer (who wins, by how much,
-with what 95% CI, for every pair of teams: one sentence each and one plot of the differences),
-then the evidence, and the settings last.  Sections (headings are stable, tests rely on them):
+``build_report(run_dir, out_html)`` writes ONE self-contained HTML file (matplotlib PNGs as base64
+data URIs, inline CSS, no external resources) and ``<name>.md`` (a Markdown summary with the same
+tables, no images) beside it.  It leads with the answer (who wins, by how much, with what 95% CI,
+for every pair of teams: one sentence each and one plot of the differences), then the evidence, and
+the settings last.  Sections (headings are stable, tests rely on them):
 Answer, Strategy comparison, Games won, Score distributions, Going-out curves, Pile takes,
 freezes and concealed going out, Red threes and canastas, Surprises, Experiment settings.
 Every interval is a 95% CI on the right unit: games (hands of one game share their cumulative
@@ -25,15 +25,15 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from reports import answer, odds, stats  # noqa: E402
-from reports.runs import Run, decisions_with_strategy, open_run, team_long  # noqa: E402
-from reports.summary import RunSummary  # noqa: E402
-from sim.core.enums import Act, Kind  # noqa: E402
-from sim.core.errors import CanastaError  # noqa: E402
+from reports import answer, odds, stats
+from reports.runs import Run, decisions_with_strategy, open_run, team_long
+from reports.summary import RunSummary
+from sim.core.enums import Act, Kind
+from sim.core.errors import CanastaError
 
 __all__ = ["build_report", "SECTIONS"]
 
@@ -53,7 +53,8 @@ SECTIONS = (
 NO_DEC = "Run with --log-decisions to get {what} (this run has no decision logs)."
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
+margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
 h1{border-bottom:2px solid #444}h2{margin-top:2em;border-bottom:1px solid #bbb}
 table{border-collapse:collapse;margin:.8em 0;font-size:.9em}
@@ -71,22 +72,22 @@ ul.surprises li{margin:.4em 0}
 class _Doc:
     """Collects HTML and Markdown in parallel."""
 
-    def __init__(self, title: str):
+    def __init__(self, title: str) -> None:
         self.title = title
         self.html: list[str] = []
         self.md: list[str] = [f"# {title}", ""]
         self.n_images = 0
 
-    def h2(self, text: str):
+    def h2(self, text: str) -> None:
         self.html.append(f"<h2>{html.escape(text)}</h2>")
         self.md += [f"## {text}", ""]
 
-    def p(self, text: str, note: bool = False):
+    def p(self, text: str, note: bool = False) -> None:
         cls = ' class="note"' if note else ""
         self.html.append(f"<p{cls}>{html.escape(text)}</p>")
         self.md += [("> " if note else "") + text, ""]
 
-    def table(self, df: pd.DataFrame, floatfmt: str = "{:.3g}", max_rows: int = 40):
+    def table(self, df: pd.DataFrame, floatfmt: str = "{:.3g}", max_rows: int = 40) -> None:
         df = df.head(max_rows)
 
         def fmt(v):
@@ -109,7 +110,7 @@ class _Doc:
         self.md += ["| " + " | ".join(c.replace("|", "/") for c in row) + " |" for row in cells]
         self.md.append("")
 
-    def figure(self, fig, alt: str):
+    def figure(self, fig, alt: str) -> None:
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
         plt.close(fig)
@@ -162,7 +163,7 @@ def _ci_frame(t: pd.DataFrame, values: list[str], by: list[str], pct: bool = Fal
 # ----------------------------------------------------------------------------- sections
 
 
-def _settings(doc: _Doc, run: Run, h: pd.DataFrame):
+def _settings(doc: _Doc, run: Run, h: pd.DataFrame) -> None:
     doc.h2("Experiment settings")
     rows = _flatten(run.manifest)
     rows += [
@@ -182,14 +183,14 @@ def _settings(doc: _Doc, run: Run, h: pd.DataFrame):
     doc.table(pd.DataFrame(rows, columns=["setting", "value"]), max_rows=200)
 
 
-def _answer(doc: _Doc, summ: RunSummary):
+def _answer(doc: _Doc, summ: RunSummary) -> None:
     doc.h2("Answer")
     for line in answer.sentences(summ):
         doc.p(line)
     doc.figure(answer.difference_figure(summ), "score difference per hand for every pair of teams")
 
 
-def _comparison(doc: _Doc, summ: RunSummary, facts: list):
+def _comparison(doc: _Doc, summ: RunSummary, facts: list) -> None:
     doc.h2("Strategy comparison")
     unit = "game" if summ.mode == "games" else "hand (each hand is an independent deal)"
     doc.p(
@@ -236,7 +237,7 @@ def _comparison(doc: _Doc, summ: RunSummary, facts: list):
         )
 
 
-def _games(doc: _Doc, summ: RunSummary):
+def _games(doc: _Doc, summ: RunSummary) -> None:
     doc.h2("Games won")
     if summ.game_teams is None:
         doc.p(
@@ -274,7 +275,7 @@ def _games(doc: _Doc, summ: RunSummary):
     )
 
 
-def _distributions(doc: _Doc, t: pd.DataFrame):
+def _distributions(doc: _Doc, t: pd.DataFrame) -> None:
     doc.h2("Score distributions")
     q = t.groupby(["strategy", "team"])["score"].describe(percentiles=[0.05, 0.25, 0.5, 0.75, 0.95])
     doc.table(
@@ -325,7 +326,7 @@ def _distributions(doc: _Doc, t: pd.DataFrame):
     doc.figure(fig, "hand score histograms in percent of hands")
 
 
-def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
+def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list) -> None:
     doc.h2("Going-out curves")
     cur = odds.hand_over_curve(run)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -360,7 +361,8 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         tab = odds.going_out_table(run, ["canastas_us"], within=4, min_n=30)
         doc.p(
             "P(the deciding team goes out this hand / within 4 turns) by strategy, team and its "
-            "canastas on the table, at the start of a turn (95% CIs clustered by game, i.e. by hand in a run of hands: the turns "
+            "canastas on the table, at the start of a turn (95% CIs clustered by game, i.e. by "
+            "hand in a run of hands: the turns "
             "of a hand share its outcome):"
         )
         show = tab[["strategy", "team", "canastas_us", "n", "hands"]].rename(columns={"n": "turns"})
@@ -376,7 +378,7 @@ def _curves(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         doc.p(NO_DEC.format(what="going-out odds by canastas, hand size and pile size"), note=True)
 
 
-def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
+def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list) -> None:
     doc.h2("Pile takes, freezes and concealed going out")
     sh = odds.ending_shares(run)
     g = t.groupby("strategy").agg(pile_takes_per_hand=("pile_takes", "mean")).reset_index()
@@ -498,7 +500,7 @@ def _pile(doc: _Doc, run: Run, t: pd.DataFrame, facts: list):
         )
 
 
-def _red3(doc: _Doc, t: pd.DataFrame):
+def _red3(doc: _Doc, t: pd.DataFrame) -> None:
     doc.h2("Red threes and canastas")
     cols = [c for c in ("red3", "canastas", "natural_canastas", "opened") if c in t]
     doc.p("Per team and hand (95% CIs clustered by game):")
@@ -523,7 +525,7 @@ def _red3(doc: _Doc, t: pd.DataFrame):
     doc.figure(fig, "canastas and red threes per hand")
 
 
-def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: list):
+def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: list) -> None:
     doc.h2("Surprises")
     out = []
     cl = h["seed"].to_numpy(np.int64) * (1 << 40) + h["game"].to_numpy(np.int64)
@@ -610,7 +612,7 @@ def _surprises(doc: _Doc, run: Run, h: pd.DataFrame, t: pd.DataFrame, facts: lis
     doc.md += [f"- {s}" for _, s in out] + [""]
 
 
-def _game_equity(doc: _Doc, run: Run):
+def _game_equity(doc: _Doc, run: Run) -> None:
     from reports.equity import report_section
 
     doc.h2("Game equity")
@@ -655,9 +657,12 @@ def build_report(run_dir, out_html=None, title: str | None = None) -> dict:
     _surprises(doc, run, h, t, facts)
     _game_equity(doc, run)
     _settings(doc, run, h)
+    from sim.runs.outputs import atomic_files
+
     out_html.parent.mkdir(parents=True, exist_ok=True)
-    out_html.write_text(doc.render_html(), encoding="utf-8")
-    md.write_text(doc.render_md(), encoding="utf-8")
+    with atomic_files(out_html, md) as (tmp_html, tmp_md):  # both pages, or neither
+        tmp_html.write_text(doc.render_html(), encoding="utf-8")
+        tmp_md.write_text(doc.render_md(), encoding="utf-8")
     return {
         "html": out_html,
         "md": md,

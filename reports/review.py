@@ -128,6 +128,29 @@ class HandRecord:
         return gs
 
 
+def _seat_specs(rules, strategies) -> list[str]:
+    """One checked spec per table seat of `rules` (a RuleSet), else ReviewError."""
+    from sim.play.specs import check_specs
+
+    if not isinstance(rules, RuleSet):
+        raise ReviewError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
+    if isinstance(strategies, str) or not isinstance(strategies, Sequence):
+        raise ReviewError(
+            f"strategies={strategies!r}: give one spec per seat, e.g. ['expert'] * {rules.players}"
+        )
+    specs = list(strategies)
+    if len(specs) != rules.players:
+        raise ReviewError(f"strategies: {len(specs)} for {rules.players} seats; give one per seat")
+    try:
+        check_specs(specs, "strategies")
+        reason = rules.engine_supported()
+    except CanastaError as exc:
+        raise ReviewError(str(exc)) from None
+    if reason:
+        raise ReviewError(reason)
+    return specs
+
+
 def hand_by_key(
     rules: RuleSet, strategies: Sequence[str], seed: int, game: int = 0, hand: int = 0
 ) -> HandRecord:
@@ -140,18 +163,20 @@ def hand_by_key(
     seed = _checked("seed", seed, limits.SEED)
     game = _checked("game", game, limits.GAME)
     hand = _checked("hand", hand, limits.HAND)
-    strategies = list(strategies)
+    strategies = _seat_specs(rules, strategies)
     res = run_chunk(rules, strategies, seed, game, 1, mode="games")
     hands = res.hands[np.argsort(res.hands["hand"])]
     if hand >= len(hands):
         raise ReviewError(
-            f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand {hand} does not exist"
+            f"game {game} of seed {seed} has {len(hands)} hands (0..{len(hands) - 1}); --hand "
+            f"{hand} does not exist"
         )
     cum = [int(x) for x in hands[hand]["cum_before"][: rules.n_teams]]
     gs = play_hand_py(rules, strategies, seed, game, hand, cum)
     if [int(x) for x in hands[hand]["score"][: rules.n_teams]] != gs.score_breakdown()["score"]:
         raise RuntimeError(
-            f"the step-by-step replay of seed={seed} game={game} hand={hand} differs from the engine"
+            f"the step-by-step replay of seed={seed} game={game} hand={hand} differs from the "
+            "engine"
         )
     return HandRecord(rules, gs.actions, key=(seed, game, hand), cum=cum, strategies=strategies)
 
@@ -368,6 +393,10 @@ def review(
     seed = _checked("seed", seed, limits.REVIEW_SEED)
     if prior_hands is not None:
         prior_hands = _checked("prior_hands", prior_hands, limits.ROLLOUTS_PER_ACTION)
+    if not isinstance(rec, HandRecord) or not callable(evaluator):
+        raise ReviewError(
+            "review needs a HandRecord (hand_by_key, read_hand_file) and an evaluator"
+        )
     pts, final = decision_points(rec, seats)
     n_teams = final.n_teams
     result = {t: team_result(final, t) for t in range(n_teams)}
@@ -634,6 +663,8 @@ def _summary(dec, wdf, acct, teams, result, walked: bool = True, on_cards=None) 
 
 def seats_arg(text: str, rules: RuleSet) -> list[int] | None:
     """--seat K | all -> table seats (None = all)."""
+    if not isinstance(text, str):
+        raise ReviewError(f"--seat {text!r}: give a table seat 0..{rules.players - 1} or 'all'")
     if text == "all":
         return None
     try:

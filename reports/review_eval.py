@@ -101,9 +101,11 @@ def make_evaluator(
         cuts = np.linspace(0, rollouts, max(1, min(jobs, rollouts // 50)) + 1).astype(int)
         parts = [(int(lo), int(hi - lo)) for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
         if len(parts) > 1:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
-            res = Parallel(n_jobs=len(parts))(
+            from sim.runs.workers import parallel
+
+            res = parallel(len(parts))(
                 delayed(paired_rollouts)(dec, strategy, n, seed, lo, infer, actions=only)
                 for lo, n in parts
             )

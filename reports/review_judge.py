@@ -42,7 +42,8 @@ FRESH = 1 << 62  # the measurement's seed: the point's seed with this bit flippe
 
 
 def strategy_choice(gs, spec: str, seed: int, index: int) -> int:
-    """The action the fast strategy ``spec`` would choose at this point (seeded by (seed, index))."""
+    """The action the fast strategy ``spec`` would choose at this point (seeded by (seed,
+    index))."""
     from sim.core.enums import N_ACTIONS
     from sim.core.rng import STREAM_PLAYERS, seed_rng_nb
     from strategies.registry import decide_nb, parse_spec

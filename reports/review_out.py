@@ -34,7 +34,8 @@ def _head(rv: Review) -> list[str]:
 
 
 def format_text(rv: Review, all_decisions: bool = False) -> str:
-    """The terminal report: decisions (those with a choice; all with ``all_decisions``), luck, summary."""
+    """The terminal report: decisions (those with a choice; all with ``all_decisions``), luck,
+    summary."""
     out = _head(rv) + [""]
     d = rv.decisions if all_decisions else rv.decisions[rv.decisions["legal"] > 1]
     w_play = max([len("played")] + [len(x) for x in d["played"]])
@@ -61,7 +62,8 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     w_ev = max([len("event")] + [len(x) for x in rv.luck["event"]])
     w_cards = 36 - w_ev  # the row fits 100 columns
     out.append(
-        f"{'turn':>4} {'seat':>4} {'event':<{w_ev}} {'cards':<{w_cards}} {'before':>12} {'after':>12} "
+        f"{'turn':>4} {'seat':>4} {'event':<{w_ev}} {'cards':<{w_cards}} "
+        f"{'before':>12} {'after':>12} "
         f"{'luck':>14}"
     )
     for r in rv.luck.itertuples():

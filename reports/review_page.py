@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html
 import math
-import os
 from pathlib import Path
 
 import pandas as pd
@@ -418,7 +417,8 @@ def _summary_table(rv) -> str:
         "<tr>" + "".join(f"<td>{vals[i]}</td>" for _, vals in shown) + "</tr>"
         for i in range(len(s))
     )
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll">{table}</div>'
 
 
 def _fmt(v) -> str:
@@ -516,7 +516,6 @@ def write_page(rv, path, head_lines: list[str]) -> Path:
         raise ValueError(f"-o {path}: the review page must end in .html")
     text = page_html(rv, head_lines)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    from sim.runs.outputs import write_atomic
+
+    return write_atomic(path, text)  # whole or not at all

@@ -71,7 +71,7 @@ class Run:
         return df
 
 
-def open_run(path) -> Run:
+def open_run(path: str | Path) -> Run:
     """Open a run folder; ValueError with a one-line message if it is not one.
 
     Uses sim.runs.store: manifest checks, only shards of completed chunks, footers checked."""

@@ -14,7 +14,6 @@ many noisy settings inflates its edge (the winner's curse), the retest does not.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -67,8 +66,8 @@ def parse_knobs(items: list[str]) -> dict[str, list]:
     out: dict[str, list] = {}
     for item in items:
         k, eq, vals = item.partition("=")
-        values = [v.strip() for v in vals.split(",") if v.strip()]
-        if not eq or not k.strip() or not values:
+        values = [v.strip() for v in vals.split(",")]
+        if not eq or not k.strip() or not all(values):
             raise CanastaError(f"bad --knob {item!r} (expected name=v1,v2,...)")
         if k.strip() in out:
             raise CanastaError(
@@ -100,7 +99,6 @@ def sweep(
     until_ci: float | None = None,
     max_hands: int = 1_000_000,
     jobs: int = -1,
-    chunk_fn: Callable | None = None,
     level: float = 0.95,
     retest: bool = True,
     progress: Any = None,
@@ -119,19 +117,29 @@ def sweep(
     (seed + 1), free of the winner's curse of picking the best of many noisy settings."""
     if not isinstance(knobs, dict) or not knobs:
         raise CanastaError(
-            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. {{'open_threshold': [50, 70]}}"
+            f"knobs={knobs!r}: give a dict of knob name -> list of values, e.g. "
+            f"{{'open_threshold': [50, 70]}}"
         )
     if any(isinstance(v, str) or not hasattr(v, "__iter__") for v in knobs.values()):
         raise CanastaError(
-            f"knobs={knobs!r}: each knob needs a list of values, e.g. {{'open_threshold': [50, 70]}}"
+            f"knobs={knobs!r}: each knob needs a list of values, e.g. "
+            f"{{'open_threshold': [50, 70]}}"
         )
     names = list(knobs)
-    parse_spec(
-        strategy
-    )  # a knob fixed in the spec and swept too: the baseline keeps the spec's value
+    from reports.checks import compare_args
+    from sim.play.specs import COMPILED, check_spec
+
+    compare_args(hands, None, seed, until_ci, max_hands, jobs, level)
+
+    check_spec(strategy, "strategy", COMPILED)  # sweep varies a compiled strategy's knobs
+    check_spec(opponent, "opponent")
     for k in names:
-        if not list(knobs[k]):
+        if not isinstance(k, str) or not list(knobs[k]):
             raise CanastaError(f"knob {k!r} has no values")
+        for v in knobs[k]:  # every setting is a valid spec before any deal is played
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise CanastaError(f"knob {k}={v!r}: give numbers")
+            check_spec(make_spec(strategy, {k: v}), "--knob", COMPILED)
 
     # compares: the baseline, every setting, and the retest's winner and baseline
     settings = 1 + int(np.prod([len(list(knobs[k])) for k in names])) + 2 * int(retest)
@@ -148,7 +156,6 @@ def sweep(
             until_ci,
             max_hands,
             jobs,
-            chunk_fn,
             level,
             retest,
             bar,
@@ -169,7 +176,6 @@ def _sweep(
     until_ci,
     max_hands,
     jobs,
-    chunk_fn,
     level,
     retest,
     bar,
@@ -184,7 +190,6 @@ def _sweep(
             until_ci,
             max_hands,
             jobs,
-            chunk_fn,
             level,
             progress=bar,
         )

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from reports import stats
-from reports.compare import n_teams, resolve_rules
+from reports.compare import resolve_rules
 from reports.duplicate import play_against, run_calls, seatings
 from reports.sweep import parse_spec
 from sim.core import limits
@@ -109,10 +109,49 @@ HEURISTIC_RANGES: dict[str, KnobRange] = {
 
 
 def _knob_names(strategy: str) -> dict[str, float]:
+    """The knobs of the tuned strategy (a compiled strategy of the registry)."""
+    from sim.play.specs import COMPILED, check_spec
+
     try:
-        return knob_defaults(strategy)
+        check_spec(strategy, "strategy", COMPILED)
+        return knob_defaults(strategy.split(":", 1)[0].strip())
     except StrategyError as exc:
         raise TuneError(str(exc)) from None
+
+
+def check_space(strategy: str, space: Sequence[KnobRange]) -> list[KnobRange]:
+    """`space` as a list of KnobRanges of knobs `strategy` has, each lo < hi within the
+    knob's documented range (strategies.registry.knob_domain), each knob once; else TuneError."""
+    from strategies.registry import knob_domain
+
+    if isinstance(space, KnobRange) or not isinstance(space, Sequence | set | tuple):
+        raise TuneError(f"space={space!r}: give a list of KnobRange (or --knob name=lo:hi)")
+    known = _knob_names(strategy)
+    base = strategy.split(":", 1)[0].strip()
+    out: dict[str, KnobRange] = {}
+    for k in space:
+        if not isinstance(k, KnobRange):
+            raise TuneError(f"space: {k!r} is not a KnobRange(name, lo, hi)")
+        if k.name not in known:
+            raise TuneError(
+                f"strategy {base!r} has no knob {k.name!r} (its knobs: {', '.join(known)})"
+            )
+        if k.name in out:
+            raise TuneError(f"knob {k.name} is given twice; give each knob once")
+        ok = all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in (k.lo, k.hi)
+        )
+        if not ok or not k.lo < k.hi:
+            raise TuneError(f"knob {k.name}={k.lo!r}:{k.hi!r}: need finite numbers lo < hi")
+        dom = knob_domain(base, k.name)
+        if k.lo < dom.lo or k.hi > dom.hi or (dom.choices and not k.integer):
+            raise TuneError(
+                f"knob {k.name}={_fmt(k.lo)}:{_fmt(k.hi)} leaves its range {dom.text()} "
+                f"(canasta strategies {base})"
+            )
+        out[k.name] = k
+    return list(out.values())
 
 
 def default_space(strategy: str) -> list[KnobRange]:
@@ -126,10 +165,15 @@ def default_space(strategy: str) -> list[KnobRange]:
 
 
 def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
-    """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a '.')."""
+    """["open_threshold=0:150", "safe_discard=0:12.5"] -> KnobRanges (integer unless a bound has a
+    '.')."""
     known = _knob_names(strategy)
+    if isinstance(items, str) or not isinstance(items, Sequence):
+        raise TuneError(f"knob ranges {items!r}: give a list like ['open_threshold=0:150']")
     out: dict[str, KnobRange] = {}
     for item in items:
+        if not isinstance(item, str):
+            raise TuneError(f"knob range {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         name, eq, rng = item.partition("=")
         lo_s, colon, hi_s = rng.partition(":")
         name = name.strip()
@@ -137,7 +181,8 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
             raise TuneError(f"bad --knob {item!r}: write name=lo:hi, e.g. open_threshold=0:150")
         if name not in known:
             raise TuneError(
-                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: {', '.join(known)})"
+                f"strategy {strategy.split(':')[0]!r} has no knob {name!r} (its knobs: "
+                f"{', '.join(known)})"
             )
         if name in out:
             raise TuneError(f"--knob {name} is given twice; give each knob once")
@@ -148,7 +193,7 @@ def parse_knob_ranges(items: Sequence[str], strategy: str) -> list[KnobRange]:
         if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
             raise TuneError(f"bad --knob {item!r}: need lo < hi")
         out[name] = KnobRange(name, lo, hi, integer="." not in lo_s + hi_s)
-    return list(out.values())
+    return check_space(strategy, list(out.values()))
 
 
 def _fmt(v: float) -> str:
@@ -248,7 +293,8 @@ class TuneResult:
         )
         n = int(t["deals"].iloc[0])
         lines.append(
-            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points per hand:"
+            f"re-test on {n:,} fresh deals (seed {self.test_seed}, never used in tuning), points "
+            "per hand:"
         )
         lines.append(f"  {'opponent':<14}{'start':>22}{'winner':>22}{'gain (paired)':>24}")
         for opp, r in t.iterrows():
@@ -282,7 +328,7 @@ def _objective(
 
 def _hands_per_deal(rules, candidates: Sequence[str], opponents: Sequence[str]) -> int:
     pairs = sum(1 for c in dict.fromkeys(candidates) for o in dict.fromkeys(opponents) if c != o)
-    return pairs * n_teams(rules)
+    return pairs * rules.n_teams
 
 
 class _Progress:
@@ -321,9 +367,22 @@ def _plan(budget: int, popsize: int, per_deal: int, generations: int) -> tuple[i
 
 
 def _search(
-    rules, strategy, space, opponents, start_spec, seed, generations, deals, popsize, jobs, progress
+    rules,
+    strategy,
+    space,
+    opponents,
+    start_spec,
+    seed,
+    generations,
+    deals,
+    popsize,
+    jobs,
+    progress,
+    ckpt,
 ) -> tuple[pd.DataFrame, list[float], int]:
-    """CMA-ES generations; returns (history, final CMA mean position, hands played)."""
+    """CMA-ES generations; returns (history, final CMA mean position, hands played).  A
+    generation kept in the checkpoint is told to CMA-ES again without playing it (its
+    candidates are the same: CMA-ES is seeded, and told the same scores)."""
     import cma
 
     x0 = [
@@ -345,11 +404,21 @@ def _search(
             for x in xs
         ]
         cands = list(dict.fromkeys([start_spec, *specs]))
-        paired = play_against(rules, cands, opponents, seed, g * deals, deals, jobs)
         n = _hands_per_deal(rules, cands, opponents) * deals
+        kept = ckpt.get(("generation", g))
+        if kept is not None and kept[0] != cands:
+            raise TuneError(
+                "the checkpoint's candidates differ from this run's: it was made by another "
+                "version of the lab; delete it to start over"
+            )
+        if kept is None:
+            paired = play_against(rules, cands, opponents, seed, g * deals, deals, jobs)
+            base = _objective(paired, start_spec, opponents)
+            gains = {c: float((_objective(paired, c, opponents) - base).mean()) for c in cands}
+            ckpt.put(("generation", g), (cands, gains))
+        else:
+            gains = kept[1]
         played += n
-        base = _objective(paired, start_spec, opponents)
-        gains = {c: float((_objective(paired, c, opponents) - base).mean()) for c in cands}
         es.tell(xs, [-gains[s] for s in specs])
         for i, s in enumerate(specs):
             rows.append({"generation": g, "candidate": i, "spec": s, "gain_vs_start": gains[s]})
@@ -459,8 +528,8 @@ def knob_activity(
     jobs: int = -1,
     start: int = 0,
 ) -> pd.DataFrame:
-    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose action
-    sequences differ between the knob at lo and at hi, the other knobs at ``values``.
+    """Per knob, the deals (of keys start..start+hands-1, every seating against ``opponent``) whose
+    action sequences differ between the knob at lo and at hi, the other knobs at ``values``.
 
     Columns: knob, lo, hi, hands (deals x seatings), hands_changed."""
     calls, tags = [], []
@@ -471,7 +540,7 @@ def knob_activity(
                 calls.append((rules, seats, seed, start, hands))
                 tags.append((k.name, end, j))
     digests = dict(zip(tags, run_calls(calls, jobs, _action_digests), strict=True))
-    n_seat = n_teams(rules)
+    n_seat = rules.n_teams
     rows = []
     for k in space:
         changed = sum(
@@ -509,6 +578,28 @@ def _check_numbers(budget, seed, jobs, test_hands, generations, popsize, activit
     return out
 
 
+def check_settings(
+    strategy, rules, opponents, budget, space, seed, test_hands, generations, popsize
+) -> dict:
+    """Everything a tuning result depends on, checked (TuneError) and as plain values: what a
+    checkpoint of `tune` is made for (jobs and progress change nothing)."""
+    budget, seed, _, test_hands, generations, popsize, _ = _check_numbers(
+        budget, seed, 1, test_hands, generations, popsize, 200
+    )
+    space = check_space(strategy, space) if space is not None else default_space(strategy)
+    return {
+        "strategy": strategy,
+        "rules": resolve_rules(rules).to_dict(),
+        "opponents": list(opponents),
+        "budget": budget,
+        "space": [vars(k) for k in space],
+        "seed": seed,
+        "test_hands": test_hands,
+        "generations": generations,
+        "popsize": popsize,
+    }
+
+
 def tune(
     strategy: str,
     rules,
@@ -523,22 +614,44 @@ def tune(
     activity_hands: int = 200,
     progress: bool = True,
     command: str = "",
+    checkpoint=None,
 ) -> TuneResult:
     """Tune ``strategy``'s knobs at ``rules`` against ``opponents`` (module docstring).
 
-    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.  space: the knobs and ranges
-    (default ``default_space(strategy)``).  test_hands: fresh deals of the re-test.
+    rules: a RuleSet or a preset name.  budget: hands played by the search and selection steps.
+    space: the knobs and ranges (default ``default_space(strategy)``).  test_hands: fresh deals of
+    the re-test.  checkpoint: a sim.runs.checkpoint.Checkpoint keeping each finished generation
+    and step (``canasta tune --resume``; the resumed result is the uninterrupted one).
     Raises TuneError on bad input."""
+    from sim.runs.checkpoint import NoCheckpoint
+
+    ckpt = checkpoint if checkpoint is not None else NoCheckpoint()
     budget, seed, jobs, test_hands, generations, popsize, activity_hands = _check_numbers(
         budget, seed, jobs, test_hands, generations, popsize, activity_hands
     )
-    rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
-    opponents = list(dict.fromkeys(opponents))
+    from sim.play.specs import check_spec
+    from strategies.registry import split_specs
+
+    _knob_names(strategy)
+    try:
+        rules = resolve_rules(rules)  # a RuleSet, or a preset name (4 players)
+        if isinstance(opponents, str):
+            opponents = split_specs(opponents)
+        if not isinstance(opponents, Sequence) or not all(isinstance(o, str) for o in opponents):
+            raise TuneError(f"opponents={opponents!r}: give strategy names, e.g. ['greedy']")
+        for o in opponents:
+            check_spec(o, "--vs")  # any seat: compiled, search player or OpenSpiel bot
+    except TuneError:
+        raise
+    except CanastaError as exc:
+        raise TuneError(str(exc)) from None
+    twice = [o for o in dict.fromkeys(opponents) if list(opponents).count(o) > 1]
+    if twice:
+        raise TuneError(f"--vs {twice[0]} is listed twice; give each opponent once")
+    opponents = list(opponents)
     if not opponents:
         raise TuneError("give at least one opponent (--vs)")
-    for o in opponents:
-        _knob_names(o)
-    space = list(space) if space else default_space(strategy)
+    space = check_space(strategy, space) if space is not None else default_space(strategy)
     if (
         len(space) < 2
     ):  # cma's bounded search fails in one dimension ("dimension needed") after a generation
@@ -551,37 +664,53 @@ def tune(
     if start_spec in opponents:
         raise TuneError(f"the opponent {start_spec!r} is the tuned strategy itself")
     lam = popsize or 4 + int(3 * math.log(len(space)))  # cma's default population size
-    per_deal = len(opponents) * n_teams(rules)
+    per_deal = len(opponents) * rules.n_teams
     gens, deals = _plan(budget, lam, per_deal, generations)
-    total = budget + 2 * per_deal * test_hands + 2 * len(space) * n_teams(rules) * activity_hands
+    total = budget + 2 * per_deal * test_hands + 2 * len(space) * rules.n_teams * activity_hands
     bar = _Progress(total, progress)
     try:
         history, mean_pos, played = _search(
-            rules, strategy, space, opponents, start_spec, seed, gens, deals, lam, jobs, bar
+            rules, strategy, space, opponents, start_spec, seed, gens, deals, lam, jobs, bar, ckpt
         )
-        selection, best_spec, n = _select(
-            rules,
-            strategy,
-            space,
-            opponents,
-            start_spec,
-            history,
-            mean_pos,
-            seed,
-            gens * deals,
-            budget - played,
-            jobs,
-            bar,
+        selection, best_spec, n = ckpt.run(
+            ("selection",),
+            lambda: _select(
+                rules,
+                strategy,
+                space,
+                opponents,
+                start_spec,
+                history,
+                mean_pos,
+                seed,
+                gens * deals,
+                budget - played,
+                jobs,
+                bar,
+            ),
         )
         played += n
-        test = _retest(
-            rules, start_spec, best_spec, opponents, seed + TEST_SEED_OFFSET, test_hands, jobs, bar
+        test = ckpt.run(
+            ("retest",),
+            lambda: _retest(
+                rules,
+                start_spec,
+                best_spec,
+                opponents,
+                seed + TEST_SEED_OFFSET,
+                test_hands,
+                jobs,
+                bar,
+            ),
         )
         best = {**start, **{k: float(v) for k, v in parse_spec(best_spec)[1].items() if k in start}}
-        activity = knob_activity(
-            rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
+        activity = ckpt.run(
+            ("activity",),
+            lambda: knob_activity(
+                rules, strategy, best, space, opponents[0], seed, activity_hands, jobs
+            ),
         )
-        bar.add(2 * len(space) * n_teams(rules) * activity_hands)
+        bar.add(2 * len(space) * rules.n_teams * activity_hands)
     finally:
         bar.close()
     settings = {

@@ -195,7 +195,8 @@ def _read(
     manifest = store.read_manifest(run_dir)
     if not manifest.get("log_decisions"):
         raise ValueModelError(
-            f"{run_dir} has no decision logs: simulate with --log-decisions (and --log-detail cards)"
+            f"{run_dir} has no decision logs: simulate with --log-decisions (and --log-detail "
+            "cards)"
         )
     files = store.shard_files(run_dir, "decisions")
     if not files:
@@ -325,7 +326,8 @@ def load_value(run_dir: str | os.PathLike) -> ValueModel:
     folder = Path(run_dir) / MODELS_DIR
     if not (folder / MODEL_FILE).is_file() or not (folder / CARD_FILE).is_file():
         raise ValueModelError(
-            f"{run_dir} holds no value model; fit one with reports.values.fit_value({str(run_dir)!r})"
+            f"{run_dir} holds no value model; fit one with "
+            f"reports.values.fit_value({str(run_dir)!r})"
         )
     card = json.loads((folder / CARD_FILE).read_text())
     return ValueModel(joblib.load(folder / MODEL_FILE), card)

@@ -20,6 +20,9 @@ from pathlib import Path
 
 STAMP_NAME = "canasta-kernels.stamp"
 _PACKAGE = Path(__file__).resolve().parent
+# folders of sim/ above every kernel (the layers test keeps kernels from importing them): the
+# command line and the browser table; editing them must not throw the compiled kernels away
+NO_KERNELS = ("cli", "table")
 
 
 def source_roots() -> list[Path]:
@@ -31,6 +34,9 @@ def sources_digest(roots: list[Path]) -> str:
     h = hashlib.blake2b(digest_size=16)
     for root in roots:
         for path in sorted(root.rglob("*.py")):
+            rel = path.relative_to(root)
+            if root == _PACKAGE and rel.parts[0] in NO_KERNELS:
+                continue
             h.update(path.relative_to(root.parent).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()
@@ -42,6 +48,12 @@ def _cache_dirs(roots: list[Path]) -> tuple[list[Path], Path]:
     if user_dir:
         return [Path(user_dir)], Path(user_dir)
     return [p for root in roots for p in root.rglob("__pycache__")], _PACKAGE / "__pycache__"
+
+
+def stamp_folder() -> Path:
+    """The folder of the cache's stamp (NUMBA_CACHE_DIR, or the package's __pycache__)."""
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(user_dir) if user_dir else _PACKAGE / "__pycache__"
 
 
 def refresh_kernel_cache() -> bool:

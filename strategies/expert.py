@@ -21,9 +21,10 @@ against greedy, patient and pile-control, see benchmarks/bench_strength.py):
   the pile), halved for the rank it discarded last; then singletons before pairs, low before
   high.
 - Going out (section 7): as soon as its team has the canastas the rules ask for.
-The knob values below are the untuned fallback.  At each of the 13 tables of issue 17 expert
-plays the knob set tuned for it (strategies/tuned/expert_v1.json, found with `canasta tune`; the
-registry picks it by the table's `RuleSet.label`), which can differ a lot from this plan: e.g.
+The knob values below are the untuned fallback.  At each of the 13 tables (every preset and
+player count, six players in both layouts) expert plays the knob set tuned for it
+(strategies/tuned/expert_v1.json, found with `canasta tune`; the registry picks it by the table's
+`RuleSet.label`), which can differ a lot from this plan: e.g.
 classic-6p-2x3 takes with a natural pair from 2 cards, melds freely (hold_melds=0, pair_hold=0)
 and keeps black threes as stops.  Every knob can still be overridden:
 `expert:open_threshold=0,safe_discard=1` (on top of the table's set).

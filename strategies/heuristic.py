@@ -26,6 +26,8 @@ Decision plan:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
@@ -45,6 +47,9 @@ from sim.core.readers import lowest_bit_nb, meld_nat_nb, meld_size_nb, team_of_n
 from strategies.knobs import Knob, knob_defaults, knob_index
 from strategies.knobs import knobs_with as _knobs_with
 from strategies.sequences import sequence_move_nb, sequence_take_nb
+
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from strategies._layouts import HeuristicKnobs
 
 KNOB_TABLE: tuple[Knob, ...] = (
     Knob("open_threshold", 0.0, "open from hand only with >= minimum + this many meldable points"),
@@ -137,7 +142,9 @@ KNOB_TABLE: tuple[Knob, ...] = (
         "count against us); 0: low cards first as always (section 6)",
     ),
 )
-K = knob_index("HeuristicKnobs", KNOB_TABLE)  # K.<name>: the knob's position in the vector
+K: HeuristicKnobs = knob_index(
+    "HeuristicKnobs", KNOB_TABLE
+)  # K.<name>: the knob's position in the vector
 DEFAULTS: dict[str, float] = knob_defaults(KNOB_TABLE)
 
 
@@ -368,10 +375,11 @@ def _largest_meld_nb(mask, m_nat, m_two, m_joker) -> int:
 
 @njit(cache=True, _nrt=False)
 def _meld_choice_nb(obs, params, knobs, team, nh, opening, going_out, meld_all, allow_out) -> int:
-    """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`: the minimum must be
-    reached (or a concealed going out); `going_out`: we want to go out; `meld_all`: everything but kept pairs may be melded
-    (opening, going out, hand ending); `allow_out`: melds may leave fewer than 2 cards
-    (the legality check still refuses it when the team may not go out)."""
+    """The first legal meld/add of the plan, or -1 to discard (in the meld phase only).  `opening`:
+    the minimum must be reached (or a concealed going out); `going_out`: we want to go out;
+    `meld_all`: everything but kept pairs may be melded (opening, going out, hand ending);
+    `allow_out`: melds may leave fewer than 2 cards (the legality check still refuses it when the
+    team may not go out)."""
     H = Off.HANDS
     csize = params[Par.CANASTA_SIZE]
     keep = 0 if allow_out else 2

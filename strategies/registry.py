@@ -20,7 +20,6 @@ player's observation only (public state + own hand, layout `sim.core.enums.Off`,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -39,6 +38,8 @@ from strategies import (
     random_play,
     tunable,
 )
+from strategies.knobs import ANY, Domain, Knob
+from strategies.knobs import knob_domain as _knob_domain
 from strategies.tuned import table_knobs
 
 MAX_KNOBS = 24
@@ -62,6 +63,7 @@ KERNELS: dict[str, Callable] = {
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
+_KNOB_ROWS: dict[str, Knob] = {}  # filled below from knob_rows()
 
 
 def kernel_codes(kernels: Mapping[str, Callable]) -> Any:  # fields known at run time
@@ -149,7 +151,8 @@ class StrategyError(CanastaError):
 
 def split_specs(text: str) -> list[str]:
     """The one reader of a strategy list, for every command and function:
-    'expert,tunable:open_threshold=50,freeze_when=2' -> ['expert', 'tunable:open_threshold=50,freeze_when=2'].
+    'expert,tunable:open_threshold=50,freeze_when=2' -> ['expert',
+    'tunable:open_threshold=50,freeze_when=2'].
 
     A comma part holding '=' but no ':' is a further knob of the previous spec."""
     if not isinstance(text, str):
@@ -195,19 +198,29 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise StrategyError(
             f"strategy {spec!r}: give a name like 'expert' or 'tunable:open_threshold=50'"
         )
-    base, _, rest = spec.strip().partition(":")
+    base, colon, rest = spec.strip().partition(":")
     base = base.strip()
     if not base:
         raise StrategyError(
             f"strategy spec {spec!r} has no name; write name or name:knob=value,..."
         )
+    if colon and not rest.strip():
+        raise StrategyError(
+            f"strategy spec {spec!r} ends with ':'; write {base} or {base}:knob=value,..."
+        )
     knobs: dict[str, str] = {}
-    for item in filter(None, (x.strip() for x in rest.split(","))):
+    for item in (x.strip() for x in rest.split(",")) if colon else ():
+        if not item:
+            raise StrategyError(
+                f"strategy spec {spec!r} has an empty knob (a ',' too many); "
+                f"write {base}:knob=value,knob=value"
+            )
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq or not key or not raw.strip():
             raise StrategyError(
-                f"knob {item!r} of strategy {base!r} has no value; write {base}:{key or 'knob'}=VALUE"
+                f"knob {item!r} of strategy {base!r} has no value; write "
+                f"{base}:{key or 'knob'}=VALUE"
             )
         if key in knobs:
             raise StrategyError(f"knob {key!r} of strategy {base!r} is given twice; give it once")
@@ -218,6 +231,8 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
 def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
     """The knob values a spec plays with at a table (named like `RuleSet.label`): the module's
     KNOBS, then the table's tuned set (strategies/tuned/), then the spec's own `knob=value`s."""
+    if table is not None and not isinstance(table, str):
+        raise StrategyError(f"table={table!r}: give a table name like 'classic-4p' (or None)")
     base, given = split_spec(spec)
     strategy_id(base)
     defaults = knob_defaults(base)
@@ -226,7 +241,8 @@ def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
         if key not in defaults:
             known = ", ".join(defaults) or "none"
             raise StrategyError(
-                f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write {base}:knob=value,..."
+                f"strategy {base!r} has no knob {key!r} (its knobs: {known}); write "
+                f"{base}:knob=value,..."
             )
         try:
             values[key] = float(raw)
@@ -234,9 +250,30 @@ def knob_values(spec: str, table: str | None = None) -> dict[str, float]:
             raise StrategyError(
                 f"knob {key}={raw!r} of strategy {base!r} is not a number"
             ) from None
-        if not math.isfinite(values[key]):
-            raise StrategyError(f"knob {key}={raw} of strategy {base!r} must be a finite number")
+        why = knob_domain(base, key).problem(values[key])
+        if why:
+            raise StrategyError(
+                f"knob {key}={raw} of strategy {base!r} {why} (canasta strategies {base})"
+            )
     return values
+
+
+def knob_rows() -> dict[str, Knob]:
+    """Every documented knob row (name, default, meaning, range) of the registered strategies:
+    each module's `KNOB_TABLE`, and the heuristic's, whose knobs four strategies share."""
+    rows: dict[str, Knob] = {k.name: k for k in heuristic.KNOB_TABLE}
+    for module in STRATEGIES.values():
+        rows.update({k.name: k for k in getattr(module, "KNOB_TABLE", ())})
+    return rows
+
+
+def knob_domain(strategy: str, knob: str) -> Domain:
+    """The values `knob` of `strategy` takes (strategies.knobs.knob_domain of its row; a knob
+    without a documented row takes any number of moderate size)."""
+    row = _KNOB_ROWS.get(knob)
+    if row is None:
+        row = knob_rows().get(knob)
+    return ANY if row is None else _knob_domain(row)
 
 
 def parse_spec(spec: str, table: str | None = None) -> tuple[int, np.ndarray]:
@@ -248,3 +285,6 @@ def parse_spec(spec: str, table: str | None = None) -> tuple[int, np.ndarray]:
     for i, key in enumerate(values):
         vec[i] = values[key]
     return sid, vec
+
+
+_KNOB_ROWS.update(knob_rows())

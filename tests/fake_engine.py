@@ -64,8 +64,12 @@ def _team_of_seat(rules) -> np.ndarray:
     return np.asarray(rules.team_of_seat, dtype=np.int64)
 
 
-def run_chunk(rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False):
-    """Fake core: `count` hands (mode "hands") or whole games (mode "games") from game `start`."""
+def run_chunk(
+    rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False, **_options
+):
+    """Fake core: `count` hands (mode "hands") or whole games (mode "games") from game `start`
+    (the core's options, reuse_buffers and the like, are taken and ignored: tests patch it in the
+    core's place)."""
     CALLS.append((int(start), int(count)))
     if len(strategies) != rules.players:
         raise ValueError("one strategy per table seat")
@@ -194,8 +198,17 @@ class _Failing:
         self.fail_start = fail_start
 
     def __call__(
-        self, rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False
+        self, rules, strategies, seed, start, count, mode="hands", log_rate=0.0, check=False, **_o
     ):
         if start == self.fail_start:
             raise KeyboardInterrupt
         return run_chunk(rules, strategies, seed, start, count, mode, log_rate, check)
+
+
+def seat(fn, *options: str):
+    """Play the runs, comparisons and sweeps of the block with the chunk function `fn` (this
+    module's, the synthetic engine's, ...), which takes the keyword `options` beyond the basic
+    call (sim.runs.engines)."""
+    from sim.runs.engines import ChunkEngine, using
+
+    return using(ChunkEngine(getattr(fn, "__name__", type(fn).__name__), fn, frozenset(options)))

@@ -23,19 +23,14 @@ import numpy as np
 import pandas as pd
 
 from sim.core.enums import MAX_TEAMS, Act, decision_record_dt, game_record_dt, hand_record_dt
+from sim.core.rules import RuleSet
 
 SKILL = {"expert": 60.0, "greedy": 0.0, "cautious": 25.0, "random": -150.0}
 
 
-def fake_rules(players: int = 4, name: str = "classic") -> SimpleNamespace:
-    """A minimal RuleSet stand-in: players, team_of_seat, n_teams, name."""
-    if players == 6:
-        teams = (0, 1, 0, 1, 0, 1)
-    elif players == 5:
-        teams = (0, 1, 2, 0, 1)
-    else:
-        teams = tuple(s % (2 if players in (2, 4) else 3) for s in range(players))
-    return SimpleNamespace(players=players, team_of_seat=teams, n_teams=len(set(teams)), name=name)
+def fake_rules(players: int = 4, name: str = "classic") -> RuleSet:
+    """The rule set the fake engine plays under (only its seats and teams matter to it)."""
+    return RuleSet.preset(name, players=players)
 
 
 def skill(spec: str) -> float:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from aivat_probe import event_terms, features, stock_shares
+from aivat_record import S0, S_KIND, play_records
 
-from benchmarks.aivat_probe import event_terms, features, stock_shares
-from benchmarks.aivat_record import S0, S_KIND, play_records
 from reports.compare import seat_strategies
 from sim.core.enums import N_KINDS
 from sim.core.rules import RuleSet

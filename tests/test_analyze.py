@@ -1,5 +1,5 @@
-"""`canasta analyze` (reports/analyze.py, sim/play/rollouts/actions.py): right values, right ranking,
-same results whatever --jobs, the documented formats."""
+"""`canasta analyze` (reports/analyze.py, sim/play/rollouts/actions.py): right values, right
+ranking, same results whatever --jobs, the documented formats."""
 
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reports.analyze import analyze, decision_from_position, decision_from_view, to_json
+from reports.analyze import (
+    analyze,
+    decision_from_position,
+    decision_from_view,
+    format_table,
+    to_json,
+)
 from reports.position import parse_position
 from sim.cli.main import main
 from sim.core.apply import SCORE_ROWS, apply_action_nb
@@ -174,6 +180,13 @@ def test_same_results_whatever_jobs_and_until_ci_stops():
             assert (r["diff_ci_high"] - r["diff_ci_low"]) / 2 <= 20
         elif r["rollouts"] < a.attrs["rollouts"]:
             assert r["diff_ci_high"] < 0  # dropped early: clearly worse
+        # an action dropped early is never "not separable from the best", whatever the best
+        # became after it was dropped; it is marked x in the table
+        assert not (r["dropped"] and r["tie"])
+        assert r["dropped"] == (r["rollouts"] < a.attrs["rollouts"])
+    dropped = a.loc[a["dropped"], "action"]
+    table = format_table(a).splitlines()
+    assert all(any(ln.startswith("x " + act) for ln in table) for act in dropped)
     c = analyze(pos, "expert", rollouts=100, seed=3, jobs=2)
     assert c.equals(analyze(pos, "expert", rollouts=100, seed=3))
 
@@ -204,7 +217,8 @@ def test_json_object_and_cli(tmp_path, capsys):
     df = analyze(parse_position(text), rollouts=50, seed=1)
     assert to_json(df)["actions"][0]["mean"] == obj["actions"][0]["mean"]
     assert main(["analyze", str(f)]) == 0
-    assert "take 5 5" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "take 5 5" in out and max(map(len, out.splitlines())) <= 100
 
 
 @pytest.mark.parametrize(

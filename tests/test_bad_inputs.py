@@ -30,11 +30,11 @@ EQ = ["-o", "{d}/e.parquet"]
 CASES = {
     "rules": [
         (["nosuch"], "unknown preset"),
-        (["classic", "--players", "7"], "2 to 6"),
+        (["classic", "--players", "7"], "2 .. 6"),
         (["classic", "--set", "hand_size"], "name=value"),
         (["classic", "--set", "go_out_bonus=100", "--set", "go_out_bonus=200"], "given twice"),
         (["classic", "--players", "6", "--team-layout", "4x4"], "3x2"),
-        (["classic", "--players", "four"], "invalid int value"),
+        (["classic", "--players", "four"], "not a whole number"),
     ],
     "play": [
         (["--seed", "-1"], "--seed: -1 is out of range"),
@@ -53,7 +53,7 @@ CASES = {
         (["--deck", "{d}/missing.txt"], "not found"),
         (["--deck", "{d}/bin.txt"], "bin.txt"),
         (["--dealer", "9"], "--dealer"),
-        (["--players", "9"], "2 to 6"),
+        (["--players", "9"], "2 .. 6"),
         (["--set", "go_out_bonus=1", "--set", "go_out_bonus=2"], "given twice"),
     ],
     "simulate": [

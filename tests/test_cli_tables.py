@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pandas as pd
+from fake_engine import seat
 
 from sim.cli.main import build_parser, main
 from sim.cli.strategies import knob_range, knob_rows
@@ -31,7 +32,7 @@ def test_strategies_lists_plan_and_every_knob(capsys):
     rows = {r["knob"]: r for r in knob_rows("expert")}
     assert rows["freeze_when"]["range"] == "0, 1, 2" and rows["concealed"]["range"] == "0, 1"
     assert all(r["meaning"] for r in rows.values())
-    assert knob_range("weight", 9.0) == ">= 0" and knob_range("x", 1, "0..3") == "0..3"
+    assert knob_range("weight", 9.0) == "0 .. 1e+06" and knob_range("x", 1, "0..3") == "0 .. 3"
     assert main(["strategies", "nosuch"]) == 2
 
 
@@ -98,6 +99,7 @@ def test_compare_three_strategies_on_the_engine(capsys):
     from reports.luck import N_LUCK, min_deals
 
     assert f"not applied (< {min_deals(N_LUCK):,} deals)" in out  # 6 deals: nothing fitted
+    assert max(map(len, out.splitlines())) <= 100
 
 
 def test_strategies_describes_the_search_players(capsys):
@@ -133,10 +135,60 @@ def test_a_command_named_first_is_parsed_by_its_own_parser_alone():
         assert len(next(a for a in build_parser(other)._actions if a.choices).choices) == len(
             COMMANDS
         )
-    code = "import sys; from sim.cli.main import build_parser; build_parser('play'); print(sorted({'scipy.stats', 'pandas', 'pyarrow', 'reports'} & set(sys.modules)))"
+    code = (
+        "import sys; from sim.cli.main import build_parser; build_parser('play'); "
+        "print(sorted({'scipy.stats', 'pandas', 'pyarrow', 'reports'} & set(sys.modules)))"
+    )
     assert (
         subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         ).stdout.strip()
         == "[]"
     )
+
+
+def test_wide_tables_wrap_their_headers_at_words_and_fit_100_columns(capsys):
+    from sim.cli.tables import ci_column
+
+    df = pd.DataFrame(
+        {
+            "mean": [2248.4, 1828.7],
+            "low": [2233.1, 1820.2],
+            "high": [2264.2, 1837.4],
+        }
+    )
+    cells = ci_column(df, "mean", "low", "high")
+    # one format per column: the decimals the narrowest interval needs, in every cell
+    assert cells == ["2,248.4 [2,233.1, 2,264.2]", "1,828.7 [1,820.2, 1,837.4]"]
+    wide = pd.DataFrame(
+        {f"a rather long header number {i} [95% CI]": ["+12.5 [10.1, 14.9]"] * 2 for i in range(4)}
+    )
+    print_table(wide, title="t")
+    lines = capsys.readouterr().out.splitlines()
+    assert max(map(len, lines)) <= 100
+    words = set(" ".join(wide.columns).split())
+    for line in lines[1:4]:  # the header lines: only whole words
+        assert all(w in words for w in line.split()), line
+    assert any("[95% CI]" in line for line in lines[1:4])
+
+
+def test_compare_prints_per_hand_and_per_game_tables_and_the_factors_below(capsys):
+    from synthetic_engine import fake_rules, fake_run_chunk
+
+    from reports.compare import compare
+    from sim.cli.compare import print_pairs
+
+    with seat(fake_run_chunk):
+        df = compare(
+            ["expert", "greedy"],
+            rules=fake_rules(4),
+            hands=400,
+            games=30,
+            jobs=1,
+            progress=False,
+        )
+    print_pairs(df)
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 100
+    assert "plain estimate" not in out and "Whole games" in out
+    assert "expert - greedy: duplicates x" in out  # the factor as a footnote, not a column

@@ -67,7 +67,8 @@ def _referee_check(rules: RuleSet, seed: int, n_hands: int, cum=None) -> int:
             ref = referee_hand(gs.params, list(gs.deck), dealer, cum_scores, gs.actions)
         except IllegalAction as exc:  # pragma: no cover - the failure message is the point
             pytest.fail(
-                f"referee refused step {exc.step} ({gs.history[exc.step].text if exc.step < len(gs.history) else '-'}) "
+                f"referee refused step {exc.step} "
+                f"({gs.history[exc.step].text if exc.step < len(gs.history) else '-'}) "
                 f"of hand seed={seed} game={game}: {exc.reason}"
             )
         core = gs.score_breakdown()

@@ -12,6 +12,7 @@ import fake_engine
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from fake_engine import seat
 
 import sim.cli.main as cli
 from reports.summary import summarize
@@ -24,11 +25,10 @@ FAKE = fake_engine.run_chunk
 
 
 def run(out, **kw):
-    args = dict(
-        hands=1000, seed=3, jobs=1, chunk_size=250, log_decisions=0.3, progress=False, chunk_fn=FAKE
-    )
+    args = dict(hands=1000, seed=3, jobs=1, chunk_size=250, log_decisions=0.3, progress=False)
     args.update(kw)
-    return runner.simulate(RULES, "expert,greedy", out=out, **args)
+    with seat(FAKE):
+        return runner.simulate(RULES, "expert,greedy", out=out, **args)
 
 
 def frames(out):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,16 @@ def test_bad_start_scores_are_refused(bad):
         run_chunk(CLASSIC, ["random"] * 4, 0, 0, 3, mode="games", start_scores=bad)
 
 
+def _family_half(pooled: pd.DataFrame, checks: int) -> pd.Series:
+    """Each cell's Wilson half-width at the level that keeps ``checks`` comparisons at a
+    family-wise 95% (Bonferroni): the cells share game keys, their errors are not independent."""
+    from scipy.special import ndtri
+
+    z = float(ndtri(1 - 0.05 / (2 * checks)))
+    lo, hi = equity.wilson(pooled["wins"].to_numpy(), pooled["games"].to_numpy(), z=z)
+    return pd.Series((hi - lo) / 2, index=pooled.index)
+
+
 @pytest.fixture(scope="module")
 def table():
     return equity.equity_table(CLASSIC, ["expert"] * 4, step=2000, games=300, seed=2)
@@ -82,12 +93,13 @@ def test_table_is_monotonic_in_own_score_and_symmetric(table):
         for a0, a1 in zip(pts, pts[1:], strict=False):
             lo, hi = pooled.loc[(a0, b)], pooled.loc[(a1, b)]
             assert lo["ci_low"] <= hi["ci_high"], f"P(win) falls from own {a0} to {a1} at them={b}"
-    # symmetric strategies: P(a, b) + P(b, a) = 1 within the intervals
+    # symmetric strategies: P(a, b) + P(b, a) = 1 within the intervals, checked at a
+    # family-wise 95% (the 6 distinct checks at 1 - 0.05/6 each)
+    half = _family_half(pooled, checks=len(pts) * (len(pts) + 1) // 2)
     for a in pts:
         for b in pts:
-            p, q = pooled.loc[(a, b)], pooled.loc[(b, a)]
-            slack = (p["ci_high"] - p["ci_low"]) / 2 + (q["ci_high"] - q["ci_low"]) / 2
-            assert abs(p["p_win"] - (1 - q["p_win"])) <= slack, (a, b)
+            total = pooled.loc[(a, b), "p_win"] + pooled.loc[(b, a), "p_win"]
+            assert abs(total - 1) <= half[(a, b)] + half[(b, a)], (a, b)
     assert pooled.loc[(4000, 0), "p_win"] > 0.8 > 0.2 > pooled.loc[(0, 4000), "p_win"]
     # the team rows add up to the pooled ones
     teams = table[table["team"] >= 0].groupby(["us", "them"])[["games", "wins"]].sum()
@@ -215,3 +227,50 @@ def test_analyze_reads_an_equity_file(table, tmp_path, capsys):
         main(["analyze", str(pos), "--rollouts", "40", "--equity", str(tmp_path / "none.parquet")])
         == 2
     )
+
+
+def test_each_team_starts_at_the_row_score_once_under_every_dealer():
+    for n_active, n_teams in ((2, 2), (3, 3), (4, 2), (6, 2), (6, 3)):
+        cycle = np.arange(n_active * n_teams)
+        pairs = set(zip(cycle % n_active, equity.us_team(cycle, n_active, n_teams), strict=True))
+        assert len(pairs) == n_active * n_teams  # every (first dealer, team at the row) once
+
+
+def test_one_strategy_two_teams_is_even_on_the_diagonal_and_complementary():
+    """p(a, b) + p(b, a) = 1 and p(a, a) = 50% within the intervals (one strategy at every
+    seat; the team at the row's score alternates under every dealer), 2,000 games per cell."""
+    t = equity.equity_table(CLASSIC, ["greedy"] * 4, step=2500, games=2000, seed=4)
+    pooled = t[t["team"] == -1].set_index(["us", "them"])
+    half = _family_half(pooled, checks=3)  # two diagonal cells, one pair: family-wise 95%
+    pts = sorted(pooled.index.get_level_values(0).unique())
+    assert pts == [0, 2500] and (pooled["games"] == 2000).all()
+    for a in pts:
+        assert abs(pooled.loc[(a, a), "p_win"] - 0.5) <= half[(a, a)], a
+        for b in pts:
+            total = pooled.loc[(a, b), "p_win"] + pooled.loc[(b, a), "p_win"]
+            assert abs(total - 1) <= half[(a, b)] + half[(b, a)], (a, b)
+    assert pooled.loc[(2500, 0), "p_win"] > 0.6
+
+
+def test_the_table_fits_100_columns_in_spaced_blocks_and_marks_few_games():
+    t = equity.equity_table(CLASSIC, ["greedy"] * 4, step=500, games=12, seed=1)
+    text = equity.format_table(t)
+    lines = text.splitlines()
+    assert max(len(x) for x in lines) <= 100 and "" in lines  # 10 columns: more than one block
+    assert not any(re.search(r"\](\S| \S)", x) for x in lines)  # cells two spaces apart
+    assert "us \\ them" in lines[0] and "  " in lines[1]
+    few = t.assign(games=np.where(t["us"] == 0, 3, t["games"]))
+    marked = equity.format_table(few)
+    assert "]*" in marked and "* fewer than 10 games" in marked
+
+
+def test_heatmap_is_colour_blind_safe_with_n_and_ci_and_leaves_out_few_games():
+    t = equity.equity_table(CLASSIC, ["greedy"] * 4, step=2500, games=20, seed=1)
+    few = t.assign(games=np.where((t["us"] == 0) & (t["them"] == 2500), 4, t["games"]))
+    fig = equity.heatmap(few)
+    ax = fig.axes[0]
+    im = ax.images[0]
+    assert im.cmap.name.startswith("RdBu")  # ColorBrewer's diverging red-blue, not red-green
+    assert int(np.ma.getmaskarray(im.get_array()).sum()) == 1  # the 4-game cell left out
+    texts = [x.get_text() for x in ax.texts]
+    assert "n=4" in texts and sum(bool(re.search(r"\[\d+, \d+\]\nn=20", x)) for x in texts) == 3

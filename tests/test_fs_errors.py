@@ -67,7 +67,8 @@ def test_file_size_limit_is_one_line(tmp_path):
         engine.run_chunk = fake_engine.run_chunk
         from sim.cli.main import main
         sys.exit(main(["simulate", "--hands", "2000", "--chunk-size", "500", "--jobs", "1",
-                       "--log-decisions", "1", "--out", {str(tmp_path / "run")!r}, "--no-progress"]))
+                       "--log-decisions", "1", "--out", {str(tmp_path / "run")!r},
+                       "--no-progress"]))
         """
     )
     proc = subprocess.run(

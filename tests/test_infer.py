@@ -1,5 +1,6 @@
 """Model-consistent worlds on the draw or take of a seat's last turn (sim/play/worlds/infer.py),
-its bookkeeping (sim/play/worlds/knowledge.py) and its typed form (sim/play/positions/last_turn.py)."""
+its bookkeeping (sim/play/worlds/knowledge.py) and its typed form
+(sim/play/positions/last_turn.py)."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ def test_the_turn_counts_rebuild_the_hand_at_the_draw():
 def test_inferred_worlds_agree_with_the_draws_more_often_than_uniform_ones():
     """Re-asking the model on each sampled hand (a fresh random choice of the drawn cards): the
     inferred worlds fail the draw check far less often than uniform worlds (most declines are
-    forced, so uniform hands pass too), the real hands pass it mostly (the players were the model)."""
+    forced, so uniform hands pass too), the real hands pass it mostly (the players were the
+    model)."""
     sid, knobs = parse_spec("expert", RULES.label)
     rng = np.zeros(2, np.uint64)
     mobs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -203,8 +205,9 @@ def test_bad_last_turns_are_one_line_errors(line, needle):
 
 def test_a_typed_last_turn_round_trips_and_constrains():
     text = BASE + "last_turn 3: take pair | took 5 K K | melded 4 4 4 | discard 9\n"
+    # the 4s it melded are on its team's side of the table (melds stay there)
     text = text.replace("hand_sizes: 10 8 11 9", "hand_sizes: 10 8 11 6").replace(
-        "stock: 61", "stock: 64"
+        "melds them: Q Q Q", "melds them: Q Q Q | 4 4 4"
     )
     pos = parse_position(text)
     assert pos.last_discard == [-1, -1, -1, Kind.NINE]

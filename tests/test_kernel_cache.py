@@ -43,3 +43,29 @@ def test_user_cache_dir(tmp_path, monkeypatch):
     assert kernel_cache.refresh_kernel_cache() is True
     assert not (user / "legal.f-1.py311.nbi").exists()
     assert (tmp_path / "numba-cache" / kernel_cache.STAMP_NAME).is_file()
+
+
+def test_editing_the_command_line_or_the_table_keeps_the_cache(tmp_path, monkeypatch):
+    pkg = _tree(tmp_path)
+    for folder in kernel_cache.NO_KERNELS:
+        (pkg / folder).mkdir()
+        (pkg / folder / "page.py").write_text("X = 1\n")
+    monkeypatch.setattr(kernel_cache, "_PACKAGE", pkg)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    cached = pkg / "core" / "__pycache__"
+    assert kernel_cache.refresh_kernel_cache() is True
+    (cached / "legal.f-1.py311.nbi").write_text("index")
+    for folder in kernel_cache.NO_KERNELS:
+        (pkg / folder / "page.py").write_text("X = 2\n")
+    assert kernel_cache.refresh_kernel_cache() is False
+    assert (cached / "legal.f-1.py311.nbi").exists()
+
+
+def test_the_folders_left_out_hold_no_kernels():
+    # what makes leaving them out safe: no kernel there, and no kernel imports them (layers)
+    root = Path(kernel_cache.__file__).resolve().parent
+    for folder in kernel_cache.NO_KERNELS:
+        for path in (root / folder).rglob("*.py"):
+            text = path.read_text()
+            assert "@njit" not in text and "import numba" not in text, path
+            assert "from numba" not in text, path

@@ -99,7 +99,8 @@ def upward_edges() -> list[str]:
             rank = layer_of(target)
             if rank is not None and rank > own:
                 bad.append(
-                    f"{module} ({LAYERS[own] if own >= 0 else 'foundation'}) imports {target} ({LAYERS[rank]})"
+                    f"{module} ({LAYERS[own] if own >= 0 else 'foundation'}) imports {target} "
+                    f"({LAYERS[rank]})"
                 )
     return bad
 

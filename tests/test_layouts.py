@@ -150,3 +150,44 @@ def test_card_code_and_meld_readers():
             assert meld_nat_nb(arr, team, kind) == nat
             assert meld_wild_nb(arr, team, kind) == two + joker
             assert meld_size_nb(arr, team, kind) == nat + two + joker
+
+
+def test_the_layout_stubs_are_current():
+    # the type checker reads the layouts' fields from stubs written by tests/layout_stubs.py
+    import layout_stubs
+
+    assert layout_stubs.stale() == [], "run: python tests/layout_stubs.py"
+
+
+def test_the_type_checker_sees_a_misspelt_field(tmp_path):
+    import importlib
+
+    import layout_stubs
+    from mypy import api
+
+    # each layout is annotated with its stub class ...
+    for classes in layout_stubs.LAYOUTS.values():
+        for cls, (module, name) in classes.items():
+            hints = importlib.import_module(module).__annotations__
+            assert hints.get(name) == cls, f"{module}: annotate {name} with {cls}"
+    # ... and the type checker refuses a field a stub does not have (the stub alone: fast)
+    code = tmp_path / "misspelt.py"
+    code.write_text(
+        "from sim.core._layouts import OffT, ParT\n"
+        "def f(off: OffT, par: ParT) -> int:\n"
+        "    return off.PHASE + par.DECKS + off.PHSE\n"
+    )
+    out, _, status = api.run([str(code), "--no-incremental", "--follow-imports=skip"])
+    assert status == 1 and '"OffT" has no attribute "PHSE"' in out, out
+    assert out.count("error:") == 1, out
+
+
+def test_the_status_slots_do_not_overlap():
+    from sim.core.enums import MAX_SEATS
+    from sim.play.selfplay.status import Broken, Illegal, NoWorld, Slot
+
+    used_by_any_stop = set(Illegal) | set(Broken) | set(NoWorld)
+    seat_table = set(range(Slot.SEAT_TABLE, Slot.SEAT_TABLE + MAX_SEATS))
+    for slot in (Slot.ROLLOUT, Slot.CANDIDATE):
+        assert slot not in used_by_any_stop | seat_table
+    assert max(used_by_any_stop | seat_table | {Slot.ROLLOUT, Slot.CANDIDATE}) < Slot.SIZE

@@ -203,3 +203,16 @@ def test_cli_bad_input_one_line_exit_2(argv, msg, capsys, tmp_path, monkeypatch)
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and msg in err[0], err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]  # nothing written
+
+
+def test_an_interrupted_census_keeps_the_hands_it_finished(monkeypatch):
+    def fake(rules, key, *args):
+        if key.index == 2:
+            raise KeyboardInterrupt
+        return key.index, _rows([(key.index, "a", 10.0 * key.index, "")]).to_dict("records")
+
+    monkeypatch.setattr(mistakes, "_review_one", fake)
+    d = mistakes.review_hands(CLASSIC, "expert", hands=5, seed=1, rollouts=4)
+    meta = d.attrs["census"]
+    assert meta["interrupted"] and meta["hands"] == 2 and sorted(d["hand_index"]) == [0, 1]
+    assert mistakes.group(d, ["kind"]).iloc[-1]["decisions"] == 2

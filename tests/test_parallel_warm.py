@@ -13,16 +13,34 @@ from sim.play.compile import parallel_warm as pw
 from strategies.registry import KERNELS
 
 PLANS = {
-    "simulate": (pw.SIMULATE_OWN, pw.SIMULATE_HELPER),
+    "simulate": (pw.expand(pw.SIMULATE_OWN), pw.expand(pw.SIMULATE_HELPER)),
     **{
-        f"play {name}": ((*pw.PLAY_OWN, *pw.PLAY_DECIDE[name], *pw.PLAY_OWN_LAST), pw.PLAY_HELPER)
+        f"play {name}": (
+            [*pw.PLAY_OWN, *pw.play_decide_steps(name), *pw.PLAY_OWN_LAST],
+            pw.PLAY_HELPER,
+        )
         for name in KERNELS
     },
     "play knowledge": (
-        (*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.PLAY_DECIDE["random"], *pw.PLAY_OWN_LAST),
+        [*pw.PLAY_OWN, *pw.PLAY_KNOWLEDGE, *pw.play_decide_steps("random"), *pw.PLAY_OWN_LAST],
         pw.PLAY_HELPER,
     ),
 }
+
+
+def test_the_decision_functions_come_from_the_registry(monkeypatch):
+    # a new decision function needs no line in sim/: it is scheduled like the others
+    from strategies import greedy, registry
+
+    new = registry.KERNELS | {"newcomer": greedy._discard_nb}
+    monkeypatch.setattr(registry, "KERNELS", new)
+    units = pw.decision_units("own") + pw.decision_units("helper")
+    assert [u.name for u in units] == ["decide_nb", "decide_nb", "_discard_nb"]  # random inlined
+    assert pw.play_decide_steps("newcomer")[-1] == pw.Unit(
+        "strategies.greedy", "_discard_nb", pw.SIG_DECIDE
+    )
+    assert pw.play_decide_steps("random") == ()  # its Python body calls core kernels
+    assert pw.unit_of(pw.spec_of(pw.Decide("helper"))) == pw.Decide("helper")
 
 
 def _units(steps):
@@ -286,7 +304,10 @@ def test_a_warm_cache_is_seen_without_numba_and_starts_no_early_helper(monkeypat
 def test_the_quick_look_agrees_with_numba(monkeypatch, tmp_path):
     """The file name looks_cached expects is the one numba writes (numba's private layout)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    code = "from sim.play.selfplay.step import observe_nb; print(observe_nb._cache._cache_file._index_path)"
+    code = (
+        "from sim.play.selfplay.step import observe_nb; "
+        "print(observe_nb._cache._cache_file._index_path)"
+    )
     import os
     import subprocess
     import sys

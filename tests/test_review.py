@@ -405,3 +405,19 @@ def test_cli_review_of_a_samba_and_a_five_player_hand(argv, seat, label, capsys)
         total = t["expected"] + t["luck"] + t["own_play"] + t["others_play"]
         assert total == pytest.approx(t["result"], abs=0.01)
     assert {r["event"] for r in js["luck"]} >= {"deal", "draw"}
+
+
+def test_options_beside_a_hand_file_adjust_its_rules_or_are_refused(tmp_path):
+    """review FILE --set ...: the file's rules (german here) with the override added, never the
+    classic preset; a contradicting option is refused, and so is one that names a deal."""
+    from sim.cli.main import main
+    from sim.core.rules import RuleSet
+
+    german = RuleSet.preset("german", 4)
+    r = hand_by_key(german, EXPERTS, seed=3, game=0, hand=0)
+    (tmp_path / "g.txt").write_text(format_history(r.new_state, r.actions, EXPERTS))
+    got = read_hand_file(tmp_path / "g.txt", options={"set": {"go_out_bonus": 150}})
+    assert got.rules.name == "german" and got.rules.go_out_bonus == 150
+    with pytest.raises(HandFileError, match="--rules classic but"):
+        read_hand_file(tmp_path / "g.txt", options={"rules": "classic"})
+    assert main(["review", str(tmp_path / "g.txt"), "--seed", "4"]) == 2

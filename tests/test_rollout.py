@@ -1,4 +1,5 @@
-"""Rollouts from a position (sim/play/rollouts/from_position.py, reports/position.py, `canasta odds --position`)."""
+"""Rollouts from a position (sim/play/rollouts/from_position.py, reports/position.py, `canasta odds
+--position`)."""
 
 from __future__ import annotations
 

@@ -534,12 +534,13 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_set_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        main(["rules", "german", "--set", "go_out_bonus=150", "--set", "players=6", "--json"]) == 0
-    )
+    assert main(["rules", "german", "--set", "go_out_bonus=150", "--players", "6", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["go_out_bonus"] == 150 and d["players"] == 6 and d["name"] == "german"
     assert RuleSet.from_dict(d).decks == 3
+    # the player count has its option: --set players= beside it (or instead) is refused
+    assert main(["rules", "german", "--players", "4", "--set", "players=6"]) == 2
+    assert "--players N" in capsys.readouterr().err
 
 
 def test_cli_samba_shows_sequences(capsys: pytest.CaptureFixture[str]) -> None:
@@ -553,7 +554,7 @@ def test_cli_samba_shows_sequences(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["rules", "nosuch"], "unknown preset"),
         (["rules", "samba", "--players", "6"], "four-player"),
-        (["rules", "classic", "--players", "7"], "2 to 6"),
+        (["rules", "classic", "--players", "7"], "2 .. 6"),
         (["rules", "classic", "--set", "go_out_bonu=1"], "go_out_bonus"),
         (["rules", "classic", "--set", "hand_size"], "name=value"),
         (["rules", "classic", "--set", "name=german"], "preset"),

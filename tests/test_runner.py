@@ -1,4 +1,5 @@
-"""`canasta simulate` / sim.runs.runner / sim.runs.store against the fake core (tests/fake_engine.py)."""
+"""`canasta simulate` / sim.runs.runner / sim.runs.store against the fake core
+(tests/fake_engine.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import fake_engine
 import pandas as pd
 import pyarrow.dataset as pads
 import pytest
+from fake_engine import seat
 
 import sim.cli.main as cli
 from sim.core.errors import CanastaError
 from sim.core.rules import RuleSet
 from sim.play import engine
 from sim.runs import runner, store
+from sim.runs.engines import ChunkEngine
 
 FAKE = fake_engine.run_chunk
 RULES = RuleSet.preset("classic")
@@ -45,12 +48,11 @@ def fake_cli(monkeypatch):
     return FAKE
 
 
-def sim_run(out=None, **kw):
-    args = dict(
-        hands=1800, seed=5, jobs=1, chunk_size=250, log_decisions=0.2, progress=False, chunk_fn=FAKE
-    )
+def sim_run(out=None, engine=FAKE, **kw):
+    args = dict(hands=1800, seed=5, jobs=1, chunk_size=250, log_decisions=0.2, progress=False)
     args.update(kw)
-    return runner.simulate(RULES, "expert,greedy", out=out, **args)
+    with seat(engine):
+        return runner.simulate(RULES, "expert,greedy", out=out, **args)
 
 
 # ----------------------------------------------------------------------------- determinism
@@ -119,12 +121,14 @@ def test_compact_types_and_strategy_columns(reference):
 
 
 def test_per_seat_strategies():
-    r = runner.simulate(RULES, "a,b,c,d", hands=10, jobs=1, progress=False, chunk_fn=FAKE)
+    with seat(FAKE):
+        r = runner.simulate(RULES, "a,b,c,d", hands=10, jobs=1, progress=False)
     assert r.manifest["strategies"] == ["a", "b", "c", "d"]
     assert r.manifest["team_strategies"] == ["a+c", "b+d"]
     assert runner.expand_strategies(RULES, "random") == ("random",) * 4
     with pytest.raises(ValueError, match="one strategy per team"):
-        runner.simulate(RULES, "a,b,c", hands=10, chunk_fn=FAKE)
+        with seat(FAKE):
+            runner.simulate(RULES, "a,b,c", hands=10)
 
 
 # ----------------------------------------------------------------------------- resume
@@ -192,7 +196,7 @@ def test_resume_redoes_chunks_whose_shards_are_damaged(tmp_path, reference):
 def test_interrupt_keeps_finished_chunks_and_resumes(tmp_path, reference):
     out = tmp_path / "run"
     with pytest.raises(runner.RunInterrupted) as exc:
-        sim_run(out, chunk_fn=fake_engine.run_chunk_failing_at(1000))
+        sim_run(out, engine=fake_engine.run_chunk_failing_at(1000))
     assert exc.value.done == 4 and exc.value.n_chunks == 8
     assert store.done_chunks(out) == [0, 1, 2, 3]
     r = sim_run(out, resume=True)
@@ -223,9 +227,8 @@ def test_cli_interrupt_message(tmp_path, monkeypatch, capsys):
     # resume picks every setting from the manifest
     rc = cli.main(["simulate", "--out", str(out), "--resume", "--no-progress", "--jobs", "1"])
     assert rc == 0
-    fresh = runner.simulate(
-        RULES, None, hands=500, chunk_size=100, jobs=1, progress=False, chunk_fn=FAKE
-    )
+    with seat(FAKE):
+        fresh = runner.simulate(RULES, None, hands=500, chunk_size=100, jobs=1, progress=False)
     assert_same(tables(fresh), tables(runner.RunResult.open(out)))
 
 
@@ -294,7 +297,7 @@ def test_cli_refuses_foreign_or_corrupt_folder(tmp_path, fake_cli, capsys, state
 
 def test_cli_unfinished_needs_resume(tmp_path, fake_cli, capsys):
     out = tmp_path / "run"
-    sim_run(out, hands=500, chunk_size=100, log_decisions=0.0, seed=0, chunk_fn=FAKE)
+    sim_run(out, hands=500, chunk_size=100, log_decisions=0.0, seed=0)
     (out / "done" / "000003").unlink()
     rc = cli.main(
         [
@@ -484,11 +487,11 @@ def test_join_with_several_seeds():
 
 def test_zero_hands_and_progress_bar(tmp_path, capsys):
     with pytest.raises(CanastaError, match="hands=0: must be a whole number 1 .."):
-        runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", chunk_fn=FAKE, progress=False)
+        with seat(FAKE):
+            runner.simulate(RULES, "random", hands=0, out=tmp_path / "z", progress=False)
     assert not (tmp_path / "z").exists()
-    runner.simulate(
-        RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, chunk_fn=FAKE, progress=True
-    )
+    with seat(FAKE):
+        runner.simulate(RULES, "random", hands=300, chunk_size=100, jobs=1, out=None, progress=True)
     assert "300/300" in capsys.readouterr().err
 
 
@@ -523,7 +526,7 @@ def test_gc_frozen_once_in_workers_only(monkeypatch):
     calls = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
     monkeypatch.setattr(runner, "_gc_frozen", False)
-    args = (FAKE, RULES, ("greedy",) * 4, 5, 0, 0, 10, "hands", 0.0, False)
+    args = (ChunkEngine("fake", FAKE), RULES, ("greedy",) * 4, 5, 0, 0, 10, "hands", 0.0, False)
     runner.run_chunk_task(*args)
     assert calls == []
     runner.run_chunk_task(*args, True)
@@ -545,15 +548,15 @@ def test_a_huge_run_does_not_build_its_chunk_list(tmp_path, jobs):
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
     with pytest.raises(runner.RunInterrupted) as exc:
-        runner.simulate(
-            RULES,
-            "greedy",
-            hands=10**12,
-            out=tmp_path / "huge",
-            jobs=jobs,
-            progress=False,
-            chunk_fn=fake_engine.run_chunk_failing_at(5 * size),
-        )
+        with seat(fake_engine.run_chunk_failing_at(5 * size)):
+            runner.simulate(
+                RULES,
+                "greedy",
+                hands=10**12,
+                out=tmp_path / "huge",
+                jobs=jobs,
+                progress=False,
+            )
     assert exc.value.n_chunks == 10**12 // size == 50_000_000
     assert time.perf_counter() - t0 < 60
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
@@ -629,7 +632,7 @@ def test_resume_without_chunk_size_keeps_the_folders_chunks(tmp_path, reference)
     chunk size when none is given, instead of being refused as another experiment."""
     out = tmp_path / "run"
     with pytest.raises(runner.RunInterrupted):
-        sim_run(out, chunk_size=300, chunk_fn=fake_engine.run_chunk_failing_at(900))
+        sim_run(out, chunk_size=300, engine=fake_engine.run_chunk_failing_at(900))
     assert runner.default_chunk_size("hands", 1800, 0.2) != 300
     r = sim_run(out, resume=True, chunk_size=None)
     assert r.complete and r.chunks_run == 3

@@ -1,4 +1,5 @@
-"""Fixed-deck Samba scenarios (docs/RULES.md sections 5-7 and 9, the Samba text; docs/ENGINE.md "Samba").
+"""Fixed-deck Samba scenarios (docs/RULES.md sections 5-7 and 9, the Samba text; docs/ENGINE.md
+"Samba").
 
 Samba preset, four players, dealer 0 unless said otherwise: seat 1 (team 1) moves first, then
 seats 2 (team 0), 3 (team 1), 0 (team 0).  Stacked decks come from tests/deckbuilder.py with
@@ -285,7 +286,8 @@ def test_going_out_without_a_discard_also_200():
     assert bd["meld_points"][1] == 50 + 70 + 30
 
 
-# ============================================================================ the pile and sequences
+# ============================================================================ the pile and
+# sequences
 
 
 def _take_seq_deal(seat1_discard: str):
@@ -698,8 +700,9 @@ def test_pile_take_pair_comes_from_the_hand():
 
 
 def test_referee_can_take_the_pair_from_the_hand_before_the_pile(monkeypatch):
-    """The referee follows the physical order like the core (sim.core.referee.moves.PAIR_BEFORE_PILE);
-    the other order would meld the pile's 9H and keep a hand card."""
+    """The referee follows the physical order like the core
+    (sim.core.referee.moves.PAIR_BEFORE_PILE); the other order would meld the pile's 9H and keep a
+    hand card."""
     from sim.core.referee import moves
 
     gs = samba_game(hands=PAIR_DEAL, stock_top=["JK"] * 4)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from fake_engine import seat
 
 from reports import stats
 
@@ -142,15 +143,15 @@ from reports.sweep import make_spec, parse_knobs, sweep  # noqa: E402
 
 
 def test_compare_duplicate_recovers_skill_and_reduces_variance():
-    df = compare(
-        ["expert", "greedy"],
-        rules=fake_rules(4),
-        hands=1500,
-        games=100,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        seed=3,
-    )
+    with seat(fake_run_chunk):
+        df = compare(
+            ["expert", "greedy"],
+            rules=fake_rules(4),
+            hands=1500,
+            games=100,
+            jobs=1,
+            seed=3,
+        )
     row = df.iloc[0]
     assert row["hands"] == 3000 and row["deals"] == 1500
     assert abs(row["mean_diff_per_hand"] - 120) < 2 * row["half_width"]  # two seats x 60
@@ -162,38 +163,39 @@ def test_compare_duplicate_recovers_skill_and_reduces_variance():
 
 
 def test_compare_until_ci_and_errors():
-    df = compare(
-        ["expert", "greedy"],
-        rules=fake_rules(4),
-        hands=100,
-        until_ci=6,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-    )
+    with seat(fake_run_chunk):
+        df = compare(
+            ["expert", "greedy"],
+            rules=fake_rules(4),
+            hands=100,
+            until_ci=6,
+            jobs=1,
+        )
     assert df.iloc[0]["half_width"] < 6 and df.iloc[0]["deals"] > 100
-    capped = compare(
-        ["expert", "greedy"],
-        rules=fake_rules(4),
-        hands=100,
-        until_ci=0.01,
-        max_hands=300,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-    )
+    with seat(fake_run_chunk):
+        capped = compare(
+            ["expert", "greedy"],
+            rules=fake_rules(4),
+            hands=100,
+            until_ci=0.01,
+            max_hands=300,
+            jobs=1,
+        )
     assert capped.iloc[0]["deals"] == 300
     with pytest.raises(ValueError, match="2-team"):
-        compare(["expert", "greedy"], rules=fake_rules(3), hands=10, chunk_fn=fake_run_chunk)
+        with seat(fake_run_chunk):
+            compare(["expert", "greedy"], rules=fake_rules(3), hands=10)
 
 
 def test_round_robin_ranking():
-    pairs, rank = round_robin(
-        ["greedy", "random", "expert"],
-        rules=fake_rules(4),
-        hands=300,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        n_boot=50,
-    )
+    with seat(fake_run_chunk):
+        pairs, rank = round_robin(
+            ["greedy", "random", "expert"],
+            rules=fake_rules(4),
+            hands=300,
+            jobs=1,
+            n_boot=50,
+        )
     assert len(pairs) == 3
     assert rank["strategy"].tolist() == ["expert", "greedy", "random"]
     assert (rank["elo_low"] <= rank["elo"]).all() and (rank["elo"] <= rank["elo_high"]).all()
@@ -207,24 +209,23 @@ def test_sweep_finds_best_knob():
         == "tunable:freeze_when=2,open_threshold=70"
     )
     knobs = parse_knobs(["open_threshold=50,90,130"])
-    df = sweep(
-        "tunable", knobs, "greedy", rules=fake_rules(4), hands=300, chunk_fn=fake_run_chunk, jobs=1
-    )
+    with seat(fake_run_chunk):
+        df = sweep("tunable", knobs, "greedy", rules=fake_rules(4), hands=300, jobs=1)
     assert df.iloc[0]["open_threshold"] == 90 and df["rank"].tolist() == [1, 2, 3]
 
 
 def test_sweep_paired_to_baseline_ties_no_effect_and_retest():
     # synthetic skill: open_threshold 90 best (+80 per seat over 50 and 130); pair_hold nothing
     knobs = parse_knobs(["open_threshold=50,90,130", "pair_hold=1,2"])
-    df = sweep(
-        "tunable:open_threshold=50",
-        knobs,
-        "greedy",
-        rules=fake_rules(4),
-        hands=300,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-    )
+    with seat(fake_run_chunk):
+        df = sweep(
+            "tunable:open_threshold=50",
+            knobs,
+            "greedy",
+            rules=fake_rules(4),
+            hands=300,
+            jobs=1,
+        )
     top = df.iloc[0]
     assert top["open_threshold"] == 90 and df["tied_best"].sum() == 2  # both pair_hold values
     assert top["vs_baseline_low"] < 160 < top["vs_baseline_high"]  # 2 seats x 80
@@ -387,51 +388,51 @@ class _CountingBar:
 
 def test_compare_and_sweep_advance_one_progress_bar():
     bar = _CountingBar(total=2 * 3 * 40)
-    compare(
-        ["expert", "greedy", "random"],
-        rules=fake_rules(4),
-        hands=40,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        progress=bar,
-    )
+    with seat(fake_run_chunk):
+        compare(
+            ["expert", "greedy", "random"],
+            rules=fake_rules(4),
+            hands=40,
+            jobs=1,
+            progress=bar,
+        )
     assert bar.n == 3 * 2 * 40  # three pairings, two seatings, 40 deals
     grown = _CountingBar(total=2 * 100)
-    df = compare(
-        ["expert", "greedy"],
-        rules=fake_rules(4),
-        hands=100,
-        until_ci=6,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        progress=grown,
-    )
+    with seat(fake_run_chunk):
+        df = compare(
+            ["expert", "greedy"],
+            rules=fake_rules(4),
+            hands=100,
+            until_ci=6,
+            jobs=1,
+            progress=grown,
+        )
     assert grown.n == 2 * df.iloc[0]["deals"] and grown.total == grown.n  # --until-ci grows it
     sweep_bar = _CountingBar()
-    sweep(
-        "tunable",
-        parse_knobs(["open_threshold=50,90"]),
-        "greedy",
-        rules=fake_rules(4),
-        hands=30,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        progress=sweep_bar,
-    )
+    with seat(fake_run_chunk):
+        sweep(
+            "tunable",
+            parse_knobs(["open_threshold=50,90"]),
+            "greedy",
+            rules=fake_rules(4),
+            hands=30,
+            jobs=1,
+            progress=sweep_bar,
+        )
     # baseline + 2 settings + retest (winner and baseline), both seatings of 30 deals each
     assert sweep_bar.n == sweep_bar.total == 5 * 2 * 30
 
 
 def test_round_robin_takes_the_compare_options():
     """`canasta compare A B C` passes luck/progress on to round_robin (it once raised TypeError)."""
-    pairs, rank = round_robin(
-        ["greedy", "random", "expert"],
-        rules=fake_rules(4),
-        hands=50,
-        chunk_fn=fake_run_chunk,
-        jobs=1,
-        n_boot=20,
-        luck=False,
-        progress=False,
-    )
+    with seat(fake_run_chunk):
+        pairs, rank = round_robin(
+            ["greedy", "random", "expert"],
+            rules=fake_rules(4),
+            hands=50,
+            jobs=1,
+            n_boot=20,
+            luck=False,
+            progress=False,
+        )
     assert len(pairs) == 3 and len(rank) == 3

@@ -7,6 +7,7 @@ import re
 import fake_engine
 import numpy as np
 import pytest
+from fake_engine import seat
 
 import sim.cli.main as cli
 from reports import stats
@@ -20,32 +21,32 @@ from sim.runs import runner
 def games_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("sum") / "g"
     rules = RuleSet.preset("classic", 6, "3x2")
-    return runner.simulate(
-        rules,
-        "expert,greedy,random",
-        games=120,
-        seed=2,
-        out=out,
-        jobs=1,
-        chunk_size=25,
-        progress=False,
-        chunk_fn=fake_engine.run_chunk,
-    )
+    with seat(fake_engine.run_chunk):
+        return runner.simulate(
+            rules,
+            "expert,greedy,random",
+            games=120,
+            seed=2,
+            out=out,
+            jobs=1,
+            chunk_size=25,
+            progress=False,
+        )
 
 
 def test_summary_folder_equals_in_memory_and_independent_computation(games_run):
     s = summarize(games_run)
     h = games_run.hands
-    mem = runner.simulate(
-        RuleSet.preset("classic", 6, "3x2"),
-        "expert,greedy,random",
-        games=120,
-        seed=2,
-        jobs=1,
-        chunk_size=40,
-        progress=False,
-        chunk_fn=fake_engine.run_chunk,
-    )
+    with seat(fake_engine.run_chunk):
+        mem = runner.simulate(
+            RuleSet.preset("classic", 6, "3x2"),
+            "expert,greedy,random",
+            games=120,
+            seed=2,
+            jobs=1,
+            chunk_size=40,
+            progress=False,
+        )
     s2 = summarize(mem)
     assert np.allclose(s.teams[["estimate", "low", "high"]], s2.teams[["estimate", "low", "high"]])
     assert s.hands == len(h) and s.games == 120 and len(s.pairs) == 3  # all three pairs

@@ -67,7 +67,8 @@ def test_knob_ranges_parse_and_reject_bad_input():
 
 
 def test_knob_activity_tells_a_live_knob_from_a_dead_one():
-    # expert goes out as soon as it may (go_out_min_canastas=1), so the opponent-cards trigger is dead
+    # expert goes out as soon as it may (go_out_min_canastas=1), so the opponent-cards trigger is
+    # dead
     space = [KnobRange("open_threshold", 0, 150), KnobRange("go_out_opp_cards_le", 0, 6)]
     strategy = "expert:go_out_min_canastas=1"
     act = knob_activity(

@@ -10,6 +10,7 @@ tested, in seconds instead of the minutes real play would need."""
 from __future__ import annotations
 
 import numpy as np
+from fake_engine import seat
 
 from reports.compare import compare
 from sim.core.enums import LUCK_SCALE, N_LUCK, hand_record_dt
@@ -40,15 +41,15 @@ def test_until_ci_interval_covers_the_true_edge():
     cover = 0
     stopped_early = 0
     for seed in range(reps):
-        row = compare(
-            ["expert", "greedy"],
-            hands=200,
-            seed=seed,
-            until_ci=10.0,
-            max_hands=20_000,
-            jobs=1,
-            chunk_fn=fake_chunk,
-        ).iloc[0]
+        with seat(fake_chunk, "luck"):
+            row = compare(
+                ["expert", "greedy"],
+                hands=200,
+                seed=seed,
+                until_ci=10.0,
+                max_hands=20_000,
+                jobs=1,
+            ).iloc[0]
         assert row["estimator"] == "luck-adjusted"
         cover += row["ci_low"] <= EDGE <= row["ci_high"]
         stopped_early += row["deals"] < 20_000 and row["half_width"] < 10.0

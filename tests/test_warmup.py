@@ -9,6 +9,7 @@ import time
 
 import fake_engine
 import pytest
+from fake_engine import seat
 
 from sim.cli.main import main
 from sim.cli.warmup import warm_cluster
@@ -18,25 +19,41 @@ from sim.play.compile import warm
 from sim.runs import runner
 
 
-def test_notice_is_silent_when_the_cache_is_warm():
+@pytest.fixture
+def timings(monkeypatch, tmp_path):
+    """The compile timings of a fresh cache folder."""
+    monkeypatch.setattr(warm, "_timings_path", lambda: tmp_path / warm.TIMINGS_NAME)
+    return tmp_path / warm.TIMINGS_NAME
+
+
+def test_notice_is_silent_when_the_cache_is_warm(timings):
     out = io.StringIO()
-    with warm.compile_notice("the game core", 70, stream=out):
+    with warm.compile_notice("the game core", "play:random", stream=out):
         pass
-    assert out.getvalue() == ""
+    assert out.getvalue() == "" and not timings.exists()
 
 
-def test_notice_says_one_line_when_compiling_takes_long(monkeypatch):
+def test_notice_says_one_line_and_next_time_how_long_it_took(monkeypatch, timings):
     monkeypatch.setattr(warm, "NOTICE_AFTER", 0.05)
     out = io.StringIO()
-    with warm.compile_notice("the game core", 70, stream=out, spinner=False):
+    with warm.compile_notice("the game core", "play:random", stream=out, spinner=False):
+        time.sleep(1.6)
+    assert out.getvalue() == "canasta: compiling the game core (first run only)\n"
+    took = warm.last_compile_seconds("play:random")  # timed on this machine
+    assert took is not None and took >= 2
+    out = io.StringIO()
+    with warm.compile_notice("the game core", "play:random", stream=out, spinner=False):
         time.sleep(0.3)
-    assert out.getvalue() == "canasta: compiling the game core (first run only, about 70 s)\n"
+    assert out.getvalue() == (
+        f"canasta: compiling the game core (first run only, about {took} s the last time)\n"
+    )
+    assert warm.last_compile_seconds("play:heuristic") is None
 
 
-def test_notice_spins_on_a_terminal(monkeypatch):
+def test_notice_spins_on_a_terminal(monkeypatch, timings):
     monkeypatch.setattr(warm, "NOTICE_AFTER", 0.05)
     out = io.StringIO()
-    with warm.compile_notice("the game core", 70, stream=out, spinner=True):
+    with warm.compile_notice("the game core", "play:random", stream=out, spinner=True):
         time.sleep(0.7)
     text = out.getvalue()
     assert text.count("\r") >= 3  # the spinner redrew the line
@@ -63,14 +80,14 @@ def test_no_compilation_step_for_a_foreign_chunk_function(monkeypatch):
     monkeypatch.setattr(
         runner, "warm_simulate", lambda checks, logs: pytest.fail("compiled for a fake engine")
     )
-    runner.simulate(
-        RuleSet.preset("classic"),
-        "expert,greedy",
-        hands=50,
-        jobs=1,
-        progress=False,
-        chunk_fn=fake_engine.run_chunk,
-    )
+    with seat(fake_engine.run_chunk):
+        runner.simulate(
+            RuleSet.preset("classic"),
+            "expert,greedy",
+            hands=50,
+            jobs=1,
+            progress=False,
+        )
 
 
 def test_warmup_compiles_on_every_worker_of_a_local_cluster():
@@ -104,7 +121,8 @@ def test_play_compiles_only_the_strategies_it_plays():
         "from sim.play.compile.warm import warm_play; warm_play(['random', 'random']); "
         "from strategies import greedy, heuristic, random_play; "
         "from sim.core.legal import legal_actions_nb; from sim.core.rng import randint_nb; "
-        "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), len(random_play.decide_nb.signatures), "
+        "print(len(legal_actions_nb.signatures), len(randint_nb.signatures), "
+        "len(random_play.decide_nb.signatures), "
         "len(greedy.decide_nb.signatures), len(heuristic.decide_nb.signatures))"
     )
     out = subprocess.run(
@@ -117,13 +135,10 @@ def test_play_compiles_only_the_strategies_it_plays():
     assert out.stdout.split() == ["1", "1", "0", "0", "0"]
 
 
-def test_play_estimate_grows_with_the_strategies_played():
-    assert warm.play_compile_seconds(["random"]) == warm.COLD_COMPILE_SECONDS["play"]
-    assert (
-        warm.play_compile_seconds(["expert", "greedy"])
-        > warm.play_compile_seconds(["expert"])
-        > warm.play_compile_seconds(["random"])
-    )
+def test_play_is_timed_by_the_decision_functions_it_compiles():
+    assert warm.play_compile_key(["random"]) == "play:random"
+    assert warm.play_compile_key(["expert", "greedy:x=1"]) == "play:greedy,heuristic"
+    assert warm.play_compile_key(["patient", "expert"]) == warm.play_compile_key(["expert"])
 
 
 def test_a_run_compiles_the_loop_without_the_checks_and_logs_it_does_not_use():

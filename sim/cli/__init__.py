@@ -11,7 +11,7 @@ import signal
 import sys
 
 
-def _interrupted_while_loading(signum, frame):  # noqa: ARG001 - signal handler signature
+def _interrupted_while_loading(signum: int, frame: object) -> None:
     os.write(2, b"canasta: interrupted\n")
     os._exit(130)
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from typing import Any
 
 from sim.cli.args import real, whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
@@ -24,7 +26,8 @@ EPILOG = """examples:
       rollouts with one strategy per seat; worlds that agree with each opponent's last discard
       under expert (needs last_discard and the pile's top cards in the position), next to the
       reading with uniform worlds ("uniform_actions"); one JSON object on stdout.
-  canasta equity --strategies expert -o equity.parquet && canasta analyze pos.txt --equity equity.parquet
+  canasta equity --strategies expert -o equity.parquet && \\
+      canasta analyze pos.txt --equity equity.parquet
       adds each action's P(win the game) from the position's cumulative scores (scores: line).
 """
 
@@ -112,32 +115,44 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="override one rule parameter (repeatable; see canasta rules)",
     )
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    from reports.analyze import analyze, format_table, to_json
+    from reports.analyze import analyze, format_table, rollout_specs, to_json
     from reports.position import load_position
-    from sim.core.rules import RuleSet, parse_overrides
+    from sim.cli.rules import rules_for_position
 
     if args.uniform and args.infer:
         raise ValueError("--uniform and --infer contradict each other: give one of them")
     both = bool(args.infer)  # an explicit model: show the uniform reading beside it
     infer = None if args.uniform else (args.infer or args.strategies.split(",")[0].strip())
     pos = load_position(args.position)
-    sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(
-        args.rules or pos.rules or "classic",
-        pos.players,
-        args.team_layout or pos.team_layout,
-        **sets,
-    )
+    rules = rules_for_position(pos, args)
+    rollout_specs(args.strategies, rules.n_active, "--strategies")  # compiled, each checked
+    if args.infer is not None:
+        rollout_specs(args.infer, 1, "--infer")
     equity = None
     if args.equity:
-        from reports.equity import load_equity
+        from reports.equity import check_fits, load_equity
 
-        equity = load_equity(args.equity).of_totals
+        table = load_equity(args.equity)
+        check_fits(table, rules, f"--equity {args.equity}")
+        equity = table.of_totals
+    from reports.position import format_position
+
+    settings = {
+        "position": format_position(pos),
+        "rules": rules.to_dict(),
+        "strategies": args.strategies,
+        "rollouts": args.rollouts,
+        "until_ci": args.until_ci,
+        "seed": args.seed,
+        "infer": args.infer,
+    }
+    ckpt = open_checkpoint("analyze", settings, None, args.resume)
     df = analyze(
         pos,
         args.strategies,
@@ -148,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
         rules,
         infer=infer,
         equity=equity,
+        checkpoint=ckpt,
     )
     df.attrs["position"] = str(args.position)
     uniform = None
@@ -161,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
             args.seed,
             rules,
             equity=equity,
+            checkpoint=ckpt,
         )
+    ckpt.finish()  # the result is complete (printed below)
     if args.json:
         obj = to_json(df)
         if uniform is not None:
@@ -169,8 +187,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(obj))
         return 0
     a = df.attrs
-    print(
-        f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules {rules.label}; "
+    head = (
+        f"position {args.position}: seat {pos.me} to act, {pos.players} players, rules "
+        f"{rules.label}; "
         f"rollouts with {a['strategy']}, seed {a['seed']}, {a['rollouts']} worlds"
         + (
             f"; worlds inferred with {a['infer']} ({a['infer_failed']} of {a['infer_constrained']} "
@@ -179,11 +198,13 @@ def run(args: argparse.Namespace) -> int:
             else ""
         )
     )
+    print(textwrap.fill(head, 100, break_long_words=False, break_on_hyphens=False))
     print(format_table(df))
     if uniform is not None:
         same = uniform["action"].iloc[0] == df["action"].iloc[0]
         print(
-            f"\nuniform worlds (no inference): {'the same best action' if same else 'a DIFFERENT best action'}"
+            "\nuniform worlds (no inference): "
+            f"{'the same best action' if same else 'a DIFFERENT best action'}"
         )
         print(format_table(uniform))
     return 0

@@ -9,6 +9,8 @@ import math
 import re
 from collections.abc import Callable
 
+from sim.core.errors import CanastaError
+
 _SUFFIX = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}
 
 
@@ -46,6 +48,20 @@ def whole(lo: int, hi: int, zero_ok: bool = True) -> Callable[[str], int]:
 
     parse.__name__ = "whole number"
     return parse
+
+
+def check_until_ci(args: argparse.Namespace, default_max: int = 1_000_000) -> None:
+    """--max-hands caps --until-ci: refused without it, and below --hands (the first batch)."""
+    if args.max_hands == default_max:
+        return
+    if args.until_ci is None:
+        raise CanastaError(
+            "--max-hands caps --until-ci; give --until-ci POINTS too, or leave --max-hands out"
+        )
+    if args.max_hands < args.hands:
+        raise CanastaError(
+            f"--max-hands {args.max_hands:,} is below --hands {args.hands:,} (the first batch)"
+        )
 
 
 def real(lo: float, hi: float, lo_open: bool = False) -> Callable[[str], float]:

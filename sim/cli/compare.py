@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import textwrap
+from typing import Any
 
 import pandas as pd
 
-from sim.cli.args import real, whole
+from sim.cli.args import check_until_ci, real, whole
 from sim.core import limits
 
 EPILOG = """example:
@@ -15,14 +17,14 @@ EPILOG = """example:
       plays duplicate deals (each deal twice, seats swapped) until the 95% CI of
       expert-minus-greedy points per hand is narrower than +-10, then prints one row.
       The headline is luck-adjusted (the luck of every draw and of the deal, measured against
-      its expectation, is taken out: about 1.4x fewer deals for the same CI); the plain
-      duplicate estimate is printed beside it (--plain makes it the headline).
+      its expectation, is taken out: about 1.4x fewer deals for the same CI); --plain makes the
+      plain duplicate estimate the headline, and --out writes both with every factor.
   canasta compare expert greedy patient --hands 20000 --out cmp.csv
       every pairing on the same deals plus a Bradley-Terry / Elo ranking.
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "compare",
         help="compare strategies head to head on duplicate deals",
@@ -33,7 +35,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("strategies", nargs="+", help="2+ strategy names or 'name:k=v,...' specs")
     p.add_argument("--rules", default="classic", help="rule preset (default classic)")
-    p.add_argument("--players", type=int, default=4, help="players: 2, 4 or 6 (default 4)")
+    p.add_argument(
+        "--players",
+        type=whole(2, 6),
+        default=4,
+        help="players: 2, 4, 5 or 6 (two teams; default 4)",
+    )
     p.add_argument(
         "--hands",
         type=whole(*limits.DEALS),
@@ -85,12 +92,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.compare import compare, resolve_rules, round_robin
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import writable_file, write_atomic
 
     if len(args.strategies) < 2:
         raise ValueError("compare needs at least two strategies")
+    check_until_ci(args)
     if args.out:
         writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
@@ -113,11 +121,11 @@ def run(args) -> int:
         print_pairs(pairs)
         print_ranking(ranking)
     if args.out:
-        pairs.to_csv(args.out, index=False)
+        write_atomic(args.out, pairs.to_csv(index=False))
     return 0
 
 
-def answer(row) -> str:
+def answer(row: pd.Series) -> str:
     """One sentence: who wins, by how much, with what CI (or that the CI includes 0)."""
     a, b, m, lo, hi = row["a"], row["b"], row["mean_diff_per_hand"], row["ci_low"], row["ci_high"]
     if lo > 0 or hi < 0:
@@ -133,11 +141,47 @@ def answer(row) -> str:
     )
 
 
-def print_pairs(pairs) -> None:
-    from sim.cli.tables import ci_column, print_table
+def _factor(row: pd.Series, est: str) -> str:
+    from sim.cli.tables import fmt_ci
+
+    v = row[est]
+    if not math.isfinite(v):
+        return ""
+    return "x" + fmt_ci(v, row[est + "_low"], row[est + "_high"])
+
+
+def factor_notes(pairs: pd.DataFrame) -> list[str]:
+    """One footnote line per pairing: how many times fewer deals its estimate needs for the
+    same CI, from the luck adjustment (against plain duplicates) and from the duplicates
+    themselves (against independent hands)."""
+    from reports.luck import N_LUCK, min_deals
+
+    lines = []
+    for _, row in pairs.iterrows():
+        parts = []
+        if "luck_variance_reduction" in pairs:
+            luck = _factor(row, "luck_variance_reduction")
+            need = min_deals(N_LUCK)
+            parts.append(
+                f"luck adjustment {luck} fewer deals"
+                if luck
+                else f"luck adjustment not applied (< {need:,} deals)"
+            )
+        dup = _factor(row, "variance_reduction")
+        if dup:
+            parts.append(f"duplicates {dup} fewer than independent hands")
+        if parts:
+            lines.append(f"{row['a']} - {row['b']}: " + "; ".join(parts) + ".")
+    return lines
+
+
+def print_pairs(pairs: pd.DataFrame) -> None:
+    from sim.cli.tables import WIDTH, ci_column, print_table
 
     for _, row in pairs.iterrows():
-        print(answer(row))
+        print(textwrap.fill(answer(row), WIDTH, subsequent_indent="  "))
+    luck = "plain_mean_diff_per_hand" in pairs and (pairs["estimator"] == "luck-adjusted").any()
+    what = "luck-adjusted" if luck else "plain duplicate estimate"
     show = pd.DataFrame(
         {
             "a - b": pairs["a"] + " - " + pairs["b"],
@@ -145,57 +189,38 @@ def print_pairs(pairs) -> None:
             "points per hand [95% CI]": ci_column(
                 pairs, "mean_diff_per_hand", "ci_low", "ci_high", signed=True
             ),
-        }
-    )
-    luck = "plain_mean_diff_per_hand" in pairs
-    if luck:
-        show["plain estimate [95% CI]"] = ci_column(
-            pairs, "plain_mean_diff_per_hand", "plain_ci_low", "plain_ci_high", signed=True
-        )
-        from reports.luck import N_LUCK, min_deals
-
-        need = min_deals(N_LUCK)  # one column per term, the seatings summed
-        show["luck adjustment: x fewer deals [95% CI]"] = [
-            txt if math.isfinite(v) else f"not applied (< {need:,} deals)"
-            for txt, v in zip(
-                ci_column(
-                    pairs,
-                    "luck_variance_reduction",
-                    "luck_variance_reduction_low",
-                    "luck_variance_reduction_high",
-                ),
-                pairs["luck_variance_reduction"],
-                strict=True,
-            )
-        ]
-    show = show.assign(
-        **{
             "hands won by a [95% CI]": ci_column(
                 pairs, "share_hands_won_a", "share_hands_won_low", "share_hands_won_high", pct=True
             ),
-            "duplicates: x fewer deals [95% CI]": ci_column(
-                pairs, "variance_reduction", "variance_reduction_low", "variance_reduction_high"
-            ),
         }
     )
+    print_table(show, title=f"Duplicate deals, per hand ({what}; 95% CIs over deals)")
     if "games" in pairs:
-        show["games"] = pairs["games"]
-        show["points per game [95% CI]"] = ci_column(
-            pairs, "mean_diff_per_game", "game_ci_low", "game_ci_high", signed=True
+        games = pd.DataFrame(
+            {
+                "a - b": show["a - b"],
+                "games": pairs["games"],
+                "points per game [95% CI]": ci_column(
+                    pairs, "mean_diff_per_game", "game_ci_low", "game_ci_high", signed=True
+                ),
+                "games won by a [95% CI]": ci_column(
+                    pairs,
+                    "share_games_won_a",
+                    "share_games_won_low",
+                    "share_games_won_high",
+                    pct=True,
+                ),
+            }
         )
-        show["games won by a [95% CI]"] = ci_column(
-            pairs, "share_games_won_a", "share_games_won_low", "share_games_won_high", pct=True
-        )
-    title = "Duplicate deals (CIs over deals; duplicates: x fewer deals than independent hands"
-    if luck and (pairs["estimator"] == "luck-adjusted").any():
-        title += (
-            "; points per hand luck-adjusted: the cards' luck, measured at every draw and the deal, "
-            "taken out without bias (x fewer deals than plain duplicates)"
-        )
-    print_table(show, title=title + ")")
+        print_table(games, title="Whole games (95% CIs over games)")
+    notes = factor_notes(pairs)
+    if notes:
+        print("x fewer deals for the same CI (95% CI):")
+        for line in notes:
+            print(textwrap.fill(line, WIDTH, initial_indent="  ", subsequent_indent="    "))
 
 
-def print_ranking(ranking) -> None:
+def print_ranking(ranking: pd.DataFrame) -> None:
     from sim.cli.tables import ci_column, print_table
 
     show = pd.DataFrame(

@@ -12,20 +12,28 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
+import shutil
 import signal
 import sys
+import textwrap
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import types
 
 EPILOG = """examples:
   canasta rules                                   list rule presets
   canasta rules classic --players 6               every parameter of a rule set
   canasta strategies expert                       a strategy's plan and knobs
   canasta play --rules classic --players 4 --seed 7
-  canasta simulate --rules classic --players 4 --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
+  canasta simulate --strategies expert,greedy --hands 100000 --seed 1 --out runs/x
   canasta compare expert greedy --until-ci 10
   canasta tune expert --rules classic --players 6 --budget 400000 --seed 17
   canasta report runs/x -o report.html
+  canasta table                                   play in the browser against the lab's players
   canasta warmup                                  compile the game core once, ahead of time
 """
 
@@ -55,11 +63,46 @@ def _error_base() -> type[Exception]:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: the problem and where the options are listed."""
+    """argparse with one-line errors: the problem and where the options are listed.
+
+    Arguments a subcommand does not know are reported by that subcommand (``canasta play:
+    error: unrecognized arguments: ...``), not by the top-level parser, and an empty or blank
+    text given to any option or argument is refused (``--rules ''`` is a typo, not "not
+    given")."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         msg = " ".join(message.split())
         self.exit(2, f"{self.prog}: error: {msg} (see {self.prog} --help)\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        ns, extras = self.parse_known_args(args, namespace)
+        sub = self._command_parser(ns)
+        if extras:
+            (sub or self).error(f"unrecognized arguments: {' '.join(extras)}")
+        if sub is not None:
+            blank_text(sub, ns)
+        return ns
+
+    def _command_parser(self, ns: argparse.Namespace) -> argparse.ArgumentParser | None:
+        command = getattr(ns, "command", None)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+                return action.choices[command]
+        return None
+
+
+def blank_text(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> None:
+    """Refuse an empty or blank text given to any option or argument of `parser`."""
+    for action in parser._actions:
+        value = getattr(ns, action.dest, None)
+        if action.default is value or action.nargs == 0:
+            continue
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            name = "/".join(action.option_strings) or action.metavar or action.dest
+            parser.error(f"{name} {value!r}: an empty value; give one or leave the option out")
 
 
 # every subcommand, in the order `canasta --help` lists them; each is the module sim.cli.<name>
@@ -77,6 +120,7 @@ COMMANDS = (
     "mistakes",
     "equity",
     "report",
+    "table",
     "warmup",
 )
 
@@ -91,6 +135,65 @@ def subcommand_modules(only: str | None = None) -> tuple:
     return tuple(importlib.import_module(f"sim.cli.{name}") for name in names)
 
 
+HELP_WIDTH = 100
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help at most HELP_WIDTH columns (or the terminal's): the options as argparse lays them
+    out, the description and the worked examples as written, each longer line wrapped at words
+    under its own indentation -- but a command line (``canasta ...``), which stays whole so that
+    it can be copied."""
+
+    def __init__(self, prog: str, width: int | None = None) -> None:
+        cols = shutil.get_terminal_size((HELP_WIDTH, 24)).columns
+        super().__init__(prog, width=width or min(HELP_WIDTH, cols))
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out: list[str] = []
+        lines = text.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            body = line.lstrip()
+            lead = indent + line[: len(line) - len(body)]
+            i += 1
+            if len(lead + body) <= width:
+                out.append(lead + body)
+                continue
+            m = re.match(r"(canasta \S.*?)(\s{2,})(\S.*)$", body)
+            if body.startswith("canasta ") and not m:
+                out += _command(lead, body, width)
+                continue
+            if m:  # a command with what it does beside it, which may go on below: put it under
+                col = len(line) - len(m.group(3))
+                what = [m.group(3)]
+                while (
+                    i < len(lines)
+                    and lines[i].strip()
+                    and len(lines[i]) - len(lines[i].lstrip()) >= col
+                ):
+                    what.append(lines[i].strip())
+                    i += 1
+                out += _command(lead, m.group(1), width)
+                body, lead = " ".join(what), lead + "    "
+            out += textwrap.wrap(body, width, initial_indent=lead, subsequent_indent=lead)
+        return "\n".join(out)
+
+
+def _command(lead: str, cmd: str, width: int) -> list[str]:
+    """A command line of a worked example, continued with a backslash where it is too long
+    (it still pastes into a shell)."""
+    lines: list[str] = []
+    cont, rest = lead, cmd
+    while len(cont) + len(rest) > width:
+        cut = rest.rfind(" ", 0, width - len(cont) - 2)
+        if cut <= 0:
+            break
+        lines.append(cont + rest[:cut] + " \\")
+        cont, rest = lead + "    ", rest[cut + 1 :]
+    return [*lines, cont + rest]
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; `only` (a command name): of that one alone, which parses
     its command lines as the whole parser does without importing every other command's
@@ -100,12 +203,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="canasta",
         description="Canasta strategy lab: simulate, compare and analyse Canasta strategies.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"canasta {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in subcommand_modules(only):
-        module.add_parser(sub)
+        module.add_parser(sub).formatter_class = HelpFormatter
     return parser
 
 
@@ -141,8 +244,8 @@ NOT_HERE = ("-h", "--help", "--scheduler", "--backend")  # no local compilation 
 
 def _start_compiling(argv: list[str]) -> Callable[[], None] | None:
     """`canasta play` and `canasta simulate` compile the game core on their first run: start
-    the compile helper (sim/play/compile/parallel_warm.py) before the libraries load; it ends at once on
-    a warm cache.  Returns what stops it if the command does not take it over."""
+    the compile helper (sim/play/compile/parallel_warm.py) before the libraries load; it ends at
+    once on a warm cache.  Returns what stops it if the command does not take it over."""
     if (
         not argv
         or argv[0] not in EARLY_COMPILE
@@ -180,6 +283,21 @@ def _run_command(argv: list[str] | None) -> int:
     user_errors = (_error_base(), ValueError, KeyError)
     try:
         return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        from sim.runs.checkpoint import active
+
+        kept = [c for c in active() if c.done]
+        _close_checkpoints()
+        if not kept:
+            raise
+        print(
+            f"canasta {args.command}: interrupted; the finished work is kept in {kept[0].path}: "
+            "run the same command with --resume to continue",
+            file=sys.stderr,
+        )
+        return 130
+    except BrokenPipeError:  # the reader of our output left: handled by main
+        raise
     except user_errors as exc:
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         msg = " ".join(text.split()) or type(exc).__name__
@@ -187,11 +305,22 @@ def _run_command(argv: list[str] | None) -> int:
         msg = os_error_message(exc, args.command, args)
     except MemoryError:
         msg = "out of memory; ask for less work (e.g. fewer --rollouts or --hands per call)"
+    finally:
+        _close_checkpoints()
     print(f"canasta {args.command}: error: {msg}", file=sys.stderr)
     return 2
 
 
-def _in_compiler(frame) -> bool:
+def _close_checkpoints() -> None:
+    """A command that ended keeps the checkpoints holding finished work, and only those."""
+    import sys as _sys
+
+    mod = _sys.modules.get("sim.runs.checkpoint")
+    for ckpt in mod.active() if mod is not None else ():
+        ckpt.close()
+
+
+def _in_compiler(frame: types.FrameType | None) -> bool:
     """Is the interrupted code numba compiling or loading a kernel?  (Its llvmlite callbacks
     run Python code called from C, where a KeyboardInterrupt cannot propagate: Python prints
     "Exception ignored ... Traceback" and the compilation goes on.)"""
@@ -203,7 +332,7 @@ def _in_compiler(frame) -> bool:
     return False
 
 
-def _on_ctrl_c(signum, frame) -> None:
+def _on_ctrl_c(signum: int, frame: types.FrameType | None) -> None:
     """Ctrl-C: the usual KeyboardInterrupt (a run saves its finished chunks and says how to
     resume), but while numba compiles, end at once with the same one line (nothing of the
     run is lost: chunks start only after the kernels are compiled; a folder is resumable)."""
@@ -220,14 +349,16 @@ def _forget_interrupt() -> None:
     ends the process with SIGINT at exit (status -2) instead of the code `main` returns.  Every
     string exec starts by clearing that flag (`run_eval_code_obj` in Python/pythonrun.c, 3.11 to
     3.13), so one harmless exec here clears it."""
-    exec("pass")  # noqa: S102 - a constant string: the flag is reset by this call itself
+    exec("pass")
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, _on_ctrl_c)  # see sim/cli/__init__.py
-        return _run(argv)
+        code = _run(argv)
+        sys.stdout.flush()  # a reader that left shows here, not as "Exception ignored" at exit
+        return code
     except KeyboardInterrupt:
         print("canasta: interrupted", file=sys.stderr)
         return 130

@@ -200,10 +200,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_examples(folder: Path, table, rules, meta) -> list[Path]:
     """Position files of the shown groups' examples: DIR/GG-K.txt (group GG, example K)."""
-    import os
-
     from reports.review import hand_by_key
     from sim.cli.play import position_at
+    from sim.runs.outputs import write_atomic
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -215,9 +214,7 @@ def _write_examples(folder: Path, table, rules, meta) -> list[Path]:
                 rec.new_state(), rec.actions, f"{ex['turn']}:{ex['step']}", ex["seat"]
             )
             path = folder / f"{gi + 1:02d}-{k}.txt"
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+            write_atomic(path, text)  # whole or not at all
             ex["file"] = str(path)
             written.append(path)
     return written

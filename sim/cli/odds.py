@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from typing import Any
 
 import pandas as pd
 
@@ -21,13 +22,13 @@ EPILOG = """examples:
   canasta odds --position pos.txt --strategies expert --rollouts 20000 --seed 1
       deal the unseen cards of the position at random 20000 times, play each hand out with
       expert at every seat: P(each team goes out first / within 1 2 3 5 10 turns), expected
-      hand scores (position file format: sim/play/positions/text.py; completion: sim/play/worlds/sampler.py).
+      hand scores (the position format: docs/position-example.txt).
       To rank the legal actions of a position instead: canasta analyze pos.txt (see its --help).
   canasta odds --position pos.txt --strategies expert greedy expert greedy --within 1 3
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     from reports.odds import BY_CHOICES
 
     p = subparsers.add_parser(
@@ -52,7 +53,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="K",
-        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 10)",
+        help="also P(going out within the next K turns), K 1 .. 10**6 (--position: default 1 2 3 5 "
+        "10)",
     )
     p.add_argument(
         "--min-n",
@@ -96,7 +98,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--players",
-        type=int,
+        type=whole(2, 6),
         default=None,
         metavar="N",
         help="players (default: the position's; must agree with it)",
@@ -122,11 +124,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.position:
         return _run_position(args)
     if not args.run_dir:
         raise ValueError("give a RUN_DIR (or --position FILE)")
+    given = [
+        opt
+        for opt, dest, default in (
+            ("--rollouts", "rollouts", 1000),
+            ("--strategies", "strategies", ["expert"]),
+            ("--seed", "seed", 0),
+            ("--rules", "rules", None),
+            ("--players", "players", None),
+            ("--team-layout", "team_layout", None),
+            ("--set", "overrides", []),
+            ("--check", "check", False),
+        )
+        if getattr(args, dest) != default
+    ]
+    if given:
+        raise ValueError(
+            f"{given[0]} goes with --position FILE; a RUN_DIR's odds come from its decision logs"
+        )
     from reports import odds
     from reports.runs import open_run
     from sim.cli.tables import ci_column, print_table
@@ -136,9 +156,13 @@ def run(args) -> int:
         print(f"canasta odds: warning: {run_.unfinished}", file=sys.stderr)
     et = odds.end_turn_distribution(run_)
     et.insert(3, "mean turns [95% CI]", ci_column(et, "mean", "mean_low", "mean_high"))
+    quantiles = {"10%": "turn p10", "50%": "turn p50", "90%": "turn p90", "max": "turn max"}
     print_table(
-        et.drop(columns=["mean", "mean_low", "mean_high"]),
-        title="Hands ended by ... (turns per hand)",
+        et.drop(columns=["mean", "mean_low", "mean_high"]).rename(
+            columns={"count": "hands", **quantiles}
+        ),
+        title="How the hands ended: turns per hand (the mean with its 95% CI, clustered by game; "
+        "p10 / p50 / p90: the turn by which 10%, 50%, 90% of those hands had ended)",
     )
     sh = odds.ending_shares(run_)
     print_table(
@@ -193,29 +217,18 @@ def run(args) -> int:
     return 0
 
 
-def _run_position(args) -> int:
+def _run_position(args: argparse.Namespace) -> int:
+    from reports.analyze import rollout_specs
     from reports.position import load_position, rollout
-    from sim.core.rules import RuleSet, parse_overrides
-    from strategies.registry import parse_spec
+    from sim.cli.rules import rules_for_position
 
     if args.run_dir:
         raise ValueError("give either RUN_DIR or --position FILE, not both")
     pos = load_position(args.position)
     if args.players is not None and args.players != pos.players:
         raise ValueError(f"--players {args.players} but the position has players: {pos.players}")
-    if args.rollouts < 1:
-        raise ValueError(f"--rollouts {args.rollouts}: give at least 1")
-    if args.seed < 0:
-        raise ValueError(f"--seed {args.seed}: give a non-negative integer")
-    for spec in args.strategies:
-        parse_spec(spec)  # the one spec reader: name and knobs
-    sets = {**pos.overrides, **parse_overrides(args.overrides)}
-    rules = RuleSet.preset(
-        args.rules or pos.rules or "classic",
-        pos.players,
-        args.team_layout or pos.team_layout,
-        **sets,
-    )
+    rules = rules_for_position(pos, args)
+    rollout_specs(args.strategies, rules.n_active, "--strategies")  # compiled, each checked
     within = args.within or (1, 2, 3, 5, 10)
     res = rollout(pos, rules, args.strategies, args.rollouts, args.seed, within, args.check)
     print(
@@ -226,7 +239,7 @@ def _run_position(args) -> int:
     return 0
 
 
-def print_rollout(res) -> None:
+def print_rollout(res: Any) -> None:
     """The rollout's tables, aligned, each number with its 95% CI."""
     from sim.cli.tables import ci_column, print_table
 

@@ -13,17 +13,18 @@ from sim.core.cards import read_deck_file
 from sim.core.enums import Off
 from sim.core.errors import CanastaError
 from sim.core.referee import IllegalAction, referee_hand
-from sim.play.compile.warm import compile_notice, play_compile_seconds, warm_play
+from sim.play.compile.warm import compile_notice, play_compile_key, warm_play
 from sim.play.game import GameState
 from sim.play.history import format_history
 from sim.play.pyplay import play_hand_py
 
 EPILOG = """examples:
   canasta play --rules classic --players 4 --seed 7
-  canasta play --rules german --players 6 --team-layout 3x2 --seed 3 --strategies greedy,random,random
-  canasta play --deck mydeck.txt --dealer 0 --strategies random   (a stacked deck: 108 tokens like AS 10H 3D 2C JK,
-                                                                    dealt one at a time from the seat left of the dealer,
-                                                                    then the upcard, then the stock from the top)
+  canasta play --rules german --players 6 --team-layout 3x2 --seed 3 \\
+      --strategies greedy,random,random
+  canasta play --deck mydeck.txt --dealer 0 --strategies random
+      a stacked deck: 108 tokens like AS 10H 3D 2C JK, dealt one at a time from the seat left of
+      the dealer, then the upcard, then the stock from the top
   canasta play --players 4 --strategies expert --seed 7 --position-at 5:2 > pos.txt
       instead of the history, write the position of turn 5's second decision (turn numbers as
       the history prints them; step 1 = before the draw) as the seat to act knows it; then
@@ -43,7 +44,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--rules", dest="preset", default="classic", help="rule preset (default classic)"
     )
-    p.add_argument("--players", type=int, default=None, help="players 2..6 (default 4)")
+    p.add_argument("--players", type=whole(2, 6), default=None, help="players 2..6 (default 4)")
     p.add_argument("--team-layout", default=None, help="six players: 2x3 or 3x2")
     p.add_argument(
         "--set",
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         raise CanastaError(reason)
     # the one strategy-list reader of every command (strategies.registry.split_specs)
     strategies = list(expand_strategies(rules, args.strategies))
-    check_strategy_names(strategies, registered_strategies())
+    check_strategy_names(strategies, registered_strategies(), "--strategies")
     cum = parse_cum(args.cum, rules.n_teams)
     if args.position_at is not None:
         _turn_step(args.position_at)  # its form before the hand is played
@@ -156,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             track_knowledge=knowledge,
         )
 
-    with compile_notice("the game core", play_compile_seconds(strategies)):
+    with compile_notice("the game core", play_compile_key(strategies)):
         warm_play(strategies, knowledge=knowledge)
     gs = play_hand_py(rules, strategies, args.seed, args.game, args.hand, cum, gs=make())
     if args.position_at is not None:
@@ -173,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
         )
         agree = ref.score == gs.score_breakdown()["score"]
         print(
-            f"referee: every action legal; score {'confirmed' if agree else 'DIFFERS: ' + str(ref.score)}"
+            "referee: every action legal; score "
+            f"{'confirmed' if agree else 'DIFFERS: ' + str(ref.score)}"
         )
         return 0 if agree else 1
     except IllegalAction as exc:

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 EPILOG = """example:
   canasta report runs/x -o report.html
-      writes report.html (one file, plots embedded) and report.md beside it (X.html -> X.md): settings,
-      strategy comparison with CIs, score distributions, going-out curves, pile takes and
-      freezes, red threes and canastas, and data-driven surprises.
+      writes report.html (one file, plots embedded) and report.md beside it (X.html -> X.md):
+      settings, strategy comparison with CIs, score distributions, going-out curves, pile takes
+      and freezes, red threes and canastas, and data-driven surprises.
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "report",
         help="HTML + Markdown report of a run folder",
@@ -26,14 +27,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "-o",
         "--out",
         default=None,
-        help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same name .md",
+        help="HTML file (default RUN_DIR/report.html); the Markdown goes beside it as the same "
+        "name .md",
     )
     p.add_argument("--title", default=None)
     p.set_defaults(run=run)
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.report import build_report
     from reports.runs import open_run
 

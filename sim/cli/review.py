@@ -8,17 +8,20 @@ import sys
 from typing import Any
 
 from sim.cli.args import whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """examples:
-  canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 --hand 2 --seat 1
+  canasta review --rules classic --players 4 --strategies expert,greedy --seed 7 --game 0 \\
+      --hand 2 --seat 1
       replay hand 2 of game 0 (seed 7) of expert (team 0) against greedy (team 1) and review seat 1:
       each of its decisions with a choice: the action played, the best one, the equity lost with its
       95% CI and a mark (?! doubtful >= 50, ? mistake >= 100, ?? blunder >= 200 points); the luck of
       its deal and draws; per team skill lost, luck and the accounting of the result
   canasta review --seed 7 --seat all --rollouts 400 --json > review.json
   canasta review --seed 7 -o review.html          one page: equity timeline + the decision table
-  canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet   also P(win the game) after each played action
+  canasta review --seed 7 --game 3 --hand 4 --equity equity.parquet
+      also P(win the game) after each played action
   canasta play --strategies expert --seed 3 > hand.txt && canasta review hand.txt --seat 2
       review a hand from the history canasta play prints (or a hand record: docs/hand-record.md)
 
@@ -47,11 +50,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "review",
         help="mark every decision of a played hand (equity lost, luck)",
-        description="Review a hand: every decision of the reviewed seats where more than one action was "
-        "legal is scored against the best action by rollouts from what that seat knew (never from cards it "
-        "could not see), the best picked on one set of worlds and the loss measured on fresh ones; the "
-        "skill lost is what a player taking the best action would gain, replayed on the same deal; the "
-        "hand's result is accounted for per team (expected + luck + play, exactly).",
+        description="Review a hand: every decision of the reviewed seats where more than one "
+        "action was legal is scored against the best action by rollouts from what that seat knew "
+        "(never from cards it could not see), the best picked on one set of worlds and the loss "
+        "measured on fresh ones; the skill lost is what a player taking the best action would "
+        "gain, replayed on the same deal; the hand's result is accounted for per team (expected "
+        "+ luck + play, exactly).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -134,7 +138,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--equity",
         default=None,
         metavar="FILE.parquet",
-        help="an equity table (canasta equity -o): also show P(win the game) after each played action",
+        help="an equity table (canasta equity -o): also show P(win the game) after each played "
+        "action",
     )
     p.add_argument(
         "--rollout-seed",
@@ -173,39 +178,61 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="also list decisions with a single legal action",
     )
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
 
-def _record(args):
+def _record(args, equity=None):
+    from reports.equity import check_fits
     from reports.hand_file import read_hand_file
     from reports.review import hand_by_key
     from sim.cli.rules import rules_from_args
+    from sim.core.rules import parse_overrides
     from sim.runs.runner import check_strategy_names, expand_strategies, registered_strategies
 
     if args.history:
-        given = args.preset or args.players or args.team_layout or args.overrides
-        if given:
-            args.preset = args.preset or "classic"
-        return read_hand_file(args.history, rules_from_args(args) if given else None)
+        for option, dest, default in (
+            ("--strategies", "strategies", "expert"),
+            ("--seed", "seed", 0),
+            ("--game", "game", 0),
+            ("--hand", "hand", 0),
+        ):
+            if getattr(args, dest) != default:
+                raise ValueError(
+                    f"{option} names a hand to deal; with HISTORY_FILE the file gives the hand "
+                    "(leave it out, or leave out the file)"
+                )
+        options = {
+            "rules": args.preset,
+            "players": args.players,
+            "team_layout": args.team_layout,
+            "set": parse_overrides(args.overrides),
+        }
+        rec = read_hand_file(args.history, options=options)
+        if equity is not None:
+            check_fits(equity, rec.rules, f"--equity {args.equity}")
+        return rec
     args.preset = args.preset or "classic"
     rules = rules_from_args(args)
     reason = rules.engine_supported()
     if reason:
         raise ValueError(reason)
+    if equity is not None:  # before the hand is played
+        check_fits(equity, rules, f"--equity {args.equity}")
     seats = expand_strategies(rules, args.strategies)
-    check_strategy_names(seats, registered_strategies())
+    check_strategy_names(seats, registered_strategies(), "--strategies")
     return hand_by_key(rules, seats, args.seed, args.game, args.hand)
 
 
 def run(args: argparse.Namespace) -> int:
     from reports import review_eval
+    from reports.analyze import rollout_specs
     from reports.equity import load_equity
     from reports.review import review, seats_arg
     from reports.review_out import format_text, write_html
     from sim.core.rules import RuleSet
     from sim.runs.outputs import writable_file
-    from sim.runs.runner import check_strategy_names, registered_strategies
 
     if args.out and not args.out.lower().endswith((".html", ".htm")):
         raise ValueError(f"-o {args.out}: the review page must end in .html")
@@ -214,26 +241,32 @@ def run(args: argparse.Namespace) -> int:
     if args.uniform and args.infer:
         raise ValueError("--uniform and --infer contradict each other: give one of them")
     args.infer = None if args.uniform else (args.infer or args.strategy)
-    check_strategy_names(
-        [args.strategy] + ([args.infer] if args.infer else []), registered_strategies()
-    )
+    rollout_specs(args.strategy, 1, "--continue-with")  # compiled strategies, each checked
+    if args.infer is not None:
+        rollout_specs(args.infer, 1, "--infer")
     seats_arg(
         args.seat, RuleSet.preset("classic", 6)
     )  # its form before any work; the hand's seats below
     equity = load_equity(args.equity) if args.equity else None
-    rec = _record(args)
+    rec = _record(args, equity)
     seats = seats_arg(args.seat, rec.rules)
-    if equity is not None:
-        target = int(equity.meta.get("game_target", rec.rules.game_target))
-        if target != rec.rules.game_target:
-            raise ValueError(
-                f"--equity {args.equity}: made for game target {target}, the hand's rules play to "
-                f"{rec.rules.game_target}"
-            )
     evaluator = review_eval.make_evaluator(
         rec.rules, args.strategy, jobs=args.jobs, infer=args.infer, equity=equity
     )
     rollouts = args.rollouts or review_eval.DEFAULT_ROLLOUTS
+    from reports.review_resume import checkpointed, review_settings
+
+    settings = review_settings(
+        rec,
+        seats=seats,
+        strategy=args.strategy,
+        rollouts=rollouts,
+        rollout_seed=args.rollout_seed,
+        infer=args.infer,
+        equity=None if equity is None else equity.meta,
+    )
+    ckpt = open_checkpoint("review", settings, args.out, args.resume)
+    evaluator = checkpointed(evaluator, ckpt)
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
     rv = review(
         rec,
@@ -254,4 +287,5 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         path = write_html(rv, args.out)
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
+    ckpt.finish()
     return 0

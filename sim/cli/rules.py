@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from typing import Any
 
-from sim.core.rules import PRESETS, RulesError, RuleSet, parse_overrides
+from sim.cli.args import whole
+from sim.core.rules import PRESETS, RuleSet, parse_overrides
 
 EPILOG = """examples:
   canasta rules                                       list the presets
@@ -31,7 +33,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("preset", nargs="?", help=f"preset: {', '.join(PRESETS)} (default: list them)")
     p.add_argument(
-        "--players", type=int, default=None, help="players at the table, 2..6 (default 4)"
+        "--players", type=whole(2, 6), default=None, help="players at the table, 2..6 (default 4)"
     )
     p.add_argument(
         "--team-layout",
@@ -53,25 +55,61 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
-    """The RuleSet chosen by preset / --players / --team-layout / --set (shared by other commands)."""
+    """The RuleSet chosen by preset / --players / --team-layout / --set (shared by other
+    commands)."""
     sets = parse_overrides(getattr(args, "overrides", None))
-    if "name" in sets:
-        raise RulesError(
-            "choose the preset as the first argument (canasta rules german), not with --set name="
-        )
-    players = sets.pop("players", None)
-    if players is None:
-        players = args.players if args.players is not None else 4
-    layout = sets.pop("team_layout", None) or args.team_layout
-    return RuleSet.preset(args.preset or "classic", players, layout, **sets)
+    players = args.players if args.players is not None else 4
+    return RuleSet.preset(args.preset or "classic", players, args.team_layout, **sets)
 
 
-def format_table(rows: list[tuple[str, str, str]]) -> str:
+def rules_for_position(pos: Any, args: argparse.Namespace) -> RuleSet:
+    """The RuleSet of a position file and the command's --rules / --team-layout / --set: the
+    file's, with the options adding what it leaves open; an option that contradicts the file
+    (--rules german on a classic position, --set x=1 where the file sets x=2) is refused."""
+    from sim.core.rules import RulesError
+
+    for option, mine, theirs in (
+        ("--rules", getattr(args, "rules", None), pos.rules),
+        ("--team-layout", getattr(args, "team_layout", None), pos.team_layout),
+    ):
+        if mine and theirs and mine != theirs:
+            key = option[2:].replace("-", "_")
+            raise RulesError(
+                f"{option} {mine} but the position says {key}: {theirs}; give it once "
+                "(in the file or as the option)"
+            )
+    sets = parse_overrides(getattr(args, "overrides", None))
+    for name, value in sets.items():
+        if name in pos.overrides and pos.overrides[name] != value:
+            raise RulesError(
+                f"--set {name} contradicts the position's set: {name}={pos.overrides[name]}; "
+                "give it once"
+            )
+    return RuleSet.preset(
+        getattr(args, "rules", None) or pos.rules or "classic",
+        pos.players,
+        getattr(args, "team_layout", None) or pos.team_layout,
+        **{**pos.overrides, **sets},
+    )
+
+
+def format_table(rows: list[tuple[str, str, str]], width: int = 100) -> str:
+    """parameter | value | meaning, the meanings wrapped at words to fit ``width`` columns."""
     w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(r[1]) for r in rows)
+    w1 = min(max(len(r[1]) for r in rows), 24)
+    indent = " " * (w0 + w1 + 4)
     lines = [f"{'parameter':<{w0}}  {'value':<{w1}}  meaning", f"{'-' * w0}  {'-' * w1}  {'-' * 7}"]
-    lines += [f"{a:<{w0}}  {b:<{w1}}  {c}" for a, b, c in rows]
-    return "\n".join(lines)
+    for a, b, c in rows:
+        head = f"{a:<{w0}}  {b:<{w1}}  "
+        if len(head) > len(indent):  # a long value: wrapped, the meaning on the next line
+            values = textwrap.wrap(b, width - w0 - 2)
+            lines.append(f"{a:<{w0}}  {values[0]}")
+            lines += [" " * (w0 + 2) + more for more in values[1:]]
+            head = indent
+        wrapped = textwrap.wrap(c, width - len(indent)) or [""]
+        lines.append(head + wrapped[0])
+        lines += [indent + more for more in wrapped[1:]]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,7 +122,14 @@ def run(args: argparse.Namespace) -> int:
             print("rule presets (canasta rules NAME --players N shows every parameter):")
             for name, text in PRESETS.items():
                 default = " (default)" if name == "classic" else ""
-                print(f"  {name:<{width}}  {text}{default}")
+                print(
+                    textwrap.fill(
+                        f"{name:<{width}}  {text}{default}",
+                        100,
+                        initial_indent="  ",
+                        subsequent_indent=" " * (width + 4),
+                    )
+                )
         return 0
     rules = rules_from_args(args)
     if args.json:

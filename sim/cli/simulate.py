@@ -1,4 +1,5 @@
-"""`canasta simulate`: play many hands (or games) in parallel into a run folder of parquet shards."""
+"""`canasta simulate`: play many hands (or games) in parallel into a run folder of parquet
+shards."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ EPILOG = """examples:
   canasta simulate --hands 20000 --log-decisions 1 --log-detail cards --out runs/cards
                                                      every decision with the cards behind it
   canasta simulate --rules german --players 6 --team-layout 3x2 --set go_out_bonus=200
-  canasta simulate --out runs/x --resume             finish an interrupted run (settings from its manifest)
+  canasta simulate --out runs/x --resume             finish an interrupted run (its settings
+                                                     from its manifest)
   canasta simulate --backend dask --scheduler tcp://10.0.0.5:8786 --hands 10M --out runs/big
 
 --strategies: one per team (expanded to its seats) or one per table seat.
@@ -97,13 +99,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--jobs",
         default=None,
         metavar="N",
-        help="worker processes (default -1: all cores; runs of at most 100,000 hands or 10,000 games: this process)",
+        help="worker processes (default -1: all cores; runs of at most 100,000 hands or 10,000 "
+        "games: this process)",
     )
     x.add_argument(
         "--chunk-size",
         default=None,
         metavar="N",
-        help="hands per chunk (games with --games); default: total/64 within 250..20000 (25..2000 games), "
+        help="hands per chunk (games with --games); default: total/64 within 250..20000 (25..2000 "
+        "games), "
         "within 250..5000 (25..500 games) with decision logs",
     )
     x.add_argument(
@@ -127,7 +131,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def parse_count(
     option: str, text: str | None, lo: int = 0, hi: int = limits.RUN_COUNT[1]
 ) -> int | None:
-    """'1000000', '1_000_000', '1,000,000', '1e6', '100k', '1M' -> int in lo..hi; one-line error otherwise."""
+    """'1000000', '1_000_000', '1,000,000', '1e6', '100k', '1M' -> int in lo..hi; one-line error
+    otherwise."""
     if text is None:
         return None
     try:
@@ -165,20 +170,13 @@ def parse_jobs(text: str | None) -> int:
     return jobs
 
 
-def _rules(args: argparse.Namespace, existing: dict[str, Any] | None):
-    from sim.core.rules import RulesError, RuleSet, parse_overrides
+def _rules(args: argparse.Namespace, existing: dict[str, Any] | None) -> Any:
+    from sim.core.rules import RuleSet, parse_overrides
 
     chosen = args.rules or args.players is not None or args.team_layout or args.overrides
     if existing is not None and not chosen:
         return RuleSet.from_dict(existing["rules"])
     sets = parse_overrides(args.overrides)
-    for fixed, option in (
-        ("name", "--rules"),
-        ("players", "--players"),
-        ("team_layout", "--team-layout"),
-    ):
-        if fixed in sets:
-            raise RulesError(f"use {option}, not --set {fixed}=")
     players = parse_count("--players", args.players, 2, 6)
     return RuleSet.preset(
         args.rules or "classic", players if players is not None else 4, args.team_layout, **sets
@@ -255,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
     if strategies is None and existing is not None:
         strategies = existing["strategies"]
     seats = runner.expand_strategies(rules, strategies)
-    runner.check_strategy_names(seats, runner.registered_strategies())
+    runner.check_strategy_names(seats, runner.registered_strategies(), "--strategies")
     runner.check_engine_supports(rules)
 
     mode = "games" if games is not None else "hands"
@@ -282,7 +280,8 @@ def run(args: argparse.Namespace) -> int:
 
     def announce() -> None:  # once the folder is accepted: a refusal stays one line
         print(
-            f"canasta simulate: {total:,} {mode} in {n_chunks:,} chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
+            f"canasta simulate: {total:,} {mode} in {n_chunks:,} "
+            f"chunk{'s' if n_chunks != 1 else ''} of {chunk_eff:,}, "
             f"{' vs '.join(runner.team_labels(rules, seats))}, seed {seed} -> {out}",
             file=sys.stderr,
         )
@@ -329,7 +328,8 @@ def run(args: argparse.Namespace) -> int:
         )
     print_summary(result)
     print(
-        f"results: {os.path.normpath(out)}/  (read with sim.runs.store.read_run({str(out)!r}, table='hands'))"
+        f"results: {os.path.normpath(out)}/  (read with sim.runs.store.read_run({str(out)!r}, "
+        "table='hands'))"
     )
     return 0
 

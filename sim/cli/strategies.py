@@ -67,16 +67,13 @@ def _meanings() -> dict[str, tuple[str, str | None]]:
 
 
 def knob_range(meaning: str, default: float, declared: str | None = None) -> str:
-    """The values a knob takes: as declared, else the options its meaning enumerates ("0 never
-    ...; 1 ...; 2 ..."), else a non-negative number (every other knob is a count, a threshold
-    in points or cards, or a weight)."""
-    if declared:
-        return str(declared)
-    opts = {int(x) for x in re.findall(r"(?:^|; )(\d)(?::| )", meaning)}
-    if opts:
-        opts |= {0, int(default)} if float(default).is_integer() else {0}
-        return ", ".join(str(v) for v in sorted(opts))
-    return ">= 0"
+    """The values a knob takes, as the registry checks them (strategies.knobs.knob_domain): as
+    declared, else the options its meaning enumerates ("0 never ...; 1 ...; 2 ..."), else a
+    non-negative number up to 10**6 (every other knob is a count, a threshold in points or
+    cards, or a weight)."""
+    from strategies.knobs import Knob, knob_domain
+
+    return knob_domain(Knob("knob", float(default), meaning, declared or "")).text()
 
 
 def knob_rows(name: str) -> list[dict[str, Any]]:
@@ -131,7 +128,8 @@ SEARCH_KNOBS = {  # the knobs of sim.play.search.spec, as its docstring describe
     "meld, out (meld-phase decisions with at most 4 cards in hand), all",
     "guard": "leave the base's choice only when the mean paired gain exceeds this many standard "
     "errors (0: play the best mean)",
-    "tries": "redraws of an opponent's hidden cards until its model strategy holding them would have "
+    "tries": "redraws of an opponent's hidden cards until its model strategy holding them would "
+    "have "
     "played its last turn as it did (the draw or take, and the discard; 0: uniform worlds)",
 }
 
@@ -141,8 +139,18 @@ def search_rows(name: str) -> list[dict[str, Any]]:
     from sim.play.search import spec
 
     defaults = spec.PIMC_DEFAULTS if name == "pimc" else spec.ISMCTS_DEFAULTS
+
+    def values(k: str) -> str:
+        if k in spec.RANGES:
+            lo, hi = spec.RANGES[k]
+            return f"{lo:g} .. {hi:g}"
+        return {"base": "a strategy", "model": "table, base", "search": "classes joined by +"}.get(
+            k, ""
+        )
+
     return [
-        {"knob": k, "default": v, "meaning": SEARCH_KNOBS.get(k, "")} for k, v in defaults.items()
+        {"knob": k, "default": v, "range": values(k), "meaning": SEARCH_KNOBS.get(k, "")}
+        for k, v in defaults.items()
     ]
 
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
+from typing import TYPE_CHECKING, Any
 
-from sim.cli.args import real, whole
+from sim.cli.args import check_until_ci, real, whole
 from sim.core import limits
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 EPILOG = """example:
-  canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert --hands 5000
+  canasta sweep tunable --knob open_threshold=50,70,90 --knob freeze_when=1,2 --vs expert \\
+      --hands 5000
       plays the 6 settings "tunable:open_threshold=50,freeze_when=1" ... and tunable itself (the
       baseline) against expert on the same duplicate deals; prints them best first, each as its
       paired difference to the baseline with a 95% CI, marks settings tied with the best and
@@ -16,7 +22,7 @@ EPILOG = """example:
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "sweep",
         help="grid of knob settings of a tunable strategy vs a fixed opponent",
@@ -36,7 +42,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--vs", required=True, dest="opponent", help="opponent strategy")
     p.add_argument("--rules", default="classic")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--players",
+        type=whole(2, 6),
+        default=4,
+        help="players: 2, 4, 5 or 6 (two teams; default 4)",
+    )
     p.add_argument(
         "--hands",
         type=whole(*limits.DEALS),
@@ -62,12 +73,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.compare import resolve_rules
     from reports.sweep import parse_knobs, sweep
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import writable_file, write_atomic
 
     knobs = parse_knobs(args.knob)
+    check_until_ci(args)
     if args.out:
         writable_file(args.out)  # before the work, not after it
     rules = resolve_rules(args.rules, args.players)
@@ -86,12 +98,12 @@ def run(args) -> int:
     )
     print_sweep(df, list(knobs), args.strategy, args.opponent)
     if args.out:
-        df.to_csv(args.out, index=False)
+        write_atomic(args.out, df.to_csv(index=False))
     return 0
 
 
-def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
-    from sim.cli.tables import ci_column, print_table
+def print_sweep(df: pd.DataFrame, knobs: list[str], baseline: str, opponent: str) -> None:
+    from sim.cli.tables import WIDTH, ci_column, print_table
 
     show = df[["rank", *knobs]].copy()
     show[f"vs {opponent} [95% CI]"] = ci_column(
@@ -124,8 +136,9 @@ def print_sweep(df, knobs: list[str], baseline: str, opponent: str) -> None:
     r = df.attrs.get("retest")
     if r:
         verdict = "confirmed" if r["confirmed"] else "NOT confirmed (CI includes 0 or below)"
-        print(
+        line = (
             f"retest on {r['deals']:,} fresh deals (seed {r['seed']}): {r['spec']} - {baseline} = "
             f"{r['vs_baseline']:+,.1f} points per hand [{r['vs_baseline_low']:,.1f}, "
             f"{r['vs_baseline_high']:,.1f}]: {verdict}"
         )
+        print(textwrap.fill(line, WIDTH, subsequent_indent="  "))

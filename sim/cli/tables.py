@@ -8,7 +8,9 @@ terminal the table fits its width; piped, it keeps its natural width (no wrappin
 from __future__ import annotations
 
 import math
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -73,12 +75,12 @@ def fmt_ci(est, low, high, decimals: int | None = None, signed: bool = False) ->
     return f"{e} [{float(low):,.{d}f}, {float(high):,.{d}f}]"
 
 
-def fmt_pct_ci(p, low, high) -> str:
+def fmt_pct_ci(p, low, high, decimals: int | None = None) -> str:
     """A share with its CI in percent: '53.1% [52.4, 53.8]'."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return ""
     hw = 100 * (float(high) - float(low)) / 2
-    d = _decimals(hw) if hw > 0 else 1
+    d = decimals if decimals is not None else (_decimals(hw) if hw > 0 else 1)
     return f"{100 * float(p):.{d}f}% [{100 * float(low):.{d}f}, {100 * float(high):.{d}f}]"
 
 
@@ -104,6 +106,28 @@ def _numeric_text(series: pd.Series) -> bool:
     return bool(vals) and all(v[0] in "+-0123456789." for v in vals)
 
 
+WIDTH = 100  # the widest a printed table may be (wider detail: --out / --json files)
+
+
+def _units(header: str) -> list[str]:
+    """A header's unbreakable pieces: words, and bracketed groups like "[95% CI]"."""
+    return re.findall(r"\[[^\]]*\]|\S+", header)
+
+
+def wrap_header(header: str, width: int) -> str:
+    """``header`` wrapped at words (a bracketed group stays whole) into lines of ``width``."""
+    lines: list[str] = []
+    cur = ""
+    for unit in _units(header):
+        if cur and len(cur) + 1 + len(unit) > width:
+            lines.append(cur)
+            cur = unit
+        else:
+            cur = f"{cur} {unit}" if cur else unit
+    lines.append(cur)
+    return "\n".join(lines)
+
+
 def render_table(
     df: pd.DataFrame,
     title: str | None = None,
@@ -111,7 +135,10 @@ def render_table(
     columns: Sequence[str] | None = None,
     caption: str | None = None,
     wrap: Sequence[str] = (),
+    wrap_headers: bool = False,
 ) -> Table:
+    """The table of ``df``; with ``wrap_headers`` each header is wrapped at words to its
+    column's cells (at least its longest word), never through a word."""
     formats = formats or {}
     cols = list(columns) if columns is not None else list(df.columns)
     t = Table(
@@ -123,17 +150,29 @@ def render_table(
         pad_edge=False,
         show_edge=False,
     )
-    fns = []
+    cells = []
     for c in cols:
+        fn = formats.get(c) or _default_fmt(df[c])
+        cells.append([fn(v) for v in df[c]])
+    for c, texts in zip(cols, cells, strict=True):
         num = c in df and (
             pd.api.types.is_numeric_dtype(df[c]) or c in formats or _numeric_text(df[c])
         )
-        t.add_column(Text(str(c)), justify="right" if num else "left", no_wrap=c not in wrap)
-        fns.append(formats.get(c) or _default_fmt(df[c]))
-    for _, row in df.iterrows():
+        header = str(c)
+        if wrap_headers and c not in wrap:
+            width = max([len(x) for x in texts] + [len(u) for u in _units(header)])
+            header = wrap_header(header, width)
+        t.add_column(Text(header), justify="right" if num else "left", no_wrap=c not in wrap)
+    for row in zip(*cells, strict=True):
         # cells are plain text: "[no CI: n < 2]" must not be read as rich markup
-        t.add_row(*(Text(fn(row[c])) for fn, c in zip(fns, cols, strict=True)))
+        t.add_row(*(Text(x) for x in row))
     return t
+
+
+def _render(con: Console, table: Table) -> list[str]:
+    with con.capture() as cap:
+        con.print(table)
+    return [line.rstrip() for line in cap.get().splitlines()]
 
 
 def print_table(
@@ -146,20 +185,30 @@ def print_table(
     wrap: Sequence[str] = (),
 ) -> None:
     """Print ``df`` as an aligned table; ``formats`` maps a column to a value -> text function;
-    the ``wrap`` columns (long texts) wrap at the terminal's width (piped: at 120 characters)."""
+    the ``wrap`` columns (long texts) wrap at the terminal's width (piped: at WIDTH).  A table
+    wider than WIDTH (or the terminal) gets its headers wrapped at words."""
     out = file or sys.stdout
-    con = console(out, 120 if wrap else None)
-    with con.capture() as cap:
-        con.print(render_table(df, title, formats, columns, caption, wrap))
-    out.write("\n".join(line.rstrip() for line in cap.get().splitlines()) + "\n")
+    con = console(out, WIDTH if wrap else None)
+    limit = min(WIDTH, con.width)
+    body = _render(con, render_table(df, None, formats, columns, None, wrap))
+    narrow = max((len(x) for x in body), default=0) > limit
+    table = render_table(df, None, formats, columns, None, wrap, wrap_headers=narrow)
+    lines = [*(textwrap.wrap(title, limit) if title else []), *_render(con, table)]
+    lines += textwrap.wrap(caption, limit) if caption else []
+    out.write("\n".join(lines) + "\n")
 
 
 def ci_column(
     df: pd.DataFrame, est: str, low: str, high: str, pct: bool = False, signed: bool = False
 ) -> list[str]:
-    """One text column 'est [low, high]' from three numeric columns."""
+    """One text column 'est [low, high]' from three numeric columns, every cell with the same
+    decimals: those the narrowest interval needs (two significant digits of its half-width)."""
+    hw = (df[high].to_numpy(np.float64) - df[low].to_numpy(np.float64)) / 2 * (100 if pct else 1)
+    hw = hw[np.isfinite(hw) & (hw > 0)]
+    d = _decimals(float(hw.min())) if hw.size else 1
     if pct:
-        return [fmt_pct_ci(a, b, c) for a, b, c in zip(df[est], df[low], df[high], strict=True)]
+        return [fmt_pct_ci(a, b, c, d) for a, b, c in zip(df[est], df[low], df[high], strict=True)]
     return [
-        fmt_ci(a, b, c, signed=signed) for a, b, c in zip(df[est], df[low], df[high], strict=True)
+        fmt_ci(a, b, c, d, signed=signed)
+        for a, b, c in zip(df[est], df[low], df[high], strict=True)
     ]

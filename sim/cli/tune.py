@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from typing import Any
 
 from sim.cli.args import whole
+from sim.cli.resume import add_resume, open_checkpoint
 from sim.core import limits
 
 EPILOG = """example:
-  canasta tune expert --rules classic --players 6 --vs greedy patient pile-control --budget 400000 --seed 17
+  canasta tune expert --rules classic --players 6 --vs greedy patient pile-control \\
+      --budget 400000 --seed 17
       searches expert's knobs with CMA-ES: every generation plays each candidate and the
       starting knobs against greedy, patient and pile-control on the same new duplicate deals
       (each deal once per seating), 400,000 hands in all; then the winner and the start play
@@ -23,7 +26,7 @@ Same seed, same result whatever --jobs.
 """
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "tune",
         help="tune a strategy's knobs with CMA-ES on duplicate deals",
@@ -103,6 +106,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         metavar="FILE.json",
         help="also write the full result (history, test, activity) as JSON",
     )
+    add_resume(p)
     p.set_defaults(run=run)
     return p
 
@@ -137,10 +141,10 @@ def _command(args) -> str:
     return shlex.join(parts)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from reports.tune import parse_knob_ranges, tune
     from sim.core.rules import RuleSet, parse_overrides
-    from sim.runs.outputs import writable_file
+    from sim.runs.outputs import writable_file, write_atomic
 
     if args.out:
         writable_file(args.out)  # before the search, not after it
@@ -150,6 +154,20 @@ def run(args) -> int:
     base = args.strategy.split(":", 1)[0]
     opponents = args.vs or [o for o in ("greedy", "patient", "pile-control") if o != base]
     space = parse_knob_ranges(args.knob, args.strategy) if args.knob else None
+    from reports.tune import check_settings
+
+    settings = check_settings(
+        args.strategy,
+        rules,
+        opponents,
+        args.budget,
+        space,
+        args.seed,
+        args.test_hands,
+        args.generations,
+        args.popsize,
+    )
+    ckpt = open_checkpoint("tune", settings, args.out, args.resume)
     res = tune(
         args.strategy,
         rules,
@@ -163,9 +181,10 @@ def run(args) -> int:
         popsize=args.popsize,
         progress=True,
         command=_command(args),
+        checkpoint=ckpt,
     )
-    print(res.summary())
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(res.to_dict(), f, indent=1)
+        write_atomic(args.out, json.dumps(res.to_dict(), indent=1))
+    ckpt.finish()
+    print(res.summary())
     return 0

@@ -12,19 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from sim.play.compile.warm import (
-    COLD_COMPILE_SECONDS,
-    LOOP_VARIANT_SECONDS,
     compile_notice,
     warm_play,
     warm_simulate,
 )
 
 EPILOG = """examples:
-  canasta warmup                                   compile everything on this machine (about two minutes,
-                                                   once; later commands then start in about a second)
-  canasta warmup --only simulate                   only the self-play kernels of `canasta simulate`
-  canasta warmup --scheduler tcp://HOST:8786       compile on every worker of a dask cluster, all at once,
-                                                   before a `canasta simulate --backend dask` run
+  canasta warmup                              compile everything on this machine, once (a few
+                                              minutes on 2 cores); later commands start in a second
+  canasta warmup --only simulate              only the self-play kernels of `canasta simulate`
+  canasta warmup --scheduler tcp://HOST:8786  compile on every worker of a dask cluster at once,
+                                              before a `canasta simulate --backend dask` run
 """
 
 
@@ -50,10 +48,7 @@ def warm(groups: tuple[str, ...], notice: bool = False) -> dict[str, float]:
     for name in groups:
         t0 = time.perf_counter()
         if notice:
-            seconds = COLD_COMPILE_SECONDS[name] + (
-                3 * LOOP_VARIANT_SECONDS if name == "simulate" else 0
-            )
-            with compile_notice(f"the {name} kernels", seconds):
+            with compile_notice(f"the {name} kernels", f"warmup:{name}"):
                 GROUPS[name]()
         else:
             GROUPS[name]()

@@ -11,13 +11,16 @@ messages about an id that has no position."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.core.cards import kind_name, parse_kind
 from sim.core.enums import FIRST_NATURAL, LAST_NATURAL, MAX_SEQS, Act, Kind, Off
 from sim.core.errors import CanastaError
 
 SYNTAX = (
     "draw | take R R | take R 2 | take R JK | take onto Rs | decline | meld R R R | meld R R 2 | "
-    "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H onto 4H..6H"
+    "meld R R JK | add C to Rs | discard C | Samba: meld 4H 5H 6H | add 7H to 4H..6H | take 7H "
+    "onto 4H..6H"
 )
 SUITS = "CDHS"
 
@@ -109,7 +112,7 @@ def action_text_with_top(action: int, top: int) -> str:
     }[action]
 
 
-def sequences_at(arr, team: int) -> dict[int, tuple[int, int, int]]:
+def sequences_at(arr: np.ndarray, team: int) -> dict[int, tuple[int, int, int]]:
     """{slot: (suit, low kind, length)} of ``team``'s Samba sequences in a state or an
     observation ``arr`` (public fields)."""
     out = {}
@@ -124,11 +127,11 @@ def sequences_at(arr, team: int) -> dict[int, tuple[int, int, int]]:
     return out
 
 
-def _acting_team(arr) -> int:
+def _acting_team(arr: np.ndarray) -> int:
     return int(arr[Off.TEAM_OF_SEAT + int(arr[Off.SEAT])])
 
 
-def action_text_at(arr, action: int) -> str:
+def action_text_at(arr: np.ndarray, action: int) -> str:
     """The text of ``action`` for the seat to act in ``arr`` (a state or its observation): the
     one name of an action (`GameState.legal_texts`, analyze, review, mistakes, play)."""
     a = int(action)
@@ -137,7 +140,7 @@ def action_text_at(arr, action: int) -> str:
     return action_text_with_top(a, int(arr[Off.PILE_TOP]))
 
 
-def parse_action_at(arr, text: str) -> int:
+def parse_action_at(arr: np.ndarray, text: str) -> int:
     """The action id of ``text`` for the seat to act in ``arr`` (the inverse of
     `action_text_at`); ActionTextError (one line) for text that is no action there."""
     return parse_action(text, int(arr[Off.PILE_TOP]), sequences_at(arr, _acting_team(arr)))
@@ -211,7 +214,8 @@ def parse_action(
 def _check_top(kind: int, top: int, text: str) -> None:
     if top >= 0 and kind != top:
         raise ActionTextError(
-            f"cannot read action {text!r}: the top discard is {kind_name(top)}, not {kind_name(kind)}"
+            f"cannot read action {text!r}: the top discard is {kind_name(top)}, not "
+            f"{kind_name(kind)}"
         )
     if not FIRST_NATURAL <= kind <= LAST_NATURAL:
         raise ActionTextError(f"cannot read action {text!r}: only a natural rank 4..A can be taken")

@@ -260,8 +260,9 @@ def _meld_cards_nb(
     state, params, seat, team, kind, nat, twos, jokers, from_hand_nat, wilds_from_hand
 ) -> None:
     """Move cards onto the team's meld of `kind`; `from_hand_nat` of the naturals (and the wild
-    cards, if `wilds_from_hand`) leave the hand here (a pile take removes them beforehand).  Tracks points towards the opening and canastas;
-    with several melds per rank a completed canasta is closed to make room for a new meld."""
+    cards, if `wilds_from_hand`) leave the hand here (a pile take removes them beforehand).  Tracks
+    points towards the opening and canastas; with several melds per rank a completed canasta is
+    closed to make room for a new meld."""
     i = team * N_KINDS + kind
     before = state[Off.MELD_NAT + i] + state[Off.MELD_TWO + i] + state[Off.MELD_JOKER + i]
     csize = params[Par.CANASTA_SIZE]
@@ -478,7 +479,8 @@ def do_action_nb(state: np.ndarray, params: np.ndarray, action: int) -> int:
 
 # ----------------------------------------------------------------------------- scoring
 
-SCORE_ROWS = 8  # score, meld points, canasta bonus, red threes, going out, hand penalty, canastas, natural canastas
+# score, meld points, canasta bonus, red threes, going out, hand penalty, canastas, natural ones
+SCORE_ROWS = 8
 
 
 @njit(cache=True, _nrt=False)

@@ -32,7 +32,8 @@ def parse_card(token: str) -> int:
     if len(t) >= 2 and t[-1] in SUIT_TOKENS and t[:-1] in RANK_TOKENS:
         return SUIT_TOKENS.index(t[-1]) * 13 + RANK_TOKENS.index(t[:-1])
     raise DeckError(
-        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, or JK"
+        f"bad card token {token!r}: write rank (2-10, J, Q, K, A) + suit (C, D, H, S), e.g. 10H, "
+        "or JK"
     )
 
 
@@ -86,18 +87,14 @@ def parse_deck_text(text: str, decks: int) -> list[int]:
     return ids
 
 
+DECK_FILE_BYTES = 100_000  # three packs of card tokens are about 1 kB
+
+
 def read_deck_file(path: str | Path, decks: int) -> list[int]:
+    from sim.core.textfile import read_small_text
+
+    text = read_small_text(path, "deck file", DECK_FILE_BYTES, DeckError)
     p = Path(path)
-    if not p.is_file():
-        raise DeckError(f"deck file {str(p)!r} not found")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DeckError(
-            f"deck file {str(p)!r} is not text (byte {exc.start} is not UTF-8); write card tokens like AS 10H JK"
-        ) from None
-    except OSError as exc:
-        raise DeckError(f"deck file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
     try:
         return parse_deck_text(text, decks)
     except DeckError as exc:

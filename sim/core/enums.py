@@ -6,7 +6,7 @@ kernels as a compile-time constant (the vectorbt pattern).  No logic lives here.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from sim.core.kinds import KindT as KindT
 from sim.core.layout import Column, Field, layout, record_dtype
 from sim.core.params import N_PARAMS as N_PARAMS
 from sim.core.params import Par as Par
+
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from sim.core._layouts import D8T, D16T, D32T, D64T, DCT, OffT
 
 # ----------------------------------------------------------------------------- cards
 
@@ -178,7 +181,7 @@ STATE_LAYOUT: tuple[Field, ...] = (
     Field("LUCK_ON", 1, "1: keep STOCK_KINDS and the chance terms LUCK"),
     Field("LUCK", MAX_TEAMS * N_LUCK, "[team, Luck term] zero-mean chance terms x LUCK_SCALE"),
 )
-Off = layout("OffT", STATE_LAYOUT, "STATE_SIZE")
+Off: OffT = layout("OffT", STATE_LAYOUT, "STATE_SIZE")
 OBS_SIZE = Off.HAND_SUITS + N_SUITED  # public part + own hand + own suited naturals
 
 # ----------------------------------------------------------------------------- actions
@@ -266,12 +269,13 @@ HAND_COLUMNS: tuple[Column, ...] = (
 )
 hand_record_dt = record_dtype(HAND_COLUMNS)
 
-# ----------------------------------------------------------------------------- decision columns
-# One declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels'
-# int-width groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in
-# docs/DATA.md (a test holds it equal) all come from these tables.  Adding a column: a line
-# here, the kernel line that writes it (`_log_decision_nb` in sim/play/selfplay/loop.py; a card column
-# in sim/play/selfplay/cardlog.py), its row in docs/DATA.md and a check in tests/test_decision_columns.py.
+# ----------------------------------------------------------------------------- decision columns One
+# declaration per decision column: (name, dtype, meaning).  The record dtype, the kernels' int-width
+# groups (`DEC_I8_FIELDS`.., `D8`..`D64`), the store's column types and the table in docs/DATA.md (a
+# test holds it equal) all come from these tables.  Adding a column: a line here, the kernel line
+# that writes it (`_log_decision_nb` in sim/play/selfplay/loop.py; a card column in
+# sim/play/selfplay/cardlog.py), its row in docs/DATA.md and a check in
+# tests/test_decision_columns.py.
 
 
 class DecisionColumn(NamedTuple):
@@ -293,7 +297,8 @@ DECISION_COLUMNS = (
     DecisionColumn(
         "decision_type",
         np.int8,
-        "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or extension",
+        "0 draw-or-take, 1 new meld, 2 add to meld, 3 discard, 4 decline, 5 Samba sequence meld or "
+        "extension",
     ),
     DecisionColumn("action", np.int16, "the action id (`sim.core.enums.Act`)"),
     DecisionColumn("n_legal", np.int16, "number of legal actions"),
@@ -417,15 +422,15 @@ DEC_GROUPS = tuple(
     for dt in (np.int8, np.int16, np.int32, np.int64)
 )
 DEC_I8_FIELDS, DEC_I16_FIELDS, DEC_I32_FIELDS, DEC_I64_FIELDS = (names for names, _ in DEC_GROUPS)
-D8 = _layout("D8T", DEC_I8_FIELDS)
-D16 = _layout("D16T", DEC_I16_FIELDS)
-D32 = _layout("D32T", DEC_I32_FIELDS)
-D64 = _layout("D64T", DEC_I64_FIELDS)
+D8: D8T = _layout("D8T", DEC_I8_FIELDS)
+D16: D16T = _layout("D16T", DEC_I16_FIELDS)
+D32: D32T = _layout("D32T", DEC_I32_FIELDS)
+D64: D64T = _layout("D64T", DEC_I64_FIELDS)
 
 # the card columns the kernel writes (int8, one row each): the classic ones, then the suits
 DEC_CARD_FIELDS = tuple(c.name for c in CARD_COLUMNS + SUIT_COLUMNS if c.dtype is not str)
 N_CARD_CLASSIC = len(DEC_CARD_FIELDS) - len(SUIT_COLUMNS)
-DC = _layout("DCT", DEC_CARD_FIELDS)
+DC: DCT = _layout("DCT", DEC_CARD_FIELDS)
 # the first of each run of per-kind columns (hand_2 is kind 0; meld_us_4 / meld_them_4 kind 2;
 # hand_4C is rank 4 of clubs, suit s rank k at DC_SUITS + s * 11 + k - 2)
 DC_HAND = DC.HAND_2

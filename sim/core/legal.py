@@ -64,7 +64,8 @@ from sim.core.why import why_take_nb as why_take_nb
 def take_ok_nb(obs: np.ndarray, params: np.ndarray, team: int, a: int) -> bool:
     """`why_illegal_nb(obs, HANDS, params, a) == 0` for a pile take a (Act.TAKE_PAIR <= a <=
     Act.TAKE_ONTO) in the draw phase (the caller's precondition): the same check, why_take_nb,
-    without the dispatch.  Inlined: a strategy calls it once per candidate (one call site each, not two:
+    without the dispatch.  Inlined: a strategy calls it once per candidate (one call site each, not
+    two:
     every call site of a decision function costs it stack slots that its entry zeroes)."""
     return why_take_nb(obs, Off.HANDS, params, a, team) == 0
 

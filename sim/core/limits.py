@@ -21,7 +21,8 @@ Checked before any work starts; a number outside its range is refused in one lin
   index, which must stay a seed);
 - equity: grid step 1 .. 10**5 points (and at most 1000 grid points per axis), lowest score of
   the grid within the cumulative-score range, 1 .. 10**7 games per cell;
-- tune: a seed of 0 .. 2**63-1 - 10**9 (its re-test plays seed + 10**9), a budget of 1 .. 10**12 hands, 1 .. 10**4 generations of 2 .. 10**4 candidates, a
+- tune: a seed of 0 .. 2**63-1 - 10**9 (its re-test plays seed + 10**9), a budget of 1 .. 10**12
+  hands, 1 .. 10**4 generations of 2 .. 10**4 candidates, a
   re-test of 2 .. 10**8 deals;
 - play --position-at: turn and step 1 .. 10**6 (a hand is refused long before that).
 """

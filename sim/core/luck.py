@@ -38,9 +38,9 @@ from sim.core.readers import code_kind_nb
 @njit(cache=True, _nrt=False, inline="always")
 def _floor_div_nb(num: int, den: int) -> np.int64:
     """num // den for den > 0 and |num| < 2**40, through one float division: the integer
-    division it replaces (with Python's rounding towards minus infinity and the zero check) was
-    the largest cost of a draw's terms.  Exact: a quotient that is not an integer lies at least
-    1/den from the nearest one, far more than the division's rounding error (< |num / den| 2**-53)."""
+    division it replaces (with Python's rounding towards minus infinity and the zero check) was the
+    largest cost of a draw's terms.  Exact: a quotient that is not an integer lies at least 1/den
+    from the nearest one, far more than the division's rounding error (< |num / den| 2**-53)."""
     return np.int64(np.floor(np.float64(num) / np.float64(den)))
 
 

@@ -21,11 +21,14 @@ import dataclasses
 import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.core.errors import CanastaError
 from sim.core.kinds import MAX_CARDS, MAX_SEATS, N_KINDS
 from sim.core.layout import Field, layout
+
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from sim.core._layouts import ParT
 
 BIG = 1_000_000_000  # a minimum band starting here is unused
 INT32_MAX = 2**31 - 1
@@ -127,7 +130,8 @@ class RuleParams:
     players: int = param(4, "players at the table", lo=2, hi=6, par="N_PLAYERS")
     team_layout: str = param(
         "",  # "" = derived from players ("2x3" for six)
-        "teams: TxS = T teams of S players (seats alternate, partners opposite); 2+3 = five players",
+        "teams: TxS = T teams of S players (seats alternate, partners opposite); 2+3 = five "
+        "players",
         par=(
             Field("N_ACTIVE", 1, "players in a hand (4 with five players: one sits out)"),
             Field("N_TEAMS", 1, "teams"),
@@ -344,7 +348,7 @@ PARAM_TYPES: dict[str, str] = {f.name: str(f.type) for f in _FIELDS}
 
 # The int32 parameter array: every parameter's rows, in declaration order.
 PAR_LAYOUT: tuple[Field, ...] = tuple(row for s in _SPECS.values() for row in s.par)
-Par = layout("ParT", PAR_LAYOUT, "N_PARAMS")
+Par: ParT = layout("ParT", PAR_LAYOUT, "N_PARAMS")
 N_PARAMS: int = Par.N_PARAMS
 PAR_WIDTHS: dict[str, int] = {row.name: row.width for row in PAR_LAYOUT}
 

@@ -70,6 +70,9 @@ FIVE_TEAM_A: tuple[int, ...] = (0, 2)
 FIVE_TEAM_B: tuple[int, ...] = (1, 3, 4)  # one of them sits out each hand, in rotation
 
 
+_UNSET: Any = object()  # preset()'s arguments not given
+
+
 @dataclass(frozen=True)
 class RuleSet(RuleParams):
     """Every rule parameter of docs/RULES.md (declared in sim/core/params.py, one field each,
@@ -99,18 +102,37 @@ class RuleSet(RuleParams):
 
     @classmethod
     def preset(
-        cls, name: str, players: int = 4, team_layout: str | None = None, **overrides: Any
+        cls,
+        name: Any = _UNSET,
+        players: Any = _UNSET,
+        team_layout: Any = _UNSET,
+        /,
+        **overrides: Any,
     ) -> RuleSet:
-        """The preset `name` for `players` (and `team_layout` for six), then `overrides`."""
-        if name not in PRESETS:
+        """The preset `name` for `players` (default 4; and `team_layout` for six), then
+        `overrides`.  `name`, `players` and `team_layout` may be given by position or by
+        keyword, once each (twice: RulesError)."""
+        given = {"name": name, "players": players, "team_layout": team_layout}
+        for fixed, value in given.items():
+            if fixed in overrides:
+                if value is not _UNSET:
+                    raise RulesError(
+                        f"{fixed} is given twice ({value!r} and {overrides[fixed]!r}); give it once"
+                    )
+                given[fixed] = overrides.pop(fixed)
+        name = given["name"]
+        players = 4 if given["players"] is _UNSET else given["players"]
+        team_layout = None if given["team_layout"] is _UNSET else given["team_layout"]
+        if name is _UNSET:
+            raise RulesError("give a preset name, e.g. RuleSet.preset('classic')")
+        if not isinstance(name, str) or name not in PRESETS:
             raise RulesError(
-                f"unknown preset '{name}'{_suggest(str(name), list(PRESETS))}: "
+                f"unknown preset {name!r}{_suggest(str(name), list(PRESETS))}: "
                 f"choose one of {', '.join(PRESETS)}"
             )
         cls.check_names(overrides)
-        for fixed in ("name", "players", "team_layout"):
-            if fixed in overrides:  # only reachable through **{"name": ...}
-                raise RulesError(f"{fixed} is an argument of preset(), not an override")
+        if team_layout is not None and not isinstance(team_layout, str):
+            raise RulesError(f"team_layout={team_layout!r}: give 2x3 or 3x2 (six players)")
         if type(players) is not int or not 2 <= players <= 6:
             raise RulesError(f"players={players!r}: Canasta is played by 2 to 6 players")
         layout = team_layout or ""
@@ -122,8 +144,8 @@ class RuleSet(RuleParams):
                     layout = kw["team_layout"] = "2x3"
                 kw.update(decks=3, canastas_to_go_out=2, red_three_scores=RED3_SIX_PLAYERS)
                 if layout == "3x2":
-                    # Three teams of two play to 7,500.  docs/RULES.md gives the 150 band only for the
-                    # two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
+                    # Three teams of two play to 7,500.  docs/RULES.md gives the 150 band only for
+                    # the two-team game to 10,000 (from 7,500); with a target of 7,500 such a band
                     # could never apply, so the 3x2 game keeps the classic bands (top 120).
                     kw["game_target"] = 7500
                 else:
@@ -173,7 +195,8 @@ class RuleSet(RuleParams):
             if self.team_layout not in SIX_LAYOUTS:
                 raise RulesError(
                     f"team_layout='{self.team_layout}' with 6 players: choose '2x3' "
-                    "(2 teams of 3: seats 0+2+4, 1+3+5) or '3x2' (3 teams of 2: seats 0+3, 1+4, 2+5)"
+                    "(2 teams of 3: seats 0+2+4, 1+3+5) or '3x2' (3 teams of 2: seats 0+3, 1+4, "
+                    "2+5)"
                 )
         else:
             derived = _DERIVED_LAYOUT[p]
@@ -223,7 +246,8 @@ class RuleSet(RuleParams):
         """Meld and canasta sizes, wild cards, taking the pile, going out."""
         if self.max_wild_per_meld < 0:
             raise RulesError(
-                f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in melds)"
+                f"max_wild_per_meld={self.max_wild_per_meld}: must be >= 0 (0 = no wild cards in "
+                "melds)"
             )
         if not 1 <= self.min_naturals <= 3:
             raise RulesError(
@@ -431,9 +455,8 @@ class RuleSet(RuleParams):
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Inverse of to_dict(); parameters missing from `data` take the preset's values."""
         if not isinstance(data, Mapping):
-            raise RulesError(
-                f"a rule set must be a mapping of parameters, not {type(data).__name__}"
-            )
+            got = "None" if data is None else type(data).__name__
+            raise RulesError(f"a rule set must be a mapping of parameters, not {got}")
         d = dict(data)
         cls.check_names(d)
         name = d.pop("name", "classic")

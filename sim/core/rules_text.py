@@ -13,6 +13,13 @@ from sim.core.params import BIG, PARAM_TYPES, RulesError, check_names
 
 __all__ = ["parse_value", "parse_overrides"]
 
+# parameters chosen by their own option (and file key), never by --set / set:
+_CHOSEN_APART = {
+    "name": "choose the preset with --rules NAME (rules: NAME in a file)",
+    "players": "give the player count with --players N (players: N in a file)",
+    "team_layout": "give the layout with --team-layout 2x3|3x2 (team_layout: in a file)",
+}
+
 _TRUE = ("1", "true", "yes", "on", "y")
 _FALSE = ("0", "false", "no", "off", "n")
 
@@ -71,6 +78,8 @@ def parse_overrides(items: Sequence[str] | None) -> dict[str, Any]:
         name = name.strip()
         if not sep or not name:
             raise RulesError(f"--set expects name=value, got '{item}'")
+        if name in _CHOSEN_APART:
+            raise RulesError(f"{name}={text.strip()} is not a rule override: {_CHOSEN_APART[name]}")
         if name in out:
             raise RulesError(f"--set {name} is given twice; give each parameter once")
         out[name] = parse_value(name, text)

@@ -10,6 +10,8 @@ works on a full state (hand_off = HANDS + seat*N_KINDS) and on a player's observ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
@@ -48,7 +50,11 @@ from sim.core.suits import (
     suits_out_nb,
 )
 
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from sim.core._layouts import WhyT
+
 # Why an action is illegal: each code beside its text (WHY_TEXT[code]).
+Why: WhyT
 Why, WHY_TEXT = code_table(
     "WhyT",
     (
@@ -267,7 +273,8 @@ def why_take_nb(arr, hand_off, params, action, team) -> int:
     suits = suits_out_nb(arr, suit_off_nb(hand_off), params, top, add_nat)
     arr[hand_off + top] += 1
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, 1)
-    # int64 arguments throughout (np.int64(...)): one compiled signature per function, see docs/ENGINE.md
+    # int64 arguments throughout (np.int64(...)): one compiled signature per function, see
+    # docs/ENGINE.md
     why = _after_take_ok_nb(arr, hand, hand_off, params, team, opened, gained, rest, np.int64(top))
     _shift_nb(arr, hand_off, team, top, add_nat + 1, add_two, add_joker, pend, completes, -1)
     arr[hand_off + top] -= 1

@@ -33,8 +33,10 @@ def explain_status(status: np.ndarray, seed: int, seat_tables: np.ndarray) -> st
         seat_table = seat_tables[s[Illegal.HAND] % seat_tables.shape[0]][s[Illegal.SEAT]]
         name = STRATEGY_NAMES[s[Illegal.STRATEGY]]
         return (
-            f"strategy {name!r} (seat {seat_table}) chose an illegal action {action_text_safe(s[Illegal.ACTION])}: "
-            f"{WHY_TEXT[s[Illegal.WHY]]}; replay with key seed={seed} game={s[Illegal.GAME]} hand={s[Illegal.HAND]}"
+            f"strategy {name!r} (seat {seat_table}) chose an illegal action "
+            f"{action_text_safe(s[Illegal.ACTION])}: "
+            f"{WHY_TEXT[s[Illegal.WHY]]}; replay with key seed={seed} game={s[Illegal.GAME]} "
+            f"hand={s[Illegal.HAND]}"
         )
     if s[Slot.CODE] == Status.INVARIANT:
         return (
@@ -284,10 +286,12 @@ def _run_openspiel_chunk(
     mode: str,
     log_rate: float,
 ) -> ChunkResult:
-    """Tables with an OpenSpiel bot: the Python loop of sim.play.openspiel.pyloop (optional extra)."""
+    """Tables with an OpenSpiel bot: the Python loop of sim.play.openspiel.pyloop (optional
+    extra)."""
     if mode != "hands" or log_rate > 0:
         raise ValueError(
-            "OpenSpiel bots play in hands mode without decision logs (no --games, no --log-decisions)"
+            "OpenSpiel bots play in hands mode without decision logs (no --games, no "
+            "--log-decisions)"
         )
     try:
         import pyspiel  # noqa: F401

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,6 +41,9 @@ from sim.core.rng import STREAM_DECK, seed_rng_nb, shuffle_nb
 from sim.core.rules import RuleSet
 from sim.play.selfplay.loop import deck_composition_nb, fill_deck_nb
 from sim.play.worlds.sampler import Know, know_after_nb, know_init_nb, know_update_nb, observe_nb
+
+if TYPE_CHECKING:
+    from sim.play.positions.text import Position
 
 END_TEXT = {
     End.RUNNING: "running",
@@ -96,7 +99,8 @@ class GameState:
 
     @property
     def _knows(self) -> np.ndarray:
-        """``know``, which __post_init__ fills unless the hand does not track it (int32[n_seats, Know.SIZE])."""
+        """``know``, which __post_init__ fills unless the hand does not track it (int32[n_seats,
+        Know.SIZE])."""
         if self.know is None:
             raise CanastaError(
                 "this hand keeps no knowledge (GameState.new_hand(track_knowledge=False))"
@@ -176,13 +180,23 @@ class GameState:
         )
 
     @classmethod
-    def from_position(cls, position, rules: RuleSet | None = None, seed: int = 0) -> GameState:
+    def from_position(
+        cls, position: Position, rules: RuleSet | None = None, seed: int = 0
+    ) -> GameState:
         """A hand at the decision of ``position`` (sim.play.positions.text.Position): the cards its
-        viewer has not seen are dealt at random (sim.play.worlds.sampler, stream keyed by ``seed``), the
-        viewer keeps what it knows.  ``rules``: default the position's own (else classic).
+        viewer has not seen are dealt at random (sim.play.worlds.sampler, stream keyed by ``seed``),
+        the viewer keeps what it knows.  ``rules``: default the position's own (else classic).
         Raises ValueError (one line) for an impossible position."""
+        from sim.core import limits
+        from sim.play.positions.text import Position
         from sim.play.rollouts.from_position import position_to_state, prepare, rules_for_position
 
+        if not isinstance(position, Position):
+            got = "None" if position is None else type(position).__name__
+            raise CanastaError(
+                f"from_position needs a Position (parse_position or load_position), got {got}"
+            )
+        seed = check_int("seed", seed, *limits.SEED)
         rules = rules_for_position(position, rules)
         setup = prepare(position, rules)
         state = position_to_state(position, rules, int(seed))
@@ -201,9 +215,9 @@ class GameState:
             pile_hidden=position.pile_hidden,
         )
 
-    def position(self, seat: int | None = None):
-        """What ``seat`` (default: the seat to act) knows here, as a sim.play.positions.text.Position
-        (`format_position` writes it as text)."""
+    def position(self, seat: int | None = None) -> Position:
+        """What ``seat`` (default: the seat to act) knows here, as a
+        sim.play.positions.text.Position (`format_position` writes it as text)."""
         from sim.play.positions.from_state import position_from_state
 
         s = self.seat if seat is None else int(seat)
@@ -286,8 +300,8 @@ class GameState:
 
     def observation(self, seat: int | None = None) -> np.ndarray:
         """What ``seat`` (default: the seat to act) sees: the public part and its own hand,
-        without the pile cards nobody has seen (`sim.play.worlds.sampler.observe_nb`), exactly as the
-        self-play kernels build it (suits only under Samba rules)."""
+        without the pile cards nobody has seen (`sim.play.worlds.sampler.observe_nb`), exactly as
+        the self-play kernels build it (suits only under Samba rules)."""
         obs = np.zeros(Off.STATE_SIZE, np.int32)
         samba = bool(self.params[Par.SEQUENCES] or self.params[Par.MULTI_MELDS])
         hidden = (
@@ -400,7 +414,8 @@ def _check_deck(deck: Any) -> Any:
             or not 0 <= int(c) <= JOKER_ID
         ):
             raise DeckError(
-                f"deck[{i}]={c!r}: card ids run 0..{JOKER_ID} (0..51 suited cards, {JOKER_ID} the joker)"
+                f"deck[{i}]={c!r}: card ids run 0..{JOKER_ID} (0..51 suited cards, {JOKER_ID} the "
+                "joker)"
             )
         ids.append(int(c))
     return ids

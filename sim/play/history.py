@@ -57,7 +57,8 @@ def format_history(
         seat_name = [f"{n}, {strategies[gs.seat_table[s]]}" for s, n in enumerate(seat_name)]
     lines.append(
         f"rules {r.label}; dealer: seat {gs.seat_table[int(gs.state[Off.DEALER])]}; "
-        f"minimum per team: {', '.join(str(int(gs.state[Off.TEAM_MIN + t])) for t in range(gs.n_teams))}"
+        "minimum per team: "
+        f"{', '.join(str(int(gs.state[Off.TEAM_MIN + t])) for t in range(gs.n_teams))}"
     )
     if gs.key:
         lines.append(f"key: seed={gs.key[0]} game={gs.key[1]} hand={gs.key[2]}")

@@ -61,9 +61,10 @@ def _dtype_map() -> dict[str, dict[str, np.dtype]]:
 
 
 COLUMN_DTYPES = _dtype_map()
-# one data page per column and chunk (up to the 1 MB page size): recent pyarrow (26 here) ends a page
-# at 20,000 rows by default, and each page costs a compressor set-up and a checksum (about 1 us per
-# logged hand with the card columns; files 1.5% smaller); older ones have no row cap (option absent).
+# one data page per column and chunk (up to the 1 MB page size): recent pyarrow (26 here) ends a
+# page at 20,000 rows by default, and each page costs a compressor set-up and a checksum (about 1 us
+# per logged hand with the card columns; files 1.5% smaller); older ones have no row cap (option
+# absent).
 _PAGE_ROWS = (
     {"max_rows_per_page": 1 << 20}
     if "max_rows_per_page" in inspect.signature(pq.ParquetWriter).parameters
@@ -224,7 +225,8 @@ def _join_outcome(dec: pd.DataFrame, hands: pd.DataFrame, n_teams: int) -> pd.Da
         if np.any(idx < 0):
             bad = int(np.argmin(idx))
             raise RuntimeError(
-                f"decision row {bad} (game {dk[1][bad]}, hand {dk[2][bad]}) has no hand record in its chunk"
+                f"decision row {bad} (game {dk[1][bad]}, hand {dk[2][bad]}) has no hand record in "
+                "its chunk"
             )
         team = dec["team"].to_numpy(np.int64)
         s = scores[idx]  # (n, n_teams)

@@ -121,7 +121,8 @@ def footer_problem(
     if seeds is not None and seeds != (key["seed"], key["seed"]):
         return f"holds seeds {seeds[0]}..{seeds[1]}, its chunk's seed is {key['seed']}"
     if games is not None and not key["first_game"] <= games[0] <= games[1] <= key["last_game"]:
-        return f"holds games {games[0]}..{games[1]}, outside its chunk's {key['first_game']}..{key['last_game']}"
+        first, last = key["first_game"], key["last_game"]
+        return f"holds games {games[0]}..{games[1]}, outside its chunk's {first}..{last}"
     return None
 
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def on_terminal() -> bool:
@@ -42,7 +45,7 @@ def new_bar(
 
 
 @contextmanager
-def progress_bar(progress: Any, total: int, unit: str, desc: str | None = None):
+def progress_bar(progress: Any, total: int, unit: str, desc: str | None = None) -> Iterator[Any]:
     """Yield a bar: ``progress`` itself when it is a bar (its owner has set its total for all
     the work), else a new tqdm bar of ``total`` (disabled unless ``progress`` is True, or None
     on a terminal), closed at exit."""

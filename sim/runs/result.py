@@ -1,4 +1,5 @@
-"""A finished (or reopened) run of `sim.runs.runner.simulate`: its manifest and lazily read tables."""
+"""A finished (or reopened) run of `sim.runs.runner.simulate`: its manifest and lazily read
+tables."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ class RunResult:
     def __repr__(self) -> str:
         where = str(self.path) if self.path else "in memory"
         m = self.manifest
-        return f"<RunResult {m['mode']}={m['total']} seed={m['seed']} {','.join(m['strategies'])} {where}>"
+        seats = ",".join(m["strategies"])
+        return f"<RunResult {m['mode']}={m['total']} seed={m['seed']} {seats} {where}>"
 
     def read(
         self, table: str = "hands", columns: Sequence[str] | None = None, filters: Any = None

@@ -15,10 +15,7 @@ depend on the number of workers or on the chunk size; only the chunk files diffe
 from __future__ import annotations
 
 import contextlib
-import difflib
-import functools
 import gc
-import inspect
 import os
 import sys
 import time
@@ -32,10 +29,11 @@ import pandas as pd
 
 from sim.core import limits
 from sim.core.errors import CanastaError, check_int
-from sim.play import engine
-from sim.play.compile.warm import COLD_COMPILE_SECONDS, compile_notice, warm_simulate
+from sim.core.rules import RuleSet
+from sim.play.compile.warm import compile_notice, warm_simulate
 from sim.play.specs import check_spec
-from sim.runs import integrity, store, workers
+from sim.runs import engines, integrity, store, workers
+from sim.runs.engines import Engine
 from sim.runs.progress import new_bar
 from sim.runs.result import RunResult, hands_per_second  # noqa: F401 - the runner's names of before
 from sim.runs.store import RunFolderError
@@ -57,8 +55,6 @@ DEFAULT_STRATEGIES = ("expert", "greedy")  # team 0, other teams
 BACKENDS = ("loky", "dask")
 LOG_DETAILS = ("basic", "cards")  # decision columns: those of every log, or also the cards
 DASK_CONNECT_TIMEOUT = "10s"
-
-ChunkFn = Callable[..., Any]
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -126,13 +122,6 @@ def registered_strategies() -> tuple[str, ...]:
     return tuple(registry.STRATEGY_NAMES) + SEARCH_NAMES + BOT_NAMES
 
 
-def team_of_seat(rules: Any) -> tuple[int, ...]:
-    tos = rules.team_of_seat
-    if callable(tos):
-        return tuple(int(tos(s)) for s in range(rules.players))
-    return tuple(int(t) for t in tos)
-
-
 def default_team_strategies(
     n_teams: int, available: Sequence[str] | None = None
 ) -> tuple[str, ...]:
@@ -152,7 +141,7 @@ def split_strategies(text: str) -> list[str]:
     return registry.split_specs(text)
 
 
-def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tuple[str, ...]:
+def expand_strategies(rules: RuleSet, strategies: str | Sequence[str] | None) -> tuple[str, ...]:
     """Strategies per table seat from one per team (len n_teams) or one per seat (len players);
     a single name is used for every seat."""
     if strategies is None:
@@ -172,39 +161,33 @@ def expand_strategies(rules: Any, strategies: str | Sequence[str] | None) -> tup
     if len(names) == 1:  # one strategy for every seat (self-play)
         return tuple(names) * players
     if len(names) == n_teams:
-        return tuple(names[t] for t in team_of_seat(rules))
+        return tuple(names[t] for t in rules.team_of_seat)
     raise CanastaError(
         f"--strategies '{','.join(names)}': give one strategy per team ({n_teams}) "
         f"or one per seat ({players}), not {len(names)}"
     )
 
 
-def check_strategy_names(names: Sequence[str], available: Sequence[str] | None) -> None:
-    """One-line ValueError for an unknown strategy (or bad knob) when the registry exists."""
+def check_strategy_names(
+    names: Sequence[str], available: Sequence[str] | None, option: str = ""
+) -> None:
+    """One-line StrategyError for an unknown strategy or a bad knob (every spec, of any kind:
+    sim.play.specs.check_spec) when the registry exists (`available` is not None)."""
     if available is None:
         return
     for spec in names:
-        name = spec.split(":", 1)[0]
-        if name in available and ":" in spec:
-            check_spec(spec)  # knob errors: one-line StrategyError (compiled, search or OpenSpiel)
-        if name not in available:
-            close = difflib.get_close_matches(name, list(available), n=1, cutoff=0.5)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise CanastaError(
-                f"unknown strategy '{name}'{hint}; choose from {', '.join(available)}"
-            )
+        check_spec(spec, option)
 
 
-def check_engine_supports(rules: Any) -> None:
-    """The core's own refusal of rules it cannot play yet (e.g. Samba), before any worker starts."""
-    supported = getattr(rules, "engine_supported", None)
-    reason = supported() if callable(supported) else None
+def check_engine_supports(rules: RuleSet) -> None:
+    """The core's own refusal of rules it cannot play yet, before any worker starts."""
+    reason = rules.engine_supported()
     if reason:
         raise CanastaError(reason)
 
 
-def team_labels(rules: Any, seat_strategies: Sequence[str]) -> list[str]:
-    tos = team_of_seat(rules)
+def team_labels(rules: RuleSet, seat_strategies: Sequence[str]) -> list[str]:
+    tos = rules.team_of_seat
     out = []
     for t in range(rules.n_teams):
         names = list(dict.fromkeys(seat_strategies[s] for s in range(rules.players) if tos[s] == t))
@@ -225,17 +208,6 @@ def _check_rate(value: Any) -> float:
             f"log_decisions={value!r} must be between 0 and 1 (fraction of hands logged)"
         )
     return rate
-
-
-def resolve_chunk_fn(chunk_fn: ChunkFn | None) -> ChunkFn:
-    """The chunk function: the one given, or the engine's run_chunk (looked up at call time)."""
-    if chunk_fn is None:
-        return engine.run_chunk
-    if not callable(chunk_fn):
-        raise CanastaError(
-            f"chunk_fn={chunk_fn!r} must be a function like sim.play.engine.run_chunk"
-        )
-    return chunk_fn
 
 
 def package_versions() -> dict[str, str]:
@@ -260,27 +232,17 @@ def package_versions() -> dict[str, str]:
 # ----------------------------------------------------------------------------- worker side
 
 
-@functools.cache
-def takes_option(chunk_fn: ChunkFn, option: str) -> bool:
-    """The chunk function has this keyword (the engine's run_chunk has reuse_buffers: it can
-    write into a reused buffer, the result being encoded at once; log_detail; luck)."""
-    try:
-        return option in inspect.signature(chunk_fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _check_detail(value: Any, chunk_fn: ChunkFn) -> str:
+def _check_detail(value: Any, engine: Engine) -> str:
     if value not in LOG_DETAILS:
         raise ValueError(f"log_detail={value!r}: choose {' or '.join(LOG_DETAILS)}")
-    if value != "basic" and not takes_option(chunk_fn, "log_detail"):
-        raise ValueError(f"log_detail={value!r}: this chunk function logs basic decision rows only")
+    if value != "basic" and "log_detail" not in engine.options:
+        raise ValueError(f"log_detail={value!r}: engine {engine.name} logs basic rows only")
     return value
 
 
 def run_chunk_task(
-    chunk_fn: ChunkFn,
-    rules: Any,
+    engine: Engine,
+    rules: RuleSet,
     strategies: tuple[str, ...],
     seed: int,
     index: int,
@@ -294,10 +256,10 @@ def run_chunk_task(
 ) -> tuple[int, dict[str, bytes], dict[str, int]]:
     """Play one chunk and encode its tables (runs in a worker).  freeze_gc: the process is a
     worker of ours (loky), see _freeze_gc_once."""
-    kw: dict[str, Any] = {"reuse_buffers": True} if takes_option(chunk_fn, "reuse_buffers") else {}
+    kw: dict[str, Any] = {"reuse_buffers": True} if "reuse_buffers" in engine.options else {}
     if log_detail != "basic":
         kw["log_detail"] = log_detail
-    res = chunk_fn(
+    res = engine.run_chunk(
         rules, strategies, seed, start, count, mode=mode, log_rate=log_rate, check=check, **kw
     )
     payload, rows = store.chunk_payload(
@@ -376,8 +338,8 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[Any]:
 
 def _execute(
     tasks: Iterable[tuple[int, int, int]],
-    chunk_fn: ChunkFn,
-    rules: Any,
+    engine: Engine,
+    rules: RuleSet,
     strategies: tuple[str, ...],
     seed: int,
     mode: str,
@@ -388,8 +350,28 @@ def _execute(
     log_detail: str = "basic",
 ) -> Iterator[tuple[int, dict[str, bytes], dict[str, int]]]:
     """Results of the chunks in completion order (dispatch is bounded by pre_dispatch)."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # loky with workers.loky_kwargs() below, or dask
 
+    if _stop_in_worker(backend, jobs, strategies, engine):
+        # one job, but chunks a compiled kernel would hold for long: in one worker, so that
+        # Ctrl-C stops them at once (this process waits in Python)
+        for i, start, count in tasks:
+            yield workers.stoppable(
+                run_chunk_task,
+                engine,
+                rules,
+                strategies,
+                seed,
+                i,
+                start,
+                count,
+                mode,
+                log_rate,
+                check,
+                False,
+                log_detail,
+            )
+        return
     kw: dict[str, Any] = dict(
         n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
     )
@@ -398,7 +380,7 @@ def _execute(
     freeze = _workers_are_ours(backend, jobs)
     gen = Parallel(**kw)(
         delayed(run_chunk_task)(
-            chunk_fn,
+            engine,
             rules,
             strategies,
             seed,
@@ -421,20 +403,33 @@ def _execute(
             close()
 
 
+SLOW_SPECS = ("pimc", "ismcts", "openspiel-")  # search players: seconds to hours a decision
+
+
+def _stop_in_worker(backend: str, jobs: int, strategies: tuple[str, ...], engine: Engine) -> bool:
+    """Run one job's chunks in a worker (not in this process): the real engine with a search
+    player seated, whose single decisions can outlast any Ctrl-C a person waits for."""
+    from joblib import effective_n_jobs
+
+    real = engine is engines.CORE
+    slow = any(s.split(":", 1)[0].startswith(SLOW_SPECS) for s in strategies)
+    return backend == "loky" and effective_n_jobs(jobs) == 1 and real and slow
+
+
 def _compile_first(client: Any, check: bool, log: bool) -> None:
     """Compile the kernels before the clock starts, so throughput and ETA measure play only.
 
     Workers on this machine then load the cache this process wrote (about a second); the
     workers of a remote dask cluster compile at once, each into its own cache (`canasta warmup
     --scheduler` does it ahead of time)."""
-    with compile_notice("the game core", COLD_COMPILE_SECONDS["simulate"]):
+    with compile_notice("the game core", f"simulate:check={check},log={log}"):
         if client is not None:
             client.run(warm_simulate, (check,), (log,))
         else:
             warm_simulate((check,), (log,))
 
 
-def _progress_bar(enabled: bool, plan: Plan, initial: int):
+def _progress_bar(enabled: bool, plan: Plan, initial: int) -> Any:
     return new_bar(plan.total, "hand" if plan.mode == "hands" else "game", enabled, initial=initial)
 
 
@@ -442,7 +437,7 @@ def _progress_bar(enabled: bool, plan: Plan, initial: int):
 
 
 def build_manifest(
-    rules: Any,
+    rules: RuleSet,
     seat_strategies: tuple[str, ...],
     plan: Plan,
     seed: int,
@@ -457,7 +452,7 @@ def build_manifest(
         "rules": rules.to_dict(),
         "players": int(rules.players),
         "n_teams": int(rules.n_teams),
-        "team_of_seat": list(team_of_seat(rules)),
+        "team_of_seat": list(rules.team_of_seat),
         "strategies": list(seat_strategies),
         "team_strategies": team_labels(rules, seat_strategies),
         "seed": seed,
@@ -582,7 +577,7 @@ def _in_memory(
 
 
 def simulate(
-    rules: Any,
+    rules: RuleSet,
     strategies: str | Sequence[str] | None,
     hands: int | None = None,
     games: int | None = None,
@@ -596,7 +591,6 @@ def simulate(
     resume: bool = False,
     check: bool = False,
     progress: bool | None = None,
-    chunk_fn: ChunkFn | None = None,
     *,
     command: str | None = None,
     on_start: Callable[[], None] | None = None,
@@ -610,11 +604,12 @@ def simulate(
       replayed); an unfinished one needs `resume=True`; another experiment is refused.
     - `log_detail`: "basic" (the decision columns of docs/DATA.md) or "cards" (also the cards
       behind each decision: hand counts, pile top, cards drawn and played, melds on the table).
-    - `chunk_fn`: the core's run_chunk (default ``sim.play.engine.run_chunk``, imported lazily).
+    - The hands are played by `sim.runs.engines.current()`: the core, unless a test seated
+      a stand-in engine.
     - Ctrl-C raises RunInterrupted (a KeyboardInterrupt) after the finished chunks are saved.
     - `on_start`: called once the folder is accepted, just before the chunks are played.
     """
-    if not callable(getattr(rules, "to_dict", None)):
+    if not isinstance(rules, RuleSet):
         raise CanastaError(f"rules={rules!r}: give a RuleSet, e.g. RuleSet.preset('classic')")
     log_rate = _check_rate(log_decisions)
     if chunk_size is None and resume and out is not None:
@@ -631,11 +626,11 @@ def simulate(
         raise CanastaError("a dask scheduler needs backend 'dask'")
 
     seat_strategies = expand_strategies(rules, strategies)
-    if chunk_fn is None:
+    engine = engines.current()
+    if engine.registry:
         check_strategy_names(seat_strategies, registered_strategies())
         check_engine_supports(rules)
-    fn = resolve_chunk_fn(chunk_fn)
-    log_detail = _check_detail(log_detail, fn)
+    log_detail = _check_detail(log_detail, engine)
 
     manifest = build_manifest(
         rules, seat_strategies, plan, seed, log_rate, check, command, log_detail
@@ -645,6 +640,75 @@ def simulate(
         _check_out(root, manifest)
     if backend == "dask" and scheduler:
         _reach_scheduler(scheduler)  # an unreachable cluster is refused before the folder is made
+    # what the folder held before: a run that fails before its first chunk leaves it so
+    before = _entries(root)
+    try:
+        return _run_locked(
+            root,
+            manifest,
+            plan,
+            resume,
+            progress,
+            backend,
+            scheduler,
+            jobs,
+            on_start,
+            engine,
+            check,
+            log_rate,
+            rules,
+            seat_strategies,
+            seed,
+            mode,
+            log_detail,
+        )
+    except Exception:
+        if root is not None and before is not None and not store.done_chunks(root):
+            _restore(root, before)
+        raise
+
+
+def _entries(root: Path | None) -> set[str] | None:
+    """The names in `root` (empty: it does not exist); None for no folder."""
+    if root is None:
+        return None
+    return {p.name for p in root.iterdir()} if root.is_dir() else set()
+
+
+def _restore(root: Path, before: set[str]) -> None:
+    """Remove what a failed run created in `root` (the whole folder if it made it)."""
+    import shutil
+
+    if not before:
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    for p in root.iterdir():
+        if p.name not in before:
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink(missing_ok=True)
+
+
+def _run_locked(
+    root: Path | None,
+    manifest: dict[str, Any],
+    plan: Plan,
+    resume: bool,
+    progress: bool | None,
+    backend: str,
+    scheduler: str | None,
+    jobs: int,
+    on_start: Callable[[], None] | None,
+    engine: Engine,
+    check: bool,
+    log_rate: float,
+    rules: RuleSet,
+    seat_strategies: tuple[str, ...],
+    seed: int,
+    mode: str,
+    log_detail: str,
+) -> RunResult:
     # the folder stays locked while this process may write into it
     with store.lock_folder(root) if root is not None else contextlib.nullcontext():
         done: list[int] = []
@@ -669,13 +733,13 @@ def simulate(
             with _backend(backend, scheduler, jobs) as client:
                 if on_start is not None:  # the backend is reached: the run starts
                     on_start()
-                if n_tasks and chunk_fn is None:
+                if n_tasks and engine is engines.CORE:
                     _compile_first(client, check, log_rate > 0)
                 t0 = time.perf_counter()
                 with _progress_bar(progress, plan, initial) as bar:
                     for index, payload, rows in _execute(
                         tasks,
-                        fn,
+                        engine,
                         rules,
                         seat_strategies,
                         seed,

@@ -307,7 +307,8 @@ def lock_folder(root: Path) -> Iterator[None]:
         holder = fh.read().strip() or "another process"
         fh.close()
         raise RunFolderError(
-            f"{root} is in use by another run ({holder}); wait for it to end or choose another --out"
+            f"{root} is in use by another run ({holder}); wait for it to end or choose another "
+            "--out"
         ) from None
     try:
         fh.seek(0)
@@ -369,7 +370,8 @@ def shard_files(path: str | os.PathLike, table: str = "hands") -> list[Path]:
         lost = sorted(marked - _indices(root / t, _PART_RE))
         if lost:
             raise DamagedShardError(
-                f"{root}: chunk {lost[0]} is marked done but its shard {shard_path(root, t, lost[0])} "
+                f"{root}: chunk {lost[0]} is marked done but its shard "
+                f"{shard_path(root, t, lost[0])} "
                 f"is missing; {integrity.damage_hint(root)}"
             )
     files = []
@@ -377,7 +379,8 @@ def shard_files(path: str | os.PathLike, table: str = "hands") -> list[Path]:
         rec = integrity.read_marker(marker_path(root, i))
         if rec is None:
             raise DamagedShardError(
-                f"{root}: done marker {marker_path(root, i)} is unreadable; {integrity.damage_hint(root)}"
+                f"{root}: done marker {marker_path(root, i)} is unreadable; "
+                f"{integrity.damage_hint(root)}"
             )
         key = chunk_key_of(manifest, i)
         if key is not None:

@@ -255,7 +255,10 @@ class Legality(Opening, Moves):
         others = self.hand_total() - self.hand[Kind.BLACK3]  # cards that are not black threes
         b3_left = self.hand[Kind.BLACK3] - cards_used
         if others > 1:
-            return "black threes only as the last meld when going out (at most one other card may be left, to discard)"
+            return (
+                "black threes only as the last meld when going out (at most one other card may "
+                "be left, to discard)"
+            )
         if not self.may_go_out(self.team):
             return "black threes only when going out, and the team may not go out"
         if meld_size_after > r.black3_max:

@@ -73,7 +73,8 @@ def _team_table(pos: Position, t: int) -> _TeamTable:
 
 
 def _red3_points(pos: Position, t: int, table: _TeamTable) -> int:
-    """Team `t`'s red threes: plus once it opened (or has the canastas the rules ask), else minus."""
+    """Team `t`'s red threes: plus once it opened (or has the canastas the rules ask), else
+    minus."""
     r = pos.rules
     if not pos.red3[t]:
         return 0

@@ -39,11 +39,22 @@ class Unit(NamedTuple):
     args: str
 
 
+class Decide(NamedTuple):
+    """A step standing for the strategies' decision functions that one side compiles: every
+    compiled decision function of the registry (`strategies.registry.KERNELS`, those not
+    inlined into their callers), the first for this process ("own"), the others for the helper
+    ("helper").  Expanded where it runs (`decision_units`), so that a new strategy needs no
+    line here."""
+
+    side: str
+
+
 class Await(NamedTuple):
     """A step of a unit list: wait until the other process has finished `unit` (so that the
-    next unit, which calls it, loads it instead of compiling it a second time)."""
+    next unit, which calls it, loads it instead of compiling it a second time); an Await of a
+    `Decide` waits for each of its units."""
 
-    unit: Unit
+    unit: Unit | Decide
 
 
 A = "int32[::1]"  # the state, params, hand and scratch arrays
@@ -67,17 +78,6 @@ DO_ACTION = Unit("sim.core.apply", "do_action_nb", SIG_STATE_ACTION)
 SCORE_HAND = Unit("sim.core.apply", "score_hand_nb", f"{A}, {A}, int32[:, ::1]")
 KNOW_UPDATE = Unit("sim.play.worlds.knowledge", "know_update_nb", f"{A}, {A}, {A}, int64")
 OBSERVE = Unit("sim.play.selfplay.step", "observe_nb", f"{A}, int64, int64, {A}, bool")
-MELD_CHOICE = Unit(
-    "strategies.heuristic",
-    "_meld_choice_nb",
-    f"{A}, {A}, float64[::1], int32, int64, bool, bool, bool, bool",
-)
-H_DISCARD = Unit(
-    "strategies.heuristic",
-    "_discard_nb",
-    f"{A}, {A}, float64[::1], int32, bool, bool, bool, int64, int64",
-)
-G_DISCARD = Unit("strategies.greedy", "_discard_nb", f"{A}, {A}, {A}")
 MELD_LOOKAHEAD = Unit(
     "sim.core.why", "meld_lookahead_nb", f"{A}, int64, {A}, int32, int64, int64, int64, int64, bool"
 )
@@ -108,33 +108,53 @@ D2 = "[:, ::1]"
 PLAY_OUT = Unit(
     "sim.play.selfplay.loop",
     "play_out_nb",
-    f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, int8{D2}, "
-    f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, int8{D2}, none",
+    f"{A}, {A}, int64[::1], float64{D2}, uint64{D2}, {A}, {A}, int64, int64, int64, none, "
+    f"int8{D2}, "
+    f"int16{D2}, int32{D2}, int64{D2}, int64, none, int64[::1], int64[::1], int64[::1], bool, "
+    f"int8{D2}, none",
 )
-DECIDE = {
-    name: Unit(f"strategies.{module}", "decide_nb", SIG_DECIDE)
-    for name, module in (
-        ("random", "random_play"),
-        ("greedy", "greedy"),
-        ("heuristic", "heuristic"),
-    )
-}
-# what a decision function compiles when Python calls it (strategies.registry.decision_kernel):
-# random's Python body calls legal_actions_nb (compiled anyway) and randint_nb; the others call
-# legal_actions_nb's kernels, which the helper compiles for `canasta play`
-PLAY_DECIDE: dict[str, tuple[Step, ...]] = {
-    "random": (RANDINT,),
-    **{k: (Await(LEGAL), DECIDE[k]) for k in ("greedy", "heuristic")},
-}
+
+
+def decision_units(side: str) -> tuple[Unit, ...]:
+    """The decision functions `Decide(side)` stands for: every decision function of the registry
+    that is compiled on its own (not `inline="always"`), in the registry's order, the first one
+    this process's ("own"), the others the helper's.  All of them have the signature of the
+    strategy contract (SIG_DECIDE), as the self-play loop and Python callers pass it."""
+    from strategies.registry import KERNELS
+
+    units = [
+        _decide_unit(fn)
+        for fn in KERNELS.values()
+        if getattr(fn, "targetoptions", {}).get("inline", "never") != "always"
+    ]
+    return tuple(units[:1] if side == "own" else units[1:])
+
+
+def _decide_unit(fn: Any) -> Unit:
+    """A decision function's unit: its module and name, the contract's argument types."""
+    return Unit(fn.py_func.__module__, fn.py_func.__name__, SIG_DECIDE)
+
+
+def play_decide_steps(kernel: str) -> tuple[Step, ...]:
+    """What a decision function compiles when Python calls it (`registry.decision_kernel`): its
+    own kernel after legal_actions_nb, which the helper compiles; nothing for one that runs its
+    Python body (`registry.PYTHON_BODY`: its compiled callees are core kernels)."""
+    from strategies.registry import KERNELS, PYTHON_BODY
+
+    if kernel in PYTHON_BODY:
+        return ()
+    return (Await(LEGAL), _decide_unit(KERNELS[kernel]))
+
 
 # Who compiles what, and when.  Nearly every kernel calls why_illegal_nb, which waits for the
 # longest chain of the rules core: the opening kernels -> _after_move_ok_nb -> why_take_nb,
 # meld_lookahead_nb -> why_meld_nb, why_seq_nb -> why_illegal_nb; after it, the kernels that
 # link it.  Each process takes branches of that chain and waits (Await) for the other's kernels
 # that its next unit calls; the kernels that need none of the chain fill the waits.  The orders
-# below came from a list-scheduling search over the per-kernel costs (CPU seconds of each
-# compile, benchmarks/bench_compile_parts.py; the helper starts about a second before this
-# process), the best mean over costs varied by +-30% each, so that no order hangs on one figure.
+# below came from a list-scheduling search over the per-kernel costs (benchmarks/
+# bench_compile_parts.py; the helper starts about a second before this process).  The lists
+# name only the core's kernels: the strategies' decision functions come from the registry
+# (`Decide`, `play_decide_steps`), so a new strategy is scheduled without a line here.
 # `canasta play` (GameState): no apply_action_nb (GameState.apply checks, then calls do_action_nb).
 # The helper, started first, takes the opening kernels that gate _after_move_ok_nb; after
 # why_illegal_nb the three kernels that link it (legal_actions_nb, init_hand_nb, do_action_nb,
@@ -153,6 +173,7 @@ PLAY_HELPER = (
     WHY_SEQ,
     MELD_CARDS,
     SEED_RNG,
+    RANDINT,
     Await(WHY_ILLEGAL),
     LEGAL,
     Await(DRAW_ONE),
@@ -185,8 +206,8 @@ PLAY_OWN_LAST = (
     Await(SHUFFLE),
 )  # after the strategies' kernels
 PLAY_TOP = OBSERVE  # cached: `canasta play` has run here before (the loop does not compile it)
-# simulate: its longest chain goes on from why_illegal_nb to legal_actions_nb, greedy's
-# _discard_nb and decide_nb, play_out_nb and play_chunk_nb (the warm-up's, last), so the small
+# simulate: its longest chain goes on from why_illegal_nb to legal_actions_nb, the decision
+# functions, play_out_nb and play_chunk_nb (the warm-up's, last), so the small
 # kernels play_chunk_nb calls (the deck, the random streams, the decision outcomes) are compiled
 # in the waits instead of inside play_chunk_nb
 _SIMULATE_SMALL = (DECK_COMPOSITION, FILL_DECK, SEED_RNG, SHUFFLE, OUTCOME)
@@ -201,12 +222,9 @@ SIMULATE_HELPER = (
     MELD_LOOKAHEAD,
     WHY_TAKE,
     *_SIMULATE_SMALL,
-    H_DISCARD,
     Await(WHY_ILLEGAL),
     LEGAL,
-    G_DISCARD,
-    Await(MELD_CHOICE),
-    DECIDE["heuristic"],
+    Decide("helper"),
     Await(DRAW_ONE),
     INIT_HAND,
 )
@@ -222,13 +240,11 @@ SIMULATE_OWN = (
     Await(WHY_DISCARD),
     WHY_ILLEGAL,
     TAKE_PILE,
-    MELD_CHOICE,
     MELD_CARDS,
     DO_ACTION,
     Await(LEGAL),
-    Await(G_DISCARD),
-    DECIDE["greedy"],
-    Await(DECIDE["heuristic"]),
+    Decide("own"),
+    Await(Decide("helper")),
     PLAY_OUT,
     Await(INIT_HAND),
     Await(OUTCOME),
@@ -261,15 +277,32 @@ def is_cached(unit: Unit) -> bool:
         return False
 
 
-Step = Unit | Await
+Step = Unit | Await | Decide
+
+
+def expand(steps: Sequence[Step]) -> list[Unit | Await]:
+    """The steps with each `Decide` (and each Await of one) replaced by its units."""
+    out: list[Unit | Await] = []
+    for step in steps:
+        if isinstance(step, Decide):
+            out += decision_units(step.side)
+        elif isinstance(step, Await) and isinstance(step.unit, Decide):
+            out += [Await(u) for u in decision_units(step.unit.side)]
+        else:
+            out.append(step)
+    return out
+
+
 AWAIT_SECONDS = 120.0  # at most, per Await: a helper that stalls costs this, never a result
 
 
-def spec_of(unit: Unit) -> str:
-    return ":".join(unit)
+def spec_of(unit: Unit | Decide) -> str:
+    return f"={unit.side}" if isinstance(unit, Decide) else ":".join(unit)
 
 
-def unit_of(spec: str) -> Unit:
+def unit_of(spec: str) -> Unit | Decide:
+    if spec.startswith("="):
+        return Decide(spec[1:])
     module, name, args = spec.split(":", 2)
     return Unit(module, name, args)
 
@@ -417,7 +450,7 @@ def start_helper(steps: Sequence[Step]) -> Helper | None:
 def run_steps(steps: Sequence[Step], compile_one: Callable[[Unit], None], other: Any) -> None:
     """Compile the units of `steps` in order; an Await waits for the other process (`other`:
     `wait_for(unit)`, `tell(unit)`; None: no other process, nothing to wait for)."""
-    for step in steps:
+    for step in expand(steps):
         if isinstance(step, Await):
             if other is not None:
                 other.wait_for(step.unit)
@@ -473,7 +506,8 @@ def steps_of(args: Sequence[str], cached: Callable[[Unit], bool] = is_cached) ->
     """The helper's steps from its arguments (`Helper`): unit specs, '@spec' an Await, and first
     '?spec' (a helper started early) when none is needed if that unit is cached."""
     if args and args[0].startswith("?"):
-        if cached(unit_of(args[0][1:])):
+        top = unit_of(args[0][1:])
+        if isinstance(top, Unit) and cached(top):
             return []
         args = args[1:]
     return [Await(unit_of(a[1:])) if a.startswith("@") else unit_of(a) for a in args]

@@ -2,9 +2,9 @@
 
 numba compiles a kernel on its first call and caches the machine code on disk (``cache=True``,
 in ``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``).  The first run on a fresh
-install therefore spends half a minute to a minute compiling before it plays a hand (only the
-kernels the command runs: docs/ENGINE.md, "Compile time"); later runs load the
-cache in about a second.  This module
+install therefore spends half a minute or so compiling before it plays a hand (only the kernels
+the command runs: docs/PERFORMANCE.md, "Compile time"); later runs load the cache in about a
+second.  This module
 
 - compiles the kernels a command needs by calling them once on a tiny input
   (``warm_simulate``, ``warm_play``), so that a run's
@@ -20,33 +20,56 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
+import os
 import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TextIO
 
-# Measured on the project's 2-core machine class with a cold cache and the compile helper
-# (benchmarks/bench_cold.py, bench_compile_parts.py; without the helper about 1.6 times as
-# long): the self-play loop with every strategy, the step-through kernels with the random
-# strategy, the rollout kernels; what each further decision function adds to the step-through
-# kernels (`canasta play --strategies expert`: the heuristic's); and each further variant of
-# the loop (with --check, with decision logs: `canasta warmup` compiles all four).
-COLD_COMPILE_SECONDS = {"simulate": 27, "play": 15, "rollouts": 40}
-PLAY_KERNEL_SECONDS = {"random": 0, "greedy": 5, "heuristic": 10}
-LOOP_VARIANT_SECONDS = 10
 NOTICE_AFTER = 1.0  # seconds: a warm cache loads faster than this, a compilation takes longer
+TIMINGS_NAME = "canasta-compile-seconds.json"  # beside the kernel cache's stamp
+
+
+def _timings_path() -> Path:
+    from sim.kernel_cache import stamp_folder
+
+    return stamp_folder() / TIMINGS_NAME
+
+
+def last_compile_seconds(key: str) -> int | None:
+    """How long the compile of `key` took the last time it ran on this machine (None: never)."""
+    try:
+        value = json.loads(_timings_path().read_text()).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return int(value) if isinstance(value, int | float) and value > 0 else None
+
+
+def _record_compile_seconds(key: str, seconds: float) -> None:
+    """Remember a compile's duration for the next notice (best effort: never fails)."""
+    path = _timings_path()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        old = json.loads(path.read_text()) if path.is_file() else {}
+        old[key] = round(seconds)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(old, sort_keys=True))
+        tmp.replace(path)
 
 
 @contextlib.contextmanager
 def compile_notice(
-    what: str, seconds: int, stream: TextIO | None = None, spinner: bool | None = None
+    what: str, key: str, stream: TextIO | None = None, spinner: bool | None = None
 ) -> Iterator[None]:
     """Announce a compilation that takes longer than NOTICE_AFTER seconds.
 
-    One line on `stream` (stderr by default), then, when `stream` is a terminal (or `spinner`
-    is True), a spinner with the seconds elapsed until the block ends.  Nothing is printed when
-    the block is quick (the cache was warm)."""
+    One line on `stream` (stderr by default), with how long the compile of `key` took the last
+    time on this machine if it ran before, then, when `stream` is a terminal (or `spinner` is
+    True), a spinner with the seconds elapsed until the block ends; a compile that was shown is
+    timed for the next notice.  Nothing is printed when the block is quick (the cache was
+    warm)."""
     out = stream if stream is not None else sys.stderr
     if spinner is None:
         spinner = bool(getattr(out, "isatty", lambda: False)())
@@ -58,7 +81,9 @@ def compile_notice(
         if done.wait(NOTICE_AFTER):
             return
         shown.set()
-        line = f"canasta: compiling {what} (first run only, about {seconds} s)"
+        last = last_compile_seconds(key)
+        took = f", about {last} s the last time" if last else ""
+        line = f"canasta: compiling {what} (first run only{took})"
         if not spinner:
             print(line, file=out, flush=True)
             return
@@ -77,6 +102,8 @@ def compile_notice(
     finally:
         done.set()
         thread.join()
+    if shown.is_set():  # a real compile (a warm cache loads in well under NOTICE_AFTER)
+        _record_compile_seconds(key, time.perf_counter() - t0)
 
 
 def warm_simulate(
@@ -104,15 +131,15 @@ def warm_simulate(
     pw.warm_in_parallel(pw.PLAY_CHUNK, pw.SIMULATE_OWN, pw.SIMULATE_HELPER, finish)
 
 
-def play_compile_seconds(strategies: Sequence[str] | None = None) -> int:
-    """About how long a cold `warm_play(strategies)` takes on the project's machine class."""
+def play_compile_key(strategies: Sequence[str] | None = None) -> str:
+    """The name a `warm_play(strategies)` compile is timed under: its decision functions."""
     from strategies.registry import KERNEL_OF, KERNELS, STRATEGY_NAMES, split_spec
 
     names = [split_spec(s)[0] for s in (STRATEGY_NAMES if strategies is None else strategies)]
-    kernels = {
-        list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]] for n in names if n in STRATEGY_NAMES
-    }
-    return COLD_COMPILE_SECONDS["play"] + sum(PLAY_KERNEL_SECONDS.get(k, 5) for k in kernels)
+    kernels = sorted(
+        {list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]] for n in names if n in STRATEGY_NAMES}
+    )
+    return "play:" + ",".join(kernels or ["random"])
 
 
 def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -> None:
@@ -132,7 +159,7 @@ def warm_play(strategies: Sequence[str] | None = None, knowledge: bool = True) -
     decide = [
         step
         for n in seats
-        for step in pw.PLAY_DECIDE[list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]]]
+        for step in pw.play_decide_steps(list(KERNELS)[KERNEL_OF[STRATEGY_NAMES.index(n)]])
     ]
 
     def finish() -> None:

@@ -30,6 +30,7 @@ __all__ = ["BOT_NAMES", "is_openspiel", "parse_bot", "make_bot", "OPENSPIEL_MISS
 
 BOT_NAMES = ("openspiel-ismcts",)
 DEFAULTS = {"sims": 1000, "c": 300.0, "rollout": "expert", "worlds": 0}
+RANGES = {"sims": (1, 1_000_000), "c": (0.0, 1_000_000.0), "worlds": (0, 100_000)}
 OPENSPIEL_MISSING = (
     "OpenSpiel is not installed: pip install '.[openspiel]' (package open_spiel) "
     "to seat openspiel-* bots"
@@ -46,15 +47,24 @@ def parse_bot(spec: str) -> dict:
     if name.strip() not in BOT_NAMES:
         raise StrategyError(f"{name!r} is not an OpenSpiel bot; bots: {', '.join(BOT_NAMES)}")
     knobs: dict = dict(DEFAULTS)
-    for item in filter(None, (x.strip() for x in rest.split(","))):
+    if ":" in str(spec) and not rest.strip():
+        raise StrategyError(f"strategy spec {spec!r} ends with ':'; write {name.strip()}")
+    seen: set[str] = set()
+    for item in (x.strip() for x in rest.split(",")) if rest.strip() else ():
         key, eq, raw = item.partition("=")
         key, raw = key.strip(), raw.strip()
+        if not item or key in seen:
+            raise StrategyError(
+                f"strategy spec {spec!r}: an empty knob or one given twice; give each once"
+            )
+        seen.add(key)
         if not eq or key not in DEFAULTS:
             raise StrategyError(f"{name} has no knob {key!r} (its knobs: {', '.join(DEFAULTS)})")
         if key == "rollout":
             if raw != "random" and raw not in STRATEGY_NAMES:
                 raise StrategyError(
-                    f"{name}: rollout={raw!r}: use random or a strategy ({', '.join(STRATEGY_NAMES)})"
+                    f"{name}: rollout={raw!r}: use random or a strategy "
+                    f"({', '.join(STRATEGY_NAMES)})"
                 )
             knobs[key] = raw
             continue
@@ -62,8 +72,10 @@ def parse_bot(spec: str) -> dict:
             value = float(raw)
         except ValueError:
             raise StrategyError(f"{name}: knob {key}={raw!r} is not a number") from None
-        if value < (1 if key == "sims" else 0) or (key != "c" and not value.is_integer()):
-            raise StrategyError(f"{name}: {key}={raw} is out of range")
+        lo, hi = RANGES[key]
+        if not lo <= value <= hi or (key != "c" and not value.is_integer()):  # also nan
+            kind = "a number" if key == "c" else "a whole number"
+            raise StrategyError(f"{name}: {key}={raw} must be {kind} {lo:g} .. {hi:g}")
         knobs[key] = value if key == "c" else int(value)
     return knobs
 

@@ -19,11 +19,12 @@
 - ``returns()``: each player's team's hand score (`score_hand_nb`), so a team's players get the
   same return (general-sum: hand scores do not add up to a constant).
 - Information state string of a player: its observation (public state + own hand, pile cards
-  nobody saw left out) + what it knows beyond it (`sim.play.worlds.sampler.Know`) + the action history
-  (every action is public; cards drawn are not shown).  Observation string: the observation.
+  nobody saw left out) + what it knows beyond it (`sim.play.worlds.sampler.Know`) + the action
+  history (every action is public; cards drawn are not shown).  Observation string: the
+  observation.
 - ``resample_from_infostate(player, sampler)``: a state whose hidden cards are dealt by the
-  lab's worlds sampler (`sim.play.worlds.sampler.sample_world_nb`) from that player's observation and
-  knowledge only; the random stream comes from ``sampler`` (``sampler.sample()`` in [0, 1)).
+  lab's worlds sampler (`sim.play.worlds.sampler.sample_world_nb`) from that player's observation
+  and knowledge only; the random stream comes from ``sampler`` (``sampler.sample()`` in [0, 1)).
 
 The engine core never imports this module.
 """
@@ -257,7 +258,8 @@ class CanastaState(pyspiel.State):
     def __str__(self) -> str:
         if len(self.kinds) < self._g.n_cards:
             return f"dealing: {len(self.kinds)} of {self._g.n_cards} cards"
-        return f"seat {int(self.state[Off.SEAT])} to act, turn {int(self.state[Off.TURN])}, moves {self.moves}"
+        seat, turn = int(self.state[Off.SEAT]), int(self.state[Off.TURN])
+        return f"seat {seat} to act, turn {turn}, moves {self.moves}"
 
     # ------------------------------------------------------------------ information
     @classmethod

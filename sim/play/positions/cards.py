@@ -11,11 +11,15 @@ threes; ``3D``, ``3H``, ``R3`` are red threes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.core.enums import KIND_NAMES, N_KINDS, Kind
 from sim.core.errors import CanastaError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "PositionError",
@@ -83,7 +87,7 @@ def parse_cards(text: str) -> np.ndarray:
     return counts
 
 
-def cards_text(counts) -> str:
+def cards_text(counts: Sequence[int] | np.ndarray) -> str:
     """Counts per kind -> card tokens (jokers and twos first, black threes last)."""
     return " ".join(
         KIND_NAMES[k] if k != Kind.RED3 else "R3" for k in DISPLAY for _ in range(int(counts[k]))

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from sim.core.enums import N_KINDS, N_SUITED
 from sim.play.positions.text import Meld, Position, PositionError
 
+if TYPE_CHECKING:
+    from sim.core.rules import RuleSet
+
 __all__ = ["position_from_state"]
 
 
-def position_from_state(state: np.ndarray, know: np.ndarray, rules, seat: int) -> Position:
+def position_from_state(state: np.ndarray, know: np.ndarray, rules: RuleSet, seat: int) -> Position:
     """What ``seat`` knows of a running hand (a full state, int32[STATE_SIZE], and that seat's
-    knowledge, sim.play.worlds.sampler layout) as a Position.  Reads the public fields, the seat's own
-    hand and the pile's cards above the ones nobody has seen.  ValueError if the hand is over."""
+    knowledge, sim.play.worlds.sampler layout) as a Position.  Reads the public fields, the seat's
+    own hand and the pile's cards above the ones nobody has seen.  ValueError if the hand is
+    over."""
     from sim.core.enums import Off, Phase
     from sim.play.positions.last_turn import discard_visible, turns_from_know
     from sim.play.positions.samba import closed_melds, sequences_of

@@ -16,11 +16,11 @@ included) and ``discard CARD`` (required; it sets, or must agree with, ``last_di
 
 `LastTurn` holds one such line; `turns_from_know` reads them off a running hand (what the viewer
 saw: public information only); `draw_snapshot` turns one into the knowledge entries of
-sim.play.worlds.knowledge (``DSNAP`` and the turn's counts) that sim.play.worlds.infer checks.  Built from
-the position alone, that snapshot is approximate: the table at the draw is the table at the
-discard (sim.play.rollouts.from_position's discard snapshot) less what the seat laid during the turn (naturals by
-rank; a meld left with fewer than two naturals is removed with its wild cards), the pile the one
-it took (a take) or the one it discarded onto (a draw), the stock one draw larger.
+sim.play.worlds.knowledge (``DSNAP`` and the turn's counts) that sim.play.worlds.infer checks.
+Built from the position alone, that snapshot is approximate: the table at the draw is the table at
+the discard (sim.play.rollouts.from_position's discard snapshot) less what the seat laid during the
+turn (naturals by rank; a meld left with fewer than two naturals is removed with its wild cards),
+the pile the one it took (a take) or the one it discarded onto (a draw), the stock one draw larger.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def parse_last_turn(seat: int, text: str, error) -> LastTurn:
             took = [card_kind(t) for t in rest.replace(",", " ").split()]
             if not took or took[-1] == Kind.RED3:
                 raise error(
-                    f"{label}: took lists the pile taken, bottom first, its top (not a red three) last"
+                    f"{label}: took lists the pile taken, bottom first, its top (not a red three) "
+                    "last"
                 )
         elif word == "discard" and len(rest.split()) == 1:
             discard = card_kind(rest)

@@ -50,7 +50,8 @@ def _suit_of(token: str) -> int:
 
 
 def parse_suited(text: str, label: str, error) -> tuple[np.ndarray, np.ndarray]:
-    """Card tokens -> (counts per kind, suited naturals int64[4, 11]); every natural needs a suit."""
+    """Card tokens -> (counts per kind, suited naturals int64[4, 11]); every natural needs a
+    suit."""
 
     counts = np.zeros(N_KINDS, np.int64)
     suits = np.zeros((4, 11), np.int64)
@@ -209,5 +210,6 @@ def check_suits(pos, error) -> None:
     if over.size:
         s, r = (int(x) for x in over[0])
         raise error(
-            f"{KIND_NAMES[r + 2]}{'CDHS'[s]}: {int(suited[s, r])} seen but {pos.decks} packs hold {pos.decks}"
+            f"{KIND_NAMES[r + 2]}{'CDHS'[s]}: {int(suited[s, r])} seen but {pos.decks} packs hold "
+            f"{pos.decks}"
         )

@@ -32,7 +32,7 @@ in a hand or a meld; laid red threes are counts).  Teams are named from the view
     turn: 17                   # 0-based turn number in the hand (optional)
     melded: 0 2                # seats that have melded this hand (decides concealed going out)
     last_discard: - 9 5 K      # per seat: the kind each seat discarded last, '-' for none
-    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (sim/play/positions/last_turn.py):
+    last_turn 1: draw | melded 7 7 7 | discard 9    # another seat's last turn (last_turn.py):
     last_turn 3: take K K | took 5 K K | discard K   # for --infer; its discard sets last_discard
     # phase: meld only
     took_pile: no              # the seat to move took the pile this turn
@@ -57,8 +57,10 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core import limits
 from sim.core.enums import KIND_NAMES, N_KINDS, Kind
 from sim.play.positions.cards import (
+    CANASTA_SIZE,
     MAX_WILD,
     MIN_NATURALS,
     WILD,
@@ -159,9 +161,17 @@ class Position:
 # ----------------------------------------------------------------------------- parsing
 
 
+MAX_BYTES = 100_000  # a position is a few hundred bytes; its file is refused beyond this
+TURN_MAX = 10**6  # turns of a hand (a hand is refused long before that)
+PENDING_MAX = 10**5  # points laid towards an unmade minimum (minimums are at most a few hundred)
+
+
 def _int(key: str, value: str, lo: int | None = None, hi: int | None = None) -> int:
+    text = value.strip()
+    if len(text) > 30:  # never a number of a position; int() of a huge text is slow
+        raise PositionError(f"{key}: {text[:20]!r}... is not a whole number")
     try:
-        v = int(value)
+        v = int(text)
     except ValueError:
         raise PositionError(f"{key}: {value!r} is not a whole number") from None
     if (lo is not None and v < lo) or (hi is not None and v > hi):
@@ -270,10 +280,15 @@ def _read_lines(text: str) -> dict[str, str]:
 
 
 def _parse_rules(raw: dict[str, str]) -> tuple[str | None, dict, str | None]:
+    from sim.core.errors import CanastaError
     from sim.core.rules import parse_overrides
 
     items = [x.strip() for x in raw.get("set", "").split(";") if x.strip()]
-    return raw.get("rules") or None, parse_overrides(items), raw.get("team_layout") or None
+    try:
+        overrides = parse_overrides(items)
+    except CanastaError as exc:
+        raise PositionError(f"set: {exc}") from None
+    return raw.get("rules") or None, overrides, raw.get("team_layout") or None
 
 
 def _ruleset(name, players, layout, overrides):
@@ -390,7 +405,8 @@ def _parse_seats(raw, players, me, hand, decks):
         raise PositionError(f"hand_sizes: {len(sizes)} numbers for {players} seats in the hand")
     if sizes[me] != int(hand.sum()):
         raise PositionError(
-            f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} cards"
+            f"hand_sizes: seat {me} (me) holds {sizes[me]} but the hand lists {int(hand.sum())} "
+            "cards"
         )
     known = {}
     for s in range(6):
@@ -425,13 +441,15 @@ def _parse_seats(raw, players, me, hand, decks):
             last[s] = lt.discard
     melded = None
     if "melded" in raw:
-        melded = sorted(
-            {
-                _int("melded", v, 0, players - 1)
-                for v in raw["melded"].replace(",", " ").split()
-                if v != "-"
-            }
-        )
+        listed = [
+            _int("melded", v, 0, players - 1)
+            for v in raw["melded"].replace(",", " ").split()
+            if v != "-"
+        ]
+        twice = sorted({s for s in listed if listed.count(s) > 1})
+        if twice:
+            raise PositionError(f"melded: seat {twice[0]} is listed twice")
+        melded = sorted(listed)
     return sizes, known, last, melded, turns
 
 
@@ -448,7 +466,7 @@ def _parse_turn_state(raw, phase: str) -> dict:
         raise PositionError("aside: red threes from the pile are laid at once")
     out = {
         "took_pile": _bool("took_pile", raw.get("took_pile", "no")),
-        "pending": _int("pending", raw.get("pending", "0"), 0),
+        "pending": _int("pending", raw.get("pending", "0"), 0, PENDING_MAX),
         "aside": aside if aside is not None and aside.sum() else None,
         "canastas_this_turn": _int("canastas_this_turn", raw.get("canastas_this_turn", "0"), 0, 20),
     }
@@ -462,8 +480,14 @@ def _parse_turn_state(raw, phase: str) -> dict:
 
 
 def parse_position(text: str) -> Position:
-    """Parse and validate a position (see the module docstring)."""
-    raw = _read_lines(text)
+    """Parse and validate a position (see the module docstring); PositionError (one line) for
+    anything that is not a possible position."""
+    if not isinstance(text, str):
+        got = "None" if text is None else type(text).__name__
+        raise PositionError(f"parse_position needs the position's text (a str), got {got}")
+    if len(text) > MAX_BYTES:
+        raise PositionError(f"a position of {len(text):,} characters; at most {MAX_BYTES:,}")
+    raw = _read_lines(text.removeprefix("\ufeff"))
     if "players" not in raw:
         raise PositionError("the position needs 'players: N'")
     players = _int("players", raw["players"], 2, 6)
@@ -488,10 +512,13 @@ def parse_position(text: str) -> Position:
     if "stock" not in raw:
         raise PositionError("the position needs 'stock: N' (cards left in the stock)")
     stock = _int("stock", raw["stock"], 0, 54 * decks)
-    scores = [_int("scores", v) for v in raw.get("scores", " ".join(["0"] * n_teams)).split()]
+    lo, hi = limits.CUM_SCORE
+    scores = [
+        _int("scores", v, lo, hi) for v in raw.get("scores", " ".join(["0"] * n_teams)).split()
+    ]
     if len(scores) != n_teams:
         raise PositionError(f"scores: {len(scores)} numbers for {n_teams} teams")
-    turn = _int("turn", raw["turn"], 0) if "turn" in raw else None
+    turn = _int("turn", raw["turn"], 0, TURN_MAX) if "turn" in raw else None
     pos = Position(
         players,
         decks,
@@ -558,9 +585,11 @@ def _check_position(pos: Position) -> None:
     total = pos.stock + pos.pile_size + sum(pos.hand_sizes) + aside + melded + sum(pos.red3)
     if total != 54 * pos.decks:
         raise PositionError(
-            f"cards do not add up: stock {pos.stock} + pile {pos.pile_size} + hands {sum(pos.hand_sizes)} "
+            f"cards do not add up: stock {pos.stock} + pile {pos.pile_size} + hands "
+            f"{sum(pos.hand_sizes)} "
             + (f"+ aside {aside} " if aside else "")
-            + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs hold {54 * pos.decks}"
+            + f"+ melds {melded} + red threes {sum(pos.red3)} = {total}, but {pos.decks} packs "
+            f"hold {54 * pos.decks}"
         )
     if aside and pos.pile_size:
         raise PositionError(
@@ -586,20 +615,72 @@ def _check_position(pos: Position) -> None:
             raise PositionError(
                 f"melded: seat {s} cannot have melded, its team has no melds on the table"
             )
+    _check_table(pos, mover_team, lim)
+
+
+def _table_counts(pos: Position, team: int) -> np.ndarray:
+    """Cards of each kind in the team's melds (and sequences) on the table."""
+    c = np.zeros(N_KINDS, np.int64)
+    for m in pos.melds[team]:
+        c[m.kind] += m.naturals
+        c[Kind.TWO] += m.twos
+        c[Kind.JOKER] += m.jokers
+    for seq in (pos.sequences or [[]] * pos.n_teams)[team]:
+        c[seq[1] : seq[1] + seq[2]] += 1
+    return c
+
+
+def _canastas(pos: Position, team: int) -> int:
+    return sum(m.is_canasta for m in pos.melds[team]) + sum(
+        q[2] >= CANASTA_SIZE for q in (pos.sequences or [[]] * pos.n_teams)[team]
+    )
+
+
+def _check_table(pos: Position, mover_team: int, lim: np.ndarray) -> None:
+    """What the table shows against what the position claims happened: a team that opened has
+    melds, canastas completed this turn are canastas of the team to move, a seat's last turn
+    melded no more than its team has on the table and took no more than the packs hold."""
+    for t in range(pos.n_teams):
+        on_table = pos.melds[t] or (pos.sequences is not None and pos.sequences[t])
+        if pos.opened is not None and pos.opened[t] and not on_table:
+            raise PositionError(
+                f"opened: team {TEAM_NAMES[t]} has opened but has no melds on the table "
+                "(melds stay on the table once laid)"
+            )
+    if pos.canastas_this_turn > _canastas(pos, mover_team):
+        raise PositionError(
+            f"canastas_this_turn: {pos.canastas_this_turn} but the team to move has "
+            f"{_canastas(pos, mover_team)} canastas on the table"
+        )
+    for s, lt in pos.last_turns.items():
+        team = pos.team_of_seat(s)
+        table = _table_counts(pos, team)
+        over = np.flatnonzero(lt.melded > table)
+        if over.size:
+            k = int(over[0])
+            raise PositionError(
+                f"last_turn {s}: melded {int(lt.melded[k])} {KIND_NAMES[k]} but its team has "
+                f"{int(table[k])} on the table (melds stay on the table)"
+            )
+        if lt.took:
+            took = np.bincount(np.asarray(lt.took, np.int64), minlength=N_KINDS)
+            over = np.flatnonzero(took > lim)
+            if over.size or len(lt.took) > 54 * pos.decks:
+                k = int(over[0]) if over.size else int(np.argmax(took))
+                raise PositionError(
+                    f"last_turn {s}: took {int(took[k])} {KIND_NAMES[k]} but "
+                    f"{pos.decks} packs hold {int(lim[k])}"
+                )
 
 
 def load_position(path) -> Position:
+    """The position in the file at `path` (see the module docstring); PositionError (one line
+    naming the file) for a missing file, a folder, a file too large or not text, and every
+    error of `parse_position`."""
+    from sim.core.textfile import read_small_text
+
+    text = read_small_text(path, "position file", MAX_BYTES, PositionError)
     p = Path(path)
-    if not p.is_file():
-        raise PositionError(f"position file {p} not found")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PositionError(f"position file {p}: not a text file (not UTF-8)") from None
-    except OSError as exc:
-        raise PositionError(
-            f"position file {p}: cannot read it ({exc.strerror or type(exc).__name__})"
-        ) from None
     try:
         return parse_position(text)
     except PositionError as exc:  # name the file: the parser only knows the line

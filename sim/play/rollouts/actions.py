@@ -1,16 +1,16 @@
 """Rollouts of every candidate action at one decision, with common random numbers.
 
 `rollout_actions_nb` is the engine behind ``canasta analyze`` (reports/analyze.py): for rollout
-index i it samples ONE world from the viewer's observation and knowledge (sim.play.worlds.sampler, stream
-keyed (seed, i)), and for every active candidate action it plays that action in a copy of the
+index i it samples ONE world from the viewer's observation and knowledge (sim.play.worlds.sampler,
+stream keyed (seed, i)), and for every active candidate action it plays that action in a copy of the
 world and then the rest of the hand with the seats' strategies, each seat's random stream keyed
 (seed, i, 0, STREAM_PLAYERS + 1 + seat) — the same world and the same streams for every action, so
 the differences between actions are paired.  Rollout i depends only on (seed, i): the same results
 whatever the batch sizes or the number of workers.
 
-Strategies in a rollout see what their seat could see: `play_out_hidden_nb` builds every
-observation with `sim.play.selfplay.step.observe_nb`, which leaves the pile cards nobody has seen (the
-buried cards of a typed position, dealt at random into the world) out of the pile counts.
+Strategies in a rollout see what their seat could see: `play_out_hidden_nb` builds every observation
+with `sim.play.selfplay.step.observe_nb`, which leaves the pile cards nobody has seen (the buried
+cards of a typed position, dealt at random into the world) out of the pile counts.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ stock size and the scores.  `prepare()` turns it into
 
 - ``state0``: a full state (layout `Off`) holding every known card and every public field, with
   the unknown slots (other players' hands, the pile below the known cards, the stock) empty,
-- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds.sampler): ``state0``'s
+- ``obs`` / ``know``: what the viewer (``me``) sees and knows (sim.play.worlds.sampler):
+  ``state0``'s
   public part and the viewer's hand, the pile counting only its known cards, and the number of
   hidden pile cards, and
 - ``deal``: an int32 array summing up the random completion (`Deal` offsets), checked here.
@@ -15,7 +16,7 @@ stock size and the scores.  `prepare()` turns it into
 ``obs`` / ``know`` alone, stream keyed (seed, i) — so rollout i's deal and play depend only on
 (seed, i), never on n or chunking — begins the turn, and plays the hand to its end; every seat
 decides from an observation WITHOUT the hidden pile cards (nobody at the table is assumed to know
-them: sim.play.rollouts.actions.play_out_hidden_nb), so no strategy sees a card its seat could not.
+them: sim.play.selfplay.step.play_out_hidden_nb), so no strategy sees a card its seat could not.
 
 Random completion (uniform over the deals consistent with what is known, sim.play.worlds.sampler):
 - Red threes are never in a hand (they are laid at once), so every unseen red three is in the
@@ -40,12 +41,12 @@ must have made them) — in team games the acting player is then assumed not to 
 and partners / opponents likewise, so a going out that completes a canasta counts as concealed.
 
 Card entries of the stock / pile arrays are read with ``& 15`` (the kind).  With the suited core
-(``Off.HAND_SUITS`` present: stock / pile hold codes ``kind | suit << 4`` and HAND_SUITS must
-match HANDS) the natural cards get suits: the position names none, so the copies of each rank
-take the suits in turn (own hand, known pile, melds, then the unseen ones, which the shuffle
-spreads at random); threes, twos and jokers stay plain kinds.  Without that layout every card is
-a plain kind.  (Numba's cache does not see changes of sim/core/enums.py: after a layout change delete
-the caches, see docs.)
+(``Off.HAND_SUITS`` present: stock / pile hold codes ``kind | suit << 4`` and HAND_SUITS must match
+HANDS) the natural cards get suits: the position names none, so the copies of each rank take the
+suits in turn (own hand, known pile, melds, then the unseen ones, which the shuffle spreads at
+random); threes, twos and jokers stay plain kinds.  Without that layout every card is a plain kind.
+(Numba's cache does not see changes of sim/core/enums.py: after a layout change delete the caches,
+see docs.)
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ from sim.core.enums import (
     Phase,
 )
 from sim.core.rng import STREAM_DECK, STREAM_PLAYERS, seed_rng_nb
+from sim.play.positions.cards import PositionError
 from sim.play.positions.last_turn import discard_visible, draw_snapshot, undo_later_turns
 from sim.play.selfplay.checks import check_state_nb, flag_invariant_nb
 from sim.play.selfplay.loop import deck_composition_nb
@@ -124,13 +126,13 @@ def rollouts_nb(
     """Rollouts start .. start+n-1 into out[0:n] (rollout_record_dt); returns how many were done.
 
     Rollout i samples a world from the viewer's observation ``obs`` and knowledge ``know``
-    (sim.play.worlds.sampler.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn of the
-    seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the hand out with seat s deciding with stream
-    (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations that leave out the pile cards nobody
-    has seen (`sim.play.selfplay.step.play_out_hidden_nb`).  The world is always checked with
-    `check_state_nb`; with ``check`` every state after an action too.  Stops with the status
-    array's `Illegal`, `Broken` (turn -1: the dealt position itself) or `NoWorld` slots set and
-    the rollout in `Slot.ROLLOUT`.  Rollouts log no decisions.
+    (sim.play.worlds.sampler.sample_world_nb, stream key (seed, i, 0, STREAM_DECK)), begins the turn
+    of the seat to move when ``begin`` (`begin_turn_nb`: a start-of-turn position), and plays the
+    hand out with seat s deciding with stream (seed, i, 0, STREAM_PLAYERS + 1 + s) from observations
+    that leave out the pile cards nobody has seen (`sim.play.selfplay.step.play_out_hidden_nb`).
+    The world is always checked with `check_state_nb`; with ``check`` every state after an action
+    too.  Stops with the status array's `Illegal`, `Broken` (turn -1: the dealt position itself) or
+    `NoWorld` slots set and the rollout in `Slot.ROLLOUT`.  Rollouts log no decisions.
     """
     state = np.zeros(Off.STATE_SIZE, np.int32)
     sobs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -232,23 +234,23 @@ def rules_for_position(position, rules):
             **(position.overrides or {}),
         )
     if not isinstance(rules, RuleSet):
-        raise TypeError(
+        raise PositionError(
             f"rules must be a sim.core.rules.RuleSet or None, got {type(rules).__name__}"
         )
     reason = rules.engine_supported()
     if reason:
-        raise ValueError(reason)
+        raise PositionError(reason)
     if rules.sequences and position.sequences is None:
-        raise ValueError(
+        raise PositionError(
             "the rules have sequences (Samba) but the position was read without them: "
             "give rules: samba in the position"
         )
     if rules.players != position.players:
-        raise ValueError(
+        raise PositionError(
             f"the rules are for {rules.players} players but the position has {position.players}"
         )
     if rules.decks != position.decks:
-        raise ValueError(
+        raise PositionError(
             f"the rules use {rules.decks} packs but the position says decks: {position.decks}"
         )
     return rules
@@ -258,14 +260,14 @@ def _teams(position, params) -> tuple[list[int], list[int]]:
     """Engine team of each position team, and position team of each engine team."""
     n, nt = int(params[Par.N_ACTIVE]), int(params[Par.N_TEAMS])
     if nt != position.n_teams:
-        raise ValueError(
+        raise PositionError(
             f"the rules have {nt} teams but the position has {position.n_teams} (team layout)"
         )
     eng = [-1] * nt
     for s in range(n):
         pt, et = position.team_of_seat(s), int(params[Par.TEAM_OF_SEAT + s])
         if eng[pt] not in (-1, et):
-            raise ValueError(
+            raise PositionError(
                 "the rules' team layout does not match the position's (teams = seat % teams)"
             )
         eng[pt] = et
@@ -353,7 +355,7 @@ def _pile_fields(obs, position, rules) -> None:
         obs[Off.PILE_COUNTS + k] += 1
         freeze += 1 if k in (Kind.TWO, Kind.JOKER, Kind.RED3) else 0
     if freeze and not position.frozen and rules.upcard_freezes:
-        raise ValueError("frozen: no, but the pile holds a wild card or red three")
+        raise PositionError("frozen: no, but the pile holds a wild card or red three")
     obs[Off.PILE_LEN] = position.pile_size
     obs[Off.PILE_TOP] = listed[-1] if listed else -1
     obs[Off.PILE_TOP_SUIT] = position.pile_top_suit if listed else -1
@@ -368,19 +370,21 @@ def _check_cards(obs, know, params, position) -> None:
     deck_composition_nb(params, comp)
     if unseen_nb(obs, know, params, unseen) != 0:
         k = int(np.flatnonzero(unseen < 0)[0])
-        raise ValueError(
-            f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold {int(comp[k])}"
+        raise PositionError(
+            f"{KIND_NAMES[k]}: {int(comp[k] - unseen[k])} cards known but the packs hold "
+            f"{int(comp[k])}"
         )
     hidden = int(know[Know.PILE_HIDDEN])
     n_plain = int(unseen.sum() - unseen[Kind.TWO] - unseen[Kind.JOKER] - unseen[Kind.RED3])
     n_wild = int(unseen[Kind.TWO] + unseen[Kind.JOKER])
     if unseen[Kind.RED3] > position.stock:
-        raise ValueError(
-            f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only {position.stock} "
+        raise PositionError(
+            f"{int(unseen[Kind.RED3])} red threes are unseen but the stock holds only "
+            f"{position.stock} "
             "cards (a red three never stays in a hand: lay them with 'red3 ...')"
         )
     if hidden and not position.frozen and hidden > n_plain:
-        raise ValueError(
+        raise PositionError(
             f"the pile is not frozen, so its {hidden} hidden cards are natural, "
             f"but only {n_plain} natural cards are unseen"
         )
@@ -393,7 +397,7 @@ def _check_cards(obs, know, params, position) -> None:
         == 0
         and n_wild == 0
     ):
-        raise ValueError("the pile is frozen but every wild card is accounted for elsewhere")
+        raise PositionError("the pile is frozen but every wild card is accounted for elsewhere")
     if (
         position.frozen
         and not hidden
@@ -402,9 +406,9 @@ def _check_cards(obs, know, params, position) -> None:
         + obs[Off.PILE_COUNTS + Kind.RED3]
         == 0
     ):
-        raise ValueError("frozen: the pile holds no wild card or red three")
+        raise PositionError("frozen: the pile holds no wild card or red three")
     if hidden > n_plain + n_wild:
-        raise ValueError(f"the pile's {hidden} hidden cards cannot all be red threes")
+        raise PositionError(f"the pile's {hidden} hidden cards cannot all be red threes")
 
 
 def _typed_snapshots(obs, know, position, n: int) -> None:
@@ -459,7 +463,7 @@ def prepare(position, rules=None) -> RolloutSetup:
     eng, pos_team = _teams(position, params)
     for s, size in enumerate(position.hand_sizes):
         if size == 0:
-            raise ValueError(
+            raise PositionError(
                 f"hand_sizes: seat {s} holds no cards (only a player who went out can)"
             )
     obs = np.zeros(Off.STATE_SIZE, np.int32)
@@ -498,7 +502,7 @@ def _rng_array(rng) -> np.ndarray:
         arr = np.zeros(2, np.uint64)
         seed_rng_nb(arr, int(rng), 0, 0, STREAM_DECK)
         return arr
-    raise ValueError(
+    raise PositionError(
         f"rng={rng!r}: give a non-negative int seed, a numpy Generator or a sim.core.rng stream"
     )
 
@@ -509,7 +513,7 @@ def _check_text(code: int) -> str:
     return CHECK_TEXT.get(code, f"check {code}")
 
 
-def position_to_state(position, rules=None, rng=0) -> np.ndarray:
+def position_to_state(position, rules=None, rng: int = 0) -> np.ndarray:
     """One random completion of ``position`` as a full state (int32[STATE_SIZE]) at the start of
     the acting seat's turn.  ``rng``: an int seed, a numpy Generator or a sim.core.rng stream
     (uint64[2], advanced in place).  Raises ValueError (one line) for an impossible position."""
@@ -526,7 +530,7 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
         np.zeros(N_KINDS, np.int64),
     )
     if code != 0:
-        raise ValueError(f"the position is impossible under these rules: {ERROR_TEXT[code]}")
+        raise PositionError(f"the position is impossible under these rules: {ERROR_TEXT[code]}")
     _keep_pile_order(state, position)
     if setup.begin:
         begin_turn_nb(state, setup.params)
@@ -536,7 +540,7 @@ def position_to_state(position, rules=None, rng=0) -> np.ndarray:
         state, setup.params, comp, np.zeros(N_KINDS, np.int64), np.zeros(N_ACTIONS, np.int32)
     )
     if code != 0:
-        raise ValueError(f"the position is impossible under these rules: {_check_text(code)}")
+        raise PositionError(f"the position is impossible under these rules: {_check_text(code)}")
     return state
 
 
@@ -554,6 +558,9 @@ def _keep_pile_order(state: np.ndarray, position) -> None:
         state[Off.PILE + lo + j] = c
 
 
+ROLLOUT_UNIT = 20_000  # rollouts per kernel call (well under a second)
+
+
 def run_rollouts(
     setup: RolloutSetup, strategies, rollouts: int, seed: int = 0, check: bool = False
 ) -> np.ndarray:
@@ -569,48 +576,57 @@ def run_rollouts(
     if len(strategies) == 1:
         strategies = strategies * setup.n_seats
     if len(strategies) != setup.n_seats:
-        raise ValueError(
+        raise PositionError(
             f"{len(strategies)} strategies for {setup.n_seats} seats: give one, or one per seat"
         )
     if rollouts < 1 or seed < 0:
-        raise ValueError("rollouts must be >= 1 and the seed >= 0")
+        raise PositionError("rollouts must be >= 1 and the seed >= 0")
     ids = np.zeros(MAX_SEATS, np.int64)
     knobs = np.zeros((MAX_SEATS, MAX_KNOBS), np.float64)
     for s, spec in enumerate(strategies):
         ids[s], knobs[s] = parse_spec(spec, setup.table or None)
     out = np.zeros(rollouts, rollout_record_dt)
     status = np.zeros(Slot.SIZE, np.int64)
-    done = rollouts_nb(
-        setup.obs,
-        setup.know,
-        setup.params,
-        setup.begin,
-        ids,
-        knobs,
-        int(seed),
-        0,
-        int(rollouts),
-        bool(check),
-        out,
-        status,
-    )
+    done = 0
+    # kernel calls of ROLLOUT_UNIT rollouts: rollout i depends only on (seed, i), and Python (a
+    # Ctrl-C) gets a turn between the calls
+    while done < rollouts and int(status[Slot.CODE]) == Status.OK:
+        n = min(ROLLOUT_UNIT, rollouts - done)
+        got = rollouts_nb(
+            setup.obs,
+            setup.know,
+            setup.params,
+            setup.begin,
+            ids,
+            knobs,
+            int(seed),
+            done,
+            int(n),
+            bool(check),
+            out[done : done + n],
+            status,
+        )
+        done += got
+        if got < n:
+            break
     code, where = int(status[Slot.CODE]), int(status[Slot.ROLLOUT])
     if code == Status.ILLEGAL:
         raise RuntimeError(
             f"strategy {STRATEGY_NAMES[int(status[Illegal.STRATEGY])]!r} "
             f"(seat {int(status[Illegal.SEAT])}) chose an illegal action "
-            f"{action_text_safe(int(status[Illegal.ACTION]))}: {WHY_TEXT[int(status[Illegal.WHY])]}; "
+            f"{action_text_safe(int(status[Illegal.ACTION]))}: "
+            f"{WHY_TEXT[int(status[Illegal.WHY])]}; "
             f"rollout {where} seed {seed}"
         )
     if code == Status.NO_WORLD:
-        raise ValueError(
+        raise PositionError(
             "the position is impossible under these rules: "
             f"{ERROR_TEXT[int(status[NoWorld.ERROR])]}"
         )
     if code == Status.INVARIANT:
         check_text = _check_text(int(status[Broken.CHECK]))
         if int(status[Broken.TURN]) < 0:
-            raise ValueError(f"the position is impossible under these rules: {check_text}")
+            raise PositionError(f"the position is impossible under these rules: {check_text}")
         raise RuntimeError(
             f"invariant broken: {check_text} in rollout {where} "
             f"turn {int(status[Broken.TURN])} seed {seed}"

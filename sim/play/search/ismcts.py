@@ -1,12 +1,12 @@
 """`ismcts`: single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
-One tree over the searching seat's information sets, keyed by its action history from the
-decision: each iteration samples a determinization (a world consistent with the seat's
-observation and knowledge, `sim.play.worlds.sampler`, model-consistent with ``tries`` > 0), descends the
-tree choosing among the actions legal in THAT determinization by UCB1 with availability counts
-(a child's exploration term uses how often it was available, not its parent's visits), expands
-one untried action (the base strategy's choice first), plays the rest of the hand with the base
-strategy at every seat, and backs up (our hand score - the best opposing one).
+One tree over the searching seat's information sets, keyed by its action history from the decision:
+each iteration samples a determinization (a world consistent with the seat's observation and
+knowledge, `sim.play.worlds.sampler`, model-consistent with ``tries`` > 0), descends the tree
+choosing among the actions legal in THAT determinization by UCB1 with availability counts (a child's
+exploration term uses how often it was available, not its parent's visits), expands one untried
+action (the base strategy's choice first), plays the rest of the hand with the base strategy at
+every seat, and backs up (our hand score - the best opposing one).
 
 The tree covers the seat's own decisions of the current turn (after a draw the cards drawn differ
 between determinizations: that is where availability matters); once another seat is to act, the

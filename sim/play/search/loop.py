@@ -1,7 +1,7 @@
 """Search players at a table: their context for the self-play loop of `sim.play.selfplay.loop`.
 
-Every table plays through `sim.play.selfplay.loop.play_chunk_nb` (same deals, keys, records, decision
-logs, card-detail logs, luck terms and start scores).  A table with search players passes a
+Every table plays through `sim.play.selfplay.loop.play_chunk_nb` (same deals, keys, records,
+decision logs, card-detail logs, luck terms and start scores).  A table with search players passes a
 `SearchAgent` as the loop's ``agent``; this module implements the loop's four agent hooks
 (`sim.play.selfplay.agent`) for it:
 
@@ -165,7 +165,8 @@ def search_decide_nb(
     )
 
 
-# ------------------------------------------------------------------ the loop's hooks (sim.play.selfplay.loop)
+# ------------------------------------------------------------------ the loop's hooks
+# (sim.play.selfplay.loop)
 
 
 def _is_agent(agent) -> bool:

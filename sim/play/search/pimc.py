@@ -7,9 +7,9 @@ At a decision of its seat the player
    meld-phase decision where the base discards, meld = one where it melds or adds, out = any
    meld-phase decision with at most ``OUT_HAND`` cards in hand) and has two or more legal
    actions, samples ``worlds`` worlds from the observation and the seat's knowledge
-   (`sim.play.worlds.sampler`: model-consistent worlds, where each opponent's hidden cards agree with its
-   last discard under the base strategy, cards known to be in a hand kept there; ``infer`` = 0:
-   uniform worlds);
+   (`sim.play.worlds.sampler`: model-consistent worlds, where each opponent's hidden cards agree
+   with its last discard under the base strategy, cards known to be in a hand kept there;
+   ``infer`` = 0: uniform worlds);
 3. plays every legal action in every world (``rollouts`` times, each with its own players'
    random streams: only useful for a random base strategy), then the rest of the hand with the
    base strategy at every seat, and scores it as (our hand score - the best opposing one);
@@ -243,9 +243,8 @@ def pimc_decide_nb(
 ) -> int:
     """The pimc player's action at the viewer's decision.
 
-    Parameters
-    ----------
-    obs : int32[STATE_SIZE]     the viewer's observation (`sim.play.worlds.sampler.observe_nb`); the viewer
+    Parameters ---------- obs : int32[STATE_SIZE]     the viewer's observation
+    (`sim.play.worlds.sampler.observe_nb`); the viewer
                                 is the seat to act
     know : int32[Know.SIZE]     the viewer's knowledge
     params : int32[N_PARAMS]    rule parameters

@@ -65,7 +65,17 @@ ISMCTS_DEFAULTS = {
     "tries": 64,
 }
 MODELS = ("table", "base")
-_INTS = {"worlds": 1, "rollouts": 1, "iters": 1, "tries": 0}  # name -> minimum
+# the range of every number knob (work per searched decision grows with worlds x rollouts,
+# iters and tries: the bounds keep one decision within hours, not years)
+RANGES: dict[str, tuple[float, float]] = {
+    "worlds": (1, 100_000),
+    "rollouts": (1, 1000),
+    "iters": (1, 1_000_000),
+    "tries": (0, 100_000),
+    "guard": (0.0, 1e9),  # in standard errors; 1e9: never leave the base
+    "c": (0.0, 1_000_000.0),
+}
+_INTS = ("worlds", "rollouts", "iters", "tries")  # whole numbers
 
 
 @dataclass(frozen=True)
@@ -121,9 +131,24 @@ def parse_search(spec: str) -> SearchSpec:
         )
     defaults = PIMC_DEFAULTS if name == "pimc" else ISMCTS_DEFAULTS
     knobs: dict = dict(defaults)
-    for item in filter(None, (x.strip() for x in rest.split(","))):
+    if ":" in str(spec) and not rest.strip():
+        raise StrategyError(
+            f"strategy spec {spec!r} ends with ':'; write {name} or {name}:knob=value,..."
+        )
+    seen: set[str] = set()
+    for item in (x.strip() for x in rest.split(",")) if rest.strip() else ():
         key, eq, raw = item.partition("=")
         key, raw = key.strip(), raw.strip()
+        if not item:
+            raise StrategyError(
+                f"strategy spec {spec!r} has an empty knob (a ',' too many); "
+                f"write {name}:knob=value,knob=value"
+            )
+        if key in seen:
+            raise StrategyError(f"{name}: knob {key!r} is given twice; give it once")
+        seen.add(key)
+        if eq and not raw:
+            raise StrategyError(f"{name}: knob {key!r} has no value; write {name}:{key}=VALUE")
         if not eq or key not in defaults:
             raise StrategyError(
                 f"search player {name!r} has no knob {key!r} (its knobs: {', '.join(defaults)}); "
@@ -132,7 +157,8 @@ def parse_search(spec: str) -> SearchSpec:
         if key == "base":
             if raw not in STRATEGY_NAMES:
                 raise StrategyError(
-                    f"{name}: base={raw!r} is not a strategy; choose from {', '.join(STRATEGY_NAMES)}"
+                    f"{name}: base={raw!r} is not a strategy; choose from "
+                    f"{', '.join(STRATEGY_NAMES)}"
                 )
             knobs[key] = raw
         elif key == "model":
@@ -150,18 +176,16 @@ def parse_search(spec: str) -> SearchSpec:
                 value = float(raw)
             except ValueError:
                 raise StrategyError(f"{name}: knob {key}={raw!r} is not a number") from None
-            if key in _INTS:
-                if not value.is_integer() or value < _INTS[key]:
-                    raise StrategyError(
-                        f"{name}: {key}={raw} must be a whole number >= {_INTS[key]}"
-                    )
-                value = int(value)
-            elif value < 0:
-                raise StrategyError(f"{name}: {key}={raw} must be >= 0")
-            knobs[key] = value
+            lo, hi = RANGES[key]
+            whole = key in _INTS
+            if not (lo <= value <= hi) or (whole and not value.is_integer()):  # also nan
+                kind = "a whole number" if whole else "a number"
+                raise StrategyError(f"{name}: {key}={raw} must be {kind} {lo:g} .. {hi:g}")
+            knobs[key] = int(value) if whole else value
     return SearchSpec(name, knobs)
 
 
 def base_arrays(spec: SearchSpec, table: str | None = None) -> tuple[int, np.ndarray]:
-    """The base strategy's (id, knob vector) at `table` (RuleSet.label: a tuned base plays its set)."""
+    """The base strategy's (id, knob vector) at `table` (RuleSet.label: a tuned base plays its
+    set)."""
     return parse_spec(spec.base, table)

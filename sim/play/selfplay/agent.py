@@ -1,5 +1,5 @@
-"""The table's agent: the hooks through which the self-play loop (`sim.play.selfplay.loop`) lets search
-players take part.
+"""The table's agent: the hooks through which the self-play loop (`sim.play.selfplay.loop`) lets
+search players take part.
 
 One loop plays every table.  Its ``agent`` argument is None at a table of compiled strategies;
 the search players (`sim.play.search.loop`, a module that imports the loop and so cannot be

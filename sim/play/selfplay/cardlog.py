@@ -1,7 +1,7 @@
 """The `--log-detail cards` columns of a decision row: the cards behind the decision.
 
-Kept apart from the loop (sim/play/selfplay/loop.py calls these two kernels only when the run asks for
-card detail), so that basic logs run the same code as before.  Layout: `sim.core.enums.DC`.
+Kept apart from the loop (sim/play/selfplay/loop.py calls these two kernels only when the run asks
+for card detail), so that basic logs run the same code as before.  Layout: `sim.core.enums.DC`.
 """
 
 from __future__ import annotations

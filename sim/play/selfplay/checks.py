@@ -47,7 +47,8 @@ def check_state_nb(
     totals: np.ndarray,
     buf: np.ndarray,
 ) -> int:
-    """Invariants after every action: a Check code (Check.FINE = 0; text in sim.play.selfplay.status)."""
+    """Invariants after every action: a Check code (Check.FINE = 0; text in
+    sim.play.selfplay.status)."""
     if state[Off.PHASE] != Phase.OVER:
         if legal_actions_nb(state, Off.HANDS + state[Off.SEAT] * N_KINDS, params, buf) == 0:
             return Check.DEAD_END

@@ -54,7 +54,8 @@ from sim.play.selfplay.status import Check, Illegal, Slot, Status
 from sim.play.selfplay.step import apply_step_nb, build_obs_nb
 from strategies.registry import TRUSTED, decide_nb
 
-# kernel status codes returned in status[Slot.CODE] (named here for the callers; sim/play/selfplay/status.py)
+# kernel status codes returned in status[Slot.CODE] (named here for the callers;
+# sim/play/selfplay/status.py)
 OK = Status.OK
 ILLEGAL = Status.ILLEGAL
 INVARIANT = Status.INVARIANT
@@ -289,11 +290,12 @@ def play_out_nb(
     agent,
 ) -> int:
     """Play a dealt (or otherwise prepared) state to the end of the hand: each seat's strategy
-    (or search player: `agent`, sim/play/selfplay/agent.py) decides from its observation, the engine applies; optional decision log and invariant
-    checks.  Returns the new number of decision rows.  On an illegal action status holds Status.ILLEGAL
-    and the `Illegal` slots (seat, action, why, game, hand, strategy id); on a broken invariant
-    Status.INVARIANT and the `Broken` slots (check, game, hand, turn); sim/play/selfplay/status.py.  With `cards` the rows
-    also get the card columns (`sim.play.selfplay.cardlog`) in `dc`."""
+    (or search player: `agent`, sim/play/selfplay/agent.py) decides from its observation, the engine
+    applies; optional decision log and invariant checks.  Returns the new number of decision rows.
+    On an illegal action status holds Status.ILLEGAL and the `Illegal` slots (seat, action, why,
+    game, hand, strategy id); on a broken invariant Status.INVARIANT and the `Broken` slots (check,
+    game, hand, turn); sim/play/selfplay/status.py.  With `cards` the rows also get the card columns
+    (`sim.play.selfplay.cardlog`) in `dc`."""
     samba = params[Par.SEQUENCES] != 0 or params[Par.MULTI_MELDS] != 0
     # canastas per team for the decision rows (MAX_TEAMS = 3), recounted only for the team
     # that melded last (-2: every team, at the start; -1: none).  Without Samba rules a meld or
@@ -368,7 +370,8 @@ def play_out_nb(
                 if state[Off.PHASE] == Phase.DRAW:
                     drawn1 = -1
                     drawn2 = -1
-                # typed arguments: a constant-started variable would compile a second, literal version
+                # typed arguments: a constant-started variable would compile a second, literal
+                # version
                 log_cards_nb(
                     state,
                     action,
@@ -532,15 +535,13 @@ def play_chunk_nb(
     left, or the hand records are full, it stops with status BUFFER and the caller reruns the
     chunk with larger buffers (so the results never depend on buffer sizes).
 
-    Parameters
-    ----------
-    params_rot : int32[R, N_PARAMS]  rule parameters per sit-out rotation (R = 3 for five players, else 1)
-    seat_tables : int64[R, MAX_SEATS]  table seat of each active seat, per rotation
-    table_strats : int64[MAX_SEATS]  strategy id per table seat
-    table_knobs : float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat
-    hand_out : hand_record_dt[:], game_out : game_record_dt[:]  hand and game records
-    d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]  decision columns (`sim.core.enums.D8`..)
-    start_cum : int32[count or 1, MAX_TEAMS]  cumulative scores before the first hand of unit i
+    Parameters ---------- params_rot : int32[R, N_PARAMS]  rule parameters per sit-out rotation (R =
+    3 for five players, else 1) seat_tables : int64[R, MAX_SEATS]  table seat of each active seat,
+    per rotation table_strats : int64[MAX_SEATS]  strategy id per table seat table_knobs :
+    float64[MAX_SEATS, MAX_KNOBS]  knobs per table seat hand_out : hand_record_dt[:], game_out :
+    game_record_dt[:]  hand and game records d8, d16, d32, d64 : int8/16/32/64[n_fields, capacity]
+    decision columns (`sim.core.enums.D8`..) start_cum : int32[count or 1, MAX_TEAMS]  cumulative
+    scores before the first hand of unit i
                    (row i; a single row applies to every unit; zeros = a game from 0-0)
     cards, dc : log the card columns too, into int8[n_card_fields, capacity] (`sim.core.enums.DC`)
     log_rate : None (no decision logs: numba leaves the logging code out), or the fraction

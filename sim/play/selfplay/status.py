@@ -10,10 +10,14 @@ rollouts also says at which one it stopped (`Slot.ROLLOUT`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sim.core.layout import code_table
 
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from sim.play.selfplay._layouts import CheckT, StatusT
+
+Status: StatusT
 Status, STATUS_TEXT = code_table(
     "StatusT",
     (
@@ -70,6 +74,7 @@ Broken = BrokenT()
 NoWorld = NoWorldT()
 Slot = SlotT()
 
+Check: CheckT
 Check, _CHECK_TEXTS = code_table(
     "CheckT",
     (

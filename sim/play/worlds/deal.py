@@ -1,8 +1,9 @@
 """Uniform worlds: the unseen cards dealt at random over the places a seat cannot see.
 
-The primitives of `sim.play.worlds.sampler` (see its docstring for what is sampled and how): the unseen
-cards (`unseen_nb`), the known part of a world (`known_part_nb`), the hidden pile, the hands and
-the stock (`sample_world_nb`).  Model-consistent worlds build on these (`sim.play.worlds.infer`).
+The primitives of `sim.play.worlds.sampler` (see its docstring for what is sampled and how): the
+unseen cards (`unseen_nb`), the known part of a world (`known_part_nb`), the hidden pile, the hands
+and the stock (`sample_world_nb`).  Model-consistent worlds build on these
+(`sim.play.worlds.infer`).
 """
 
 from __future__ import annotations
@@ -47,9 +48,11 @@ OK = 0
 COUNTS = 1
 PILE = 2
 ERROR_TEXT = {
-    COUNTS: "the cards do not add up: more cards of a kind known than the packs hold, or the unseen "
+    COUNTS: "the cards do not add up: more cards of a kind known than the packs hold, or the "
+    "unseen "
     "cards do not fill the hidden places",
-    PILE: "the hidden pile cards cannot be dealt (not frozen: natural cards only; frozen: a wild card)",
+    PILE: "the hidden pile cards cannot be dealt (not frozen: natural cards only; frozen: a wild "
+    "card)",
 }
 WILD_TRIES = 256
 STREAM_WORLD = 16  # random stream of world j: key (seed, j, 0, STREAM_WORLD)

@@ -1,9 +1,9 @@
 """Model-consistent worlds: hidden hands that agree with what their holders did.
 
 `sample_consistent_nb` deals like `sim.play.worlds.deal.sample_world_nb`, but each other seat whose
-last turn the viewer saw (`sim.play.worlds.knowledge`: ``SNAP_VALID``, and ``DRAW_VALID`` for the draw or
-take that began that turn) gets hidden cards a model strategy agrees with: they are redrawn, up to
-``tries`` times, until the model, holding them plus the seat's known cards,
+last turn the viewer saw (`sim.play.worlds.knowledge`: ``SNAP_VALID``, and ``DRAW_VALID`` for the
+draw or take that began that turn) gets hidden cards a model strategy agrees with: they are redrawn,
+up to ``tries`` times, until the model, holding them plus the seat's known cards,
 
 1. at the snapshot of its last discard decision, with the discarded card, would have made that
    discard, and

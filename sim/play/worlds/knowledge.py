@@ -23,12 +23,17 @@ deal) is updated by `know_update_nb` before each action is applied and `know_aft
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
 from sim.core.enums import MAX_SEATS, MAX_SEQS, N_KINDS, Act, Kind, Off
 from sim.core.layout import Field, layout
 from sim.play.selfplay.step import mask_pile_nb
+
+if TYPE_CHECKING:  # the layouts' field names (stubs written by tests/layout_stubs.py)
+    from sim.play.worlds._layouts import KnowT
 
 __all__ = [
     "Know",
@@ -56,7 +61,7 @@ KNOW_ROWS = (
     Field("TURN_IN", _SK, "[seat, kind] known pile cards the take brought"),
     Field("DSNAP", MAX_SEATS * Off.PUB_SIZE, "[seat, PUB_SIZE] public part at that decision"),
 )
-Know = layout("KnowT", KNOW_ROWS, "SIZE")
+Know: KnowT = layout("KnowT", KNOW_ROWS, "SIZE")
 
 
 @njit(cache=True, _nrt=False)

@@ -58,8 +58,8 @@ whose last turn it saw, that seat's hidden cards are redrawn (up to ``tries`` ti
 model, holding them, would have made that turn's discard and its draw (declining the pile) or
 take, each at the snapshot of that decision.
 
-Modules: knowledge (sim.play.worlds.knowledge), uniform dealing (sim.play.worlds.deal), model-consistent
-dealing (sim.play.worlds.infer); this module gathers them and deals batches.
+Modules: knowledge (sim.play.worlds.knowledge), uniform dealing (sim.play.worlds.deal),
+model-consistent dealing (sim.play.worlds.infer); this module gathers them and deals batches.
 
 Error codes (returned, never raised, by the kernels): `OK` 0, `COUNTS` (the observation and the
 knowledge account for more cards of a kind than the packs hold, or the unseen cards do not fill
@@ -130,9 +130,9 @@ def sample_worlds_nb(
     stats: np.ndarray,
 ) -> int:
     """Worlds start .. start+n-1 into out[0:n] (int32[n, STATE_SIZE]); world i uses the stream
-    keyed (seed, i, 0, STREAM_WORLD), so it depends only on (seed, i) and the inputs.
-    ``model_id`` < 0: uniform worlds (`sample_world_nb`), else model-consistent ones
-    (`sample_consistent_nb` with ``tries``; stats int64[2] as there).  Returns OK or an error code."""
+    keyed (seed, i, 0, STREAM_WORLD), so it depends only on (seed, i) and the inputs. ``model_id`` <
+    0: uniform worlds (`sample_world_nb`), else model-consistent ones (`sample_consistent_nb` with
+    ``tries``; stats int64[2] as there).  Returns OK or an error code."""
     rng = np.zeros(2, np.uint64)
     pool = np.zeros(MAX_CARDS, np.int32)
     unseen = np.zeros(N_KINDS, np.int64)
