@@ -263,7 +263,14 @@ TERM_COLUMNS = [
     "value",
     "low",
     "high",
+    "before_half",
+    "after_half",
 ]
+
+
+def _half(x: np.ndarray) -> float:
+    """95% half-width of the mean of one estimate's paired rollouts (0 for a constant)."""
+    return 0.0 if np.ptp(x) == 0 else float(mean_ci(x).half_width)
 
 
 def _terms(events: list[dict], cols: list[np.ndarray], n_teams: int) -> pd.DataFrame:
@@ -292,6 +299,8 @@ def _terms(events: list[dict], cols: list[np.ndarray], n_teams: int) -> pd.DataF
                     "value": v,
                     "low": lo,
                     "high": hi,
+                    "before_half": _half(b),
+                    "after_half": _half(a),
                 }
             )
     return pd.DataFrame(rows, columns=TERM_COLUMNS)

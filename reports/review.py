@@ -523,6 +523,8 @@ LUCK_COLUMNS = [
     "luck",
     "half",
     "at_index",
+    "before_half",
+    "after_half",
 ]
 
 
@@ -552,6 +554,8 @@ def _luck(dec: pd.DataFrame, rec: HandRecord, acct) -> pd.DataFrame:
                     "luck": float(r.value),
                     "half": float(r.high - r.low) / 2,
                     "at_index": int(r.index) + 1 if r.event == "draw" else first,
+                    "before_half": float(r.before_half),
+                    "after_half": float(r.after_half),
                 }
             )
     return pd.DataFrame(rows, columns=LUCK_COLUMNS)

@@ -43,7 +43,7 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
     pw = "p_win" in d.columns
     out.append(
         f"{'turn':>4} {'seat':>4} {'legal':>5}  {'played':<{w_play}}  {'best':<{w_best}}  "
-        f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>7}"
+        f"{'lost':>6} {'95% CI':>15} {'mark':<4} {'equity':>11}"
         + ("  P(win) after played    P(win) lost [95% CI]" if pw else "")
     )
     for r in d.itertuples():
@@ -56,20 +56,20 @@ def format_text(rv: Review, all_decisions: bool = False) -> str:
         )
         out.append(
             f"{r.turn:>4} {r.seat:>4} {r.legal:>5}  {r.played:<{w_play}}  {r.best:<{w_best}}  "
-            f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {r.value:>7.0f}{win}"
+            f"{r.lost:>6.0f} {ci:>15} {r.mark:<4} {_pm(r.value, r.value_half):>11}{win}"
         )
     out += ["", "luck (equity after the event minus the expected equity before it):"]
     w_ev = max([len("event")] + [len(x) for x in rv.luck["event"]])
-    w_cards = 50 - w_ev  # the row fits 100 columns
+    w_cards = 36 - w_ev  # the row fits 100 columns
     out.append(
         f"{'turn':>4} {'seat':>4} {'event':<{w_ev}} {'cards':<{w_cards}} "
-        f"{'before':>7} {'after':>7} "
+        f"{'before':>12} {'after':>12} "
         f"{'luck':>14}"
     )
     for r in rv.luck.itertuples():
         out.append(
             f"{r.turn:>4} {r.seat:>4} {r.event:<{w_ev}} {r.cards[:w_cards]:<{w_cards}} "
-            f"{r.before:>7.0f} {r.after:>7.0f} "
+            f"{_pm(r.before, r.before_half):>12} {_pm(r.after, r.after_half):>12} "
             f"{_pm(r.luck, r.half):>14}"
         )
     out += ["", *_summary_lines(rv)]

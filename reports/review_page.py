@@ -436,7 +436,7 @@ def _decision_table(numbered: pd.DataFrame) -> str:
             f'<tr{cls}><td><a href="#d{r.no}">{r.no}</a></td><td>{r.turn}</td><td>{r.seat}</td>'
             f"<td>{r.legal}</td><td class=l>{_e(r.played)}</td><td class=l>{_e(r.best)}</td>"
             f"<td>{r.lost:.0f}</td><td>{ci}</td><td class=l>{_e(r.mark)}</td>"
-            f"<td>{r.value:.0f}</td></tr>"
+            f"<td>{r.value:.0f} ± {r.value_half:.0f}</td></tr>"
         )
     return (
         '<div class="scroll"><table id="decisions"><thead><tr><th>#</th><th>turn</th>'
@@ -451,7 +451,8 @@ def _luck_table(rv) -> str:
         rows.append(
             f"<tr><td>L{no}</td><td>{r.turn}</td><td>{r.seat}</td><td>{r.team}</td>"
             f"<td class=l>{_e(r.event)}</td><td class=l>{_e(r.cards)}</td>"
-            f"<td>{r.before:.0f}</td><td>{r.after:.0f}</td><td>{_pm(r.luck, r.half)}</td></tr>"
+            f"<td>{_pm(r.before, r.before_half)}</td><td>{_pm(r.after, r.after_half)}</td>"
+            f"<td>{_pm(r.luck, r.half)}</td></tr>"
         )
     return (
         '<div class="scroll"><table><thead><tr><th>#</th><th>turn</th><th>seat</th><th>team</th>'

@@ -43,6 +43,12 @@ def test_the_accounting_adds_up_exactly():
     assert len(draws) == sum(1 for a in rec.actions if a == 0)
     assert {"deal", "upcard"} <= set(t0["event"])
     assert ((t0["low"] <= t0["value"]) & (t0["value"] <= t0["high"])).all()
+    # every equity shown carries its interval; after the last event the equity is the result
+    assert (t0["before_half"] >= 0).all() and t0["after_half"].iloc[-1] == 0
+    for k in (0, len(acct.events) // 2):
+        b = acct.cols[acct.events[k]["before"]][:, 0]
+        h = mean_ci(b).half_width
+        assert h > 0 and t0["before_half"].iloc[k] == pytest.approx(h)
     e = acct.events[-1]
     x = acct.cols[e["after"]][:, 0] - acct.cols[e["before"]][:, 0]
     if e["after"] != e["before"]:
