@@ -40,17 +40,16 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reports import review_eval
+from reports.accounting import _Valuer, account
+from reports.analyze import analyze, decision_from_game
+from reports.review import hand_by_key, review, team_result
+from reports.review_judge import point_seed, strategy_choice
+from reports.stats import cluster_mean_ci, mean_ci
+from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, Off
+from sim.core.rules import RuleSet
 
-from reports import review_eval  # noqa: E402
-from reports.accounting import _Valuer, account  # noqa: E402
-from reports.analyze import analyze, decision_from_game  # noqa: E402
-from reports.review import hand_by_key, review, team_result  # noqa: E402
-from reports.review_judge import point_seed, strategy_choice  # noqa: E402
-from reports.stats import cluster_mean_ci, mean_ci  # noqa: E402
-from sim.core.enums import MAX_SEATS, MAX_TEAMS, N_ACTIONS, Off  # noqa: E402
-from sim.core.rules import RuleSet  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RESULTS = ROOT / "benchmarks" / "results" / "calibration.json"
 
