@@ -107,6 +107,14 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+def _add_entry(path: Path, head: str, line: str) -> None:
+    """The recipe's one line at the end of the dict literal that starts with ``head``."""
+    text = path.read_text()
+    assert head in text, f"{path.name}: the recipe's anchor {head!r} is gone"
+    end = text.index("\n}\n", text.index(head)) + 1
+    path.write_text(text[:end] + line + text[end:])
+
+
 def _digest(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.py"))}
 
@@ -124,16 +132,8 @@ def test_the_strategy_recipe_touches_nothing_in_sim(tree):
     # step 2: the registry's three lines
     reg = tree / "strategies" / "registry.py"
     _edit(reg, "from strategies import (\n", "from strategies import (\n    cautious,\n")
-    _edit(
-        reg,
-        '    "expert-v1": expert_v1,\n}',
-        '    "expert-v1": expert_v1,\n    "cautious": cautious,\n}',
-    )
-    _edit(
-        reg,
-        '    "heuristic": heuristic.decide_nb,\n}',
-        '    "heuristic": heuristic.decide_nb,\n    "cautious": cautious.decide_nb,\n}',
-    )
+    _add_entry(reg, "STRATEGIES: dict[", '    "cautious": cautious,\n')
+    _add_entry(reg, "KERNELS: dict[", '    "cautious": cautious.decide_nb,\n')
     text = reg.read_text()
     branch = text[text.index("    if kernel == Kernel.") :].split("\n")[:2]
     assert "random" in branch[0] or "greedy" in branch[0] or "heuristic" in branch[0]
