@@ -191,3 +191,29 @@ def test_fit_recovers_known_weights():
     fitted = np.einsum("iaj,iaj->ia", x, w[g.astype(np.int64)])
     np.testing.assert_allclose(fitted - fitted[:, :1], score - score[:, :1], atol=0.5)
     assert info["decisions"] == n and info["pairs"] == n * (amax - 1)
+
+
+def test_the_training_recorder_records_paired_gains_keyed_by_the_hand():
+    """benchmarks/train_expert.py collect: every recorded decision holds legal actions, the
+    recording strategy's own choice at gain 0 (gains are paired differences to it) and finite
+    standard errors; and the records of hands 0-1 in one chunk equal those of two one-hand
+    chunks (they depend on the hand key only)."""
+    from sim.play.search.record import record_chunk
+
+    rules = RuleSet.preset("classic", players=4)
+    table = ["expert-v1"] * 4
+    kw = dict(worlds=3, rate=0.3, seats=(0, 1, 2, 3), cap=400)
+    both = record_chunk(rules, table, 11, 0, 2, **kw)
+    parts = [record_chunk(rules, table, 11, s, 1, **kw) for s in (0, 1)]
+    n = len(both.n_act)
+    assert n > 5
+    rows = np.arange(n)
+    assert np.all((both.base >= 0) & (both.base < both.n_act))
+    assert np.all(both.mean[rows, both.base] == 0.0)
+    valid = np.arange(both.actions.shape[1])[None, :] < both.n_act[:, None]
+    assert np.all(both.actions[valid] >= 0) and np.all(both.actions[~valid] == -1)
+    assert np.all(np.isfinite(both.se[valid])) and np.all(both.se[valid] >= 0)
+    assert np.any(both.mean[valid] != 0.0)  # the rollouts told actions apart somewhere
+    for name in ("obs", "actions", "n_act", "base", "mean", "se", "key"):
+        joined = np.concatenate([getattr(p, name) for p in parts])
+        assert np.array_equal(getattr(both, name), joined), name

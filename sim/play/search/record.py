@@ -123,7 +123,18 @@ def _rollouts_nb(agent, obs, know, params, n_act, ref, dseed) -> None:
             apply_action_nb(sc.state, params, sc.actions[a])
             sc.status[0] = 0
             play_out_hidden_nb(
-                sc.state, params, sc.ids, sc.knobs, sc.rng, sc.sobs, sc.buf, hidden0, sc.status
+                sc.state,
+                params,
+                sc.ids,
+                sc.knobs,
+                sc.rng,
+                sc.sobs,
+                sc.buf,
+                hidden0,
+                sc.status,
+                None,
+                None,
+                None,
             )
             if sc.status[0] != 0:
                 bad = True
@@ -339,7 +350,6 @@ def record_chunk(
         np.empty((1, 1), np.int8),
         False,
         agent,
-        False,
     )
     if status[Slot.CODE] != Status.OK:
         raise RuntimeError(f"record_chunk: the loop stopped with status {status[: Slot.SIZE]}")
