@@ -7,9 +7,9 @@ to rollout values of every legal action at decisions of self-play, are package d
 strategies/models/expert.json with their training command, seed and data size).  The model
 sees only the seat's observation.  Whether the model plays is chosen per table
 (strategies/tuned/expert.json, over expert-v1's sets in strategies/tuned/expert_v1.json): it
-plays where it was measured to win (classic and german 2, 4 and 5 players, classic-3p, the
-6-player 3x2 tables); german-3p plays a heuristic knob set tuned against expert-v1; samba-4p
-and the 6-player 2x3 tables play expert-v1 exactly (`model=-1`).
+plays where it was measured to win (every table but german-3p; samba-4p and the 6-player 2x3
+tables with models fitted at their own table); german-3p plays a heuristic knob set tuned
+against expert-v1 (`model=-1`).
 
 Plan of the heuristic (docs/STRATEGY.md section numbers; each knob value was chosen by
 duplicate-deal sweeps against greedy, patient and pile-control, see benchmarks/bench_strength.py):

@@ -41,7 +41,7 @@ from strategies.features import (
 from strategies.knobs import Knob, knob_defaults, knob_index
 
 MODEL_FILE = "expert.json"
-MODEL_SHA256 = "7c19849c0d931a403728816792b74e9ddbad90e43dcd2f0cf652451a56995223"
+MODEL_SHA256 = "f8c0940f4603879260fca0a94671cea653c3f0c3b6426b6a904be162a6cbcd76"
 
 
 def _load_weights() -> np.ndarray:
