@@ -35,8 +35,9 @@ from sim.play.engine import run_chunk
 ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "benchmarks" / "results" / "ladder"
-# UNTUNED: expert's module knobs written out, the same player at every table (no tuned set applies)
-PLAYERS = ["expert", UNTUNED, "pile-control", "patient", "greedy", "tunable", "random"]
+# expert: the learned player (the reference); expert-v1: the tuned heuristic; UNTUNED: the
+# heuristic's module knobs written out, the same player at every table (no tuned set applies)
+PLAYERS = ["expert", "expert-v1", UNTUNED, "pile-control", "patient", "greedy", "tunable", "random"]
 LABELS = {UNTUNED: "expert-untuned"}
 REFERENCE = "expert"
 

@@ -41,7 +41,7 @@ from strategies.features import (
 from strategies.knobs import Knob, knob_defaults, knob_index
 
 MODEL_FILE = "expert.json"
-MODEL_SHA256 = "f8c0940f4603879260fca0a94671cea653c3f0c3b6426b6a904be162a6cbcd76"
+MODEL_SHA256 = "eeeedb6dbd9206205b22d68e85e06bc7a38fe0129d678cab642bb41ccbcd2a54"
 
 
 def _load_weights() -> np.ndarray:
