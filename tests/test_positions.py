@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from sim.cli.main import main
-from sim.core.enums import Off
+from sim.core.enums import Kind, Off
 from sim.core.rules import RuleSet
 from sim.play.game import GameState
+from sim.play.positions.cards import PositionError
 from sim.play.positions.text import format_position, load_position, parse_position
 from sim.play.pyplay import play_hand_py
 
@@ -331,3 +332,30 @@ def test_play_position_at_a_seat_sitting_out_is_one_line(capsys):
     )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--seat 4" in err[0]
+
+
+def test_black_three_melds_are_read_only_for_the_player_going_out():
+    """A player going out may meld black threes (3 or 4, nothing else) in its meld phase: such a
+    position reads back; a black-three meld of the other team, in the draw phase, with a wild
+    card, or any red three meld is refused with its reason."""
+    base = Path("docs/position-example.txt").read_text()
+    meld = base.replace("phase: draw ", "phase: meld ").replace(
+        "melds us: 7 7 7 2 |", "melds us: 3 3 3 | 7 7 7 2 |"
+    )
+    meld = meld.replace("stock: 43", "stock: 40")
+    pos = parse_position(meld)
+    assert [m.kind for m in pos.melds[0]][0] == Kind.BLACK3
+    assert parse_position(format_position(pos)).melds == pos.melds
+    cases = {
+        base.replace("melds us: 7 7 7 2 |", "melds us: 3 3 3 | 7 7 7 2 |").replace(
+            "stock: 43", "stock: 40"
+        ): "only the team to move",
+        meld.replace("melds us: 3 3 3 |", "melds us: 3 3 2 |"): "nothing else",
+        meld.replace("melds us: 3 3 3 |", "melds us: 3D 3H 3D |"): "red threes are never",
+        meld.replace("melds them: Q Q Q", "melds them: Q Q Q | 3 3 3").replace(
+            "melds us: 3 3 3 | ", "melds us: "
+        ): "only the team to move",
+    }
+    for text, why in cases.items():
+        with pytest.raises(PositionError, match=why):
+            parse_position(text)

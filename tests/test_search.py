@@ -19,8 +19,9 @@ RULES = RuleSet.preset("classic", players=4)
 
 
 def _expert_until(gs: GameState, seat: int, min_turn: int) -> None:
-    """Play expert at every seat until ``seat`` is to act in its meld phase at turn >= min_turn."""
-    sid, knobs = parse_spec("expert")
+    """Play expert-v1 at every seat until ``seat`` is to act in its meld phase at turn >= min_turn
+    (the positions the swap tests search from)."""
+    sid, knobs = parse_spec("expert-v1")
     rng = np.zeros(2, np.uint64)
     buf = np.zeros(256, np.int32)
     while not gs.is_over:

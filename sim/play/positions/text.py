@@ -189,11 +189,22 @@ def _bool(key: str, value: str) -> bool:
     raise PositionError(f"{key}: expected yes or no, got {value!r}")
 
 
-def _meld(team: str, text: str) -> Meld:
+def _meld(team: str, text: str, b3_range: tuple[int, int] = (0, 0)) -> Meld:
     c = parse_cards(text)
     label = f"meld {text.strip()!r} of {team}"
-    if c[Kind.BLACK3] or c[Kind.RED3]:
-        raise PositionError(f"{label}: threes cannot be melded here")
+    if c[Kind.RED3]:
+        raise PositionError(f"{label}: red threes are never melded (they are laid out: red3)")
+    if c[Kind.BLACK3]:
+        # black threes are melded only by a player going out, without wild cards (the rules'
+        # black_threes_meld_min .. _max of them; min 0: never)
+        lo, hi = b3_range
+        if lo == 0:
+            raise PositionError(f"{label}: these rules never meld black threes")
+        if int(c.sum()) != int(c[Kind.BLACK3]) or not lo <= int(c[Kind.BLACK3]) <= hi:
+            raise PositionError(
+                f"{label}: a meld of black threes holds {lo} to {hi} of them and nothing else"
+            )
+        return Meld(Kind.BLACK3, int(c[Kind.BLACK3]), 0, 0)
     naturals = [k for k in range(N_KINDS) if c[k] and k not in WILD]
     if len(naturals) != 1:
         raise PositionError(f"{label}: a meld needs naturals of exactly one rank")
@@ -307,7 +318,14 @@ def _parse_teams(raw, players, n_teams, decks, ruleset=None):
             raise PositionError(f"team {t!r} does not exist with {players} players")
     melds: list[list[Meld]] = []
     for t in teams:
-        ms = [_meld(t, part) for part in raw.get(f"melds {t}", "").split("|") if part.strip()]
+        b3 = (
+            (ruleset.black_threes_meld_min, ruleset.black_threes_meld_max)
+            if ruleset is not None
+            else (0, 0)
+        )
+        ms = [
+            _meld(t, part, b3) for part in raw.get(f"melds {t}", "").split("|") if part.strip()
+        ]
         multi = ruleset is not None and ruleset.multiple_melds_per_rank
         ranks = [
             m.kind for m in ms if not (multi and m.size >= ruleset.canasta_size)
@@ -606,12 +624,22 @@ def _check_position(pos: Position) -> None:
                 f"opened: team {TEAM_NAMES[t]} has melds on the table, so it has opened "
                 "(only the team to move can have melds before reaching its minimum: pending: N)"
             )
-    if pos.pending and not pos.melds[mover_team]:
+    for t in range(pos.n_teams):
+        if any(m.kind == Kind.BLACK3 for m in pos.melds[t]) and not (
+            t == mover_team and pos.phase == "meld"
+        ):
+            raise PositionError(
+                f"melds {TEAM_NAMES[t]}: black threes are melded only by a player going out, "
+                "so only the team to move can have them on the table, in its meld phase"
+            )
+    on_table = pos.melds[mover_team] or (pos.sequences is not None and pos.sequences[mover_team])
+    if pos.pending and not on_table:
         raise PositionError(
             "pending: points laid this turn need melds of the team to move on the table"
         )
     for s in pos.melded or []:
-        if not pos.melds[pos.team_of_seat(s)]:
+        ts = pos.team_of_seat(s)
+        if not (pos.melds[ts] or (pos.sequences is not None and pos.sequences[ts])):
             raise PositionError(
                 f"melded: seat {s} cannot have melded, its team has no melds on the table"
             )
