@@ -323,9 +323,7 @@ def _parse_teams(raw, players, n_teams, decks, ruleset=None):
             if ruleset is not None
             else (0, 0)
         )
-        ms = [
-            _meld(t, part, b3) for part in raw.get(f"melds {t}", "").split("|") if part.strip()
-        ]
+        ms = [_meld(t, part, b3) for part in raw.get(f"melds {t}", "").split("|") if part.strip()]
         multi = ruleset is not None and ruleset.multiple_melds_per_rank
         ranks = [
             m.kind for m in ms if not (multi and m.size >= ruleset.canasta_size)
