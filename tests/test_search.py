@@ -93,10 +93,8 @@ def test_swapping_hidden_cards_keeps_the_decision(spec, table):
 def test_a_search_with_an_impossible_guard_plays_like_its_base():
     """guard=1e9: every searched decision falls back to the base: the same hands as all-expert
     (checks that the search loop deals, plays and scores like the plain loop)."""
-    a = run_chunk(
-        RULES, ["pimc:worlds=2,guard=1e9", "expert-v1", "expert-v1", "expert-v1"], 3, 0, 3
-    ).hands
-    b = run_chunk(RULES, ["expert-v1"] * 4, 3, 0, 3).hands
+    a = run_chunk(RULES, ["pimc:worlds=2,guard=1e9", "expert", "expert", "expert"], 3, 0, 3).hands
+    b = run_chunk(RULES, ["expert"] * 4, 3, 0, 3).hands  # expert: the search players' base
     assert np.array_equal(a, b)
 
 
@@ -111,7 +109,12 @@ def test_search_tables_log_cards_and_record_luck_and_start_scores_like_plain_tab
         "check": True,
     }
     a = run_chunk(
-        RULES, ["expert-v1", "pimc:worlds=2,guard=1e9", "expert-v1", "expert-v1"], 3, 0, 2, **kw
+        RULES,
+        ["expert-v1", "pimc:worlds=2,guard=1e9,base=expert-v1", "expert-v1", "expert-v1"],
+        3,
+        0,
+        2,
+        **kw,
     )
     b = run_chunk(RULES, ["expert-v1"] * 4, 3, 0, 2, **kw)
     assert np.array_equal(a.hands, b.hands)
@@ -147,11 +150,11 @@ def test_the_other_seats_are_modelled_by_the_strategies_seated_there_unless_mode
     def hands(spec: str, others: list[str]) -> np.ndarray:
         return run_chunk(RULES, [spec, *others], 3, 0, 4).hands
 
-    experts = ["expert-v1"] * 3
+    experts = ["expert"] * 3  # every seat plays the base (expert, the default)
     assert np.array_equal(
         hands("pimc:worlds=3,guard=0", experts), hands("pimc:worlds=3,guard=0,model=base", experts)
     )
-    greedy = ["greedy", "expert-v1", "greedy"]
+    greedy = ["greedy", "expert", "greedy"]
     assert not np.array_equal(
         hands("pimc:worlds=3,guard=0", greedy), hands("pimc:worlds=3,guard=0,model=base", greedy)
     )

@@ -344,7 +344,9 @@ def pimc_decide_nb(
             var = (sq[a] - n * m * m) / (n - 1) if n > 1 else 0.0
             best = a
             best_mean = m
-            best_se = np.sqrt(max(var, 0.0) / n)
+            # the spread floored at one point: when every world gave the same difference (few
+            # worlds, a forced ending) the standard error is not zero, or any guard would pass
+            best_se = np.sqrt(max(var, 1.0) / n)
     if best != ref and best_mean > guard * best_se:
         stats[ST_DEVIATED] += 1
         return actions[best]

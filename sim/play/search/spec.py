@@ -7,7 +7,7 @@ pimc
     rollouts rollouts per world and action, each with its own players' random streams (only
              useful when the base strategy is random: expert is deterministic)
     base     the base strategy: plays the searching seat's part of the rollouts and is the
-             guard's reference (a registered strategy name, default expert-v1; at a table with
+             guard's reference (a registered strategy name, default expert; at a table with
              a tuned set, the strategy plays that set)
     model    how the other seats are modelled, in the worlds sampled (tries) and in the rollouts:
              table (default) = by the strategy seated there (who sits where is public; their
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.play.search.loop import CFG_SIZE, ISMCTS, PIMC, Cfg
-from strategies import BASELINE
+from strategies import SEARCH_BASE
 from strategies.registry import STRATEGY_NAMES, StrategyError, parse_spec
 
 __all__ = [
@@ -55,7 +55,7 @@ CLASSES = {"take": 1, "discard": 2, "meld": 4, "out": 8, "all": 15}
 PIMC_DEFAULTS = {
     "worlds": 32,
     "rollouts": 1,
-    "base": BASELINE,
+    "base": SEARCH_BASE,
     "model": "table",
     "search": "all",
     "guard": 1.0,
@@ -64,7 +64,7 @@ PIMC_DEFAULTS = {
 ISMCTS_DEFAULTS = {
     "iters": 256,
     "c": 300.0,
-    "base": BASELINE,
+    "base": SEARCH_BASE,
     "model": "table",
     "search": "take+discard+out",
     "tries": 64,
