@@ -53,13 +53,18 @@ def _margin(hands: np.ndarray) -> np.ndarray:
     return s[:, 0] - s[:, 1]
 
 
+def _safe(text: str) -> str:
+    """A file name of a spec (no ':' or ',', which some file systems refuse)."""
+    return text.replace(":", "_").replace(",", "_").replace("=", "")
+
+
 def _file(table: str, spec: str) -> Path:
-    return OUT / table / (spec.replace(":", "_").replace(",", "_").replace("=", "") + ".npy")
+    return OUT / _safe(table) / (_safe(spec) + ".npy")
 
 
 def run(args) -> None:
     rules = RuleSet.preset("classic", players=4)
-    (OUT / args.table).mkdir(parents=True, exist_ok=True)
+    (OUT / _safe(args.table)).mkdir(parents=True, exist_ok=True)
     base = [args.table] * 4
     for spec in args.specs:
         f = _file(args.table, spec)
