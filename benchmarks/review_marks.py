@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from reports import stats
+
 ROOT = Path(__file__).resolve().parents[1]
 LOG = ROOT / "benchmarks" / "results" / "review_marks.jsonl"
 
@@ -77,9 +79,8 @@ def run(args) -> None:
 
 
 def _ci(x: np.ndarray) -> str:
-    m = x.mean()
-    h = 1.96 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return f"{m:5.2f} [{m - h:5.2f}, {m + h:5.2f}]"
+    c = stats.mean_ci(x)
+    return f"{c.mean:5.2f} [{c.low:5.2f}, {c.high:5.2f}]"
 
 
 def show(args) -> None:
@@ -100,11 +101,11 @@ def show(args) -> None:
         if strat != "expert-v1" and len(common) > 1:
             a = np.array([recs[s]["mistakes"] + recs[s]["blunders"] for s in common], float)
             b = np.array([ref[s]["mistakes"] + ref[s]["blunders"] for s in common], float)
-            r = a.mean() / b.mean()
-            # delta method for a ratio of paired means
-            z = (a - r * b) / b.mean()
-            h = 1.96 * z.std(ddof=1) / np.sqrt(len(z))
-            ratio = f"{r:.2f} [{r - h:.2f}, {r + h:.2f}]"
+            # the ratio estimator sum(a) / sum(b), each seed a cluster (a paired ratio of means)
+            c = stats.ratio_ci_from_sums(
+                stats.ClusterSums(len(a), a.sum(), b.sum(), a @ a, b @ b, a @ b)
+            )
+            ratio = f"{c.mean:.2f} [{c.low:.2f}, {c.high:.2f}]"
         print(f"{strat:12} {cont:10} {len(seeds):5d} {_ci(dec):>20} {_ci(mb):>20} {ratio:>22}")
 
 

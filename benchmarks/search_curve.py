@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_search import _diff  # seat 0's team minus the other team, per hand
 
 from reports import stats
 from sim.core.rules import RuleSet
@@ -46,11 +47,6 @@ GRID = [
     f"pimc:worlds=32,{TDO},tries=0",
     "pimc:worlds=32,search=all,tries=0",
 ]
-
-
-def _margin(hands: np.ndarray) -> np.ndarray:
-    s = hands["score"].astype(np.float64)
-    return s[:, 0] - s[:, 1]
 
 
 def _safe(text: str) -> str:
@@ -76,9 +72,9 @@ def run(args) -> None:
         for lo in range(0, args.deals, args.chunk):
             n = min(args.chunk, args.deals - lo)
             c = time.process_time()
-            a = _margin(run_chunk(rules, [full, *base[1:]], args.seed, lo, n).hands)
+            a = _diff(run_chunk(rules, [full, *base[1:]], args.seed, lo, n).hands, 2)
             c2 = time.process_time()
-            b = _margin(run_chunk(rules, base, args.seed, lo, n).hands)
+            b = _diff(run_chunk(rules, base, args.seed, lo, n).hands, 2)
             cpu_s, cpu_b = cpu_s + c2 - c, cpu_b + time.process_time() - c2
             d.append(a - b)
             n_h += n

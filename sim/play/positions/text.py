@@ -630,18 +630,21 @@ def _check_position(pos: Position) -> None:
                 f"melds {TEAM_NAMES[t]}: black threes are melded only by a player going out, "
                 "so only the team to move can have them on the table, in its meld phase"
             )
-    on_table = pos.melds[mover_team] or (pos.sequences is not None and pos.sequences[mover_team])
-    if pos.pending and not on_table:
+    if pos.pending and not _on_table(pos, mover_team):
         raise PositionError(
             "pending: points laid this turn need melds of the team to move on the table"
         )
     for s in pos.melded or []:
-        ts = pos.team_of_seat(s)
-        if not (pos.melds[ts] or (pos.sequences is not None and pos.sequences[ts])):
+        if not _on_table(pos, pos.team_of_seat(s)):
             raise PositionError(
                 f"melded: seat {s} cannot have melded, its team has no melds on the table"
             )
     _check_table(pos, mover_team, lim)
+
+
+def _on_table(pos: Position, team: int) -> bool:
+    """Whether ``team`` has anything melded on the table: melds or (Samba) sequences."""
+    return bool(pos.melds[team]) or bool(pos.sequences is not None and pos.sequences[team])
 
 
 def _table_counts(pos: Position, team: int) -> np.ndarray:
@@ -667,8 +670,7 @@ def _check_table(pos: Position, mover_team: int, lim: np.ndarray) -> None:
     melds, canastas completed this turn are canastas of the team to move, a seat's last turn
     melded no more than its team has on the table and took no more than the packs hold."""
     for t in range(pos.n_teams):
-        on_table = pos.melds[t] or (pos.sequences is not None and pos.sequences[t])
-        if pos.opened is not None and pos.opened[t] and not on_table:
+        if pos.opened is not None and pos.opened[t] and not _on_table(pos, t):
             raise PositionError(
                 f"opened: team {TEAM_NAMES[t]} has opened but has no melds on the table "
                 "(melds stay on the table once laid)"
